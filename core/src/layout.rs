@@ -1,0 +1,848 @@
+//! Bit layouts of snowflake IDs: which fields, how wide, in which order, from which epoch.
+//!
+//! # The layout spec
+//!
+//! A layout is written as comma-separated items, from the most significant bit down:
+//!
+//! ```text
+//! time:BITS[@TICK], NAME:BITS, ..., sequence:BITS [, epoch=EPOCH]
+//! ```
+//!
+//! - `time:BITS@TICK` comes first. `TICK` is a whole number of milliseconds or seconds (`1ms`,
+//!   `10ms`, `250ms`, `1s`, `2s`); without it the tick is `1ms`.
+//! - Then one or more node fields (`datacenter:5`, `worker:10`, `shard:12`, `machine:16`, any name
+//!   of lowercase letters, digits and `_` starting with a letter) and exactly one `sequence:BITS`
+//!   (`seq:BITS` is accepted), in any order: the sequence may sit above a node field, as in
+//!   sonyflake.
+//! - `epoch=EPOCH` last, as unix milliseconds or an RFC 3339 date-time; without it the epoch is
+//!   the Unix epoch.
+//!
+//! At most 63 bits in all, so every ID is a positive signed 64-bit value (Java `long`, SQL
+//! `BIGINT`); the time field may not reach past the year 9999. A preset name (`twitter`,
+//! `sonyflake`, `redis-lua`, `baidu`) can stand wherever a spec can.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::datetime::{format_time_ms, parse_time_ms, MAX_TIME_MS};
+use crate::{Error, Result};
+
+/// The names of the preset layouts, in the order they are documented.
+pub const PRESETS: &[&str] = &["twitter", "sonyflake", "redis-lua", "baidu"];
+
+const RESERVED: &[&str] = &["time", "sequence", "seq", "id", "time_ms", "epoch"];
+
+/// What a field below the time field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// A node identity (datacenter, worker, shard, machine): fixed for a generator.
+    Node,
+    /// The per-tick counter.
+    Sequence,
+}
+
+/// One field of a layout below the time field.
+///
+/// ```
+/// let layout = idmint_core::Layout::preset("twitter").unwrap();
+/// let worker = &layout.fields()[1];
+/// assert_eq!((worker.name(), worker.bits(), worker.shift(), worker.max()), ("worker", 5, 12, 31));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field {
+    name: String,
+    bits: u8,
+    shift: u8,
+    kind: FieldKind,
+}
+
+impl Field {
+    /// The field's name (`sequence` for the sequence).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its width in bits.
+    pub fn bits(&self) -> u32 {
+        self.bits as u32
+    }
+    /// How many bits lie below it.
+    pub fn shift(&self) -> u32 {
+        self.shift as u32
+    }
+    /// Whether it is a node field or the sequence.
+    pub fn kind(&self) -> FieldKind {
+        self.kind
+    }
+    /// The largest value it holds.
+    pub fn max(&self) -> u64 {
+        (1u64 << self.bits) - 1
+    }
+}
+
+/// A snowflake bit layout: a time field, node fields and a sequence, and an epoch.
+///
+/// ```
+/// use idmint_core::Layout;
+///
+/// let twitter = Layout::preset("twitter")?;
+/// assert_eq!(twitter.to_string(), "time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657");
+///
+/// let custom: Layout = "time:40@10ms,sequence:8,region:3,machine:12,epoch=2024-01-01T00:00:00Z".parse()?;
+/// assert_eq!(custom.total_bits(), 63);
+/// assert_eq!(custom.exhausts_at(), "2372-06-03T06:57:57.760Z");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Layout {
+    preset: Option<&'static str>,
+    time_bits: u8,
+    tick_ms: u64,
+    epoch_ms: u64,
+    fields: Vec<Field>,
+    seq: usize,
+}
+
+/// The decomposition of an ID: its time, each node field by name, and its sequence.
+///
+/// ```
+/// let layout = idmint_core::Layout::preset("redis-lua")?;
+/// let parts = layout.decompose(5981966696448054276)?;
+/// assert_eq!(parts.time_ms, 1426212000000);
+/// assert_eq!(parts.node("shard"), Some(53));
+/// assert_eq!(parts.sequence, 4);
+/// assert_eq!(parts.time(), "2015-03-13T02:00:00.000Z");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Parts {
+    /// The start of the ID's tick, in unix milliseconds.
+    pub time_ms: u64,
+    /// Each node field's name and value, in layout order.
+    pub nodes: Vec<(String, u64)>,
+    /// The sequence number within the tick.
+    pub sequence: u64,
+}
+
+impl Parts {
+    /// The value of the node field `name`.
+    pub fn node(&self, name: &str) -> Option<u64> {
+        self.nodes.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// The time as RFC 3339 UTC with milliseconds.
+    pub fn time(&self) -> String {
+        format_time_ms(self.time_ms)
+    }
+}
+
+/// Builds a [`Layout`] field by field; [`Layout::parse`] reads the same from text.
+///
+/// ```
+/// use idmint_core::Layout;
+///
+/// let layout = Layout::builder()
+///     .time(39, 10)
+///     .sequence(8)
+///     .node("machine", 16)
+///     .epoch_ms(1409529600000)
+///     .build()?;
+/// assert_eq!(layout, Layout::preset("sonyflake")?.without_preset_name());
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct LayoutBuilder {
+    time: Option<(u32, u64)>,
+    fields: Vec<(String, u32, FieldKind)>,
+    epoch_ms: u64,
+}
+
+impl LayoutBuilder {
+    /// The time field: `bits` wide, counting ticks of `tick_ms` milliseconds.
+    pub fn time(mut self, bits: u32, tick_ms: u64) -> Self {
+        self.time = Some((bits, tick_ms));
+        self
+    }
+    /// Append a node field below the fields given so far.
+    pub fn node(mut self, name: &str, bits: u32) -> Self {
+        self.fields.push((name.to_string(), bits, FieldKind::Node));
+        self
+    }
+    /// Append the sequence below the fields given so far.
+    pub fn sequence(mut self, bits: u32) -> Self {
+        self.fields
+            .push(("sequence".to_string(), bits, FieldKind::Sequence));
+        self
+    }
+    /// The epoch in unix milliseconds (default 0, the Unix epoch).
+    pub fn epoch_ms(mut self, epoch_ms: u64) -> Self {
+        self.epoch_ms = epoch_ms;
+        self
+    }
+    /// Check and build.
+    pub fn build(self) -> Result<Layout> {
+        let spec = self.describe();
+        let (time_bits, tick_ms) = self.time.ok_or_else(|| invalid(&spec, "no time field"))?;
+        Layout::new(&spec, time_bits, tick_ms, self.fields, self.epoch_ms, None)
+    }
+
+    fn describe(&self) -> String {
+        let mut items = Vec::new();
+        if let Some((bits, tick)) = self.time {
+            items.push(format!("time:{bits}@{tick}ms"));
+        }
+        for (name, bits, _) in &self.fields {
+            items.push(format!("{name}:{bits}"));
+        }
+        items.push(format!("epoch={}", self.epoch_ms));
+        items.join(",")
+    }
+}
+
+fn invalid(spec: &str, reason: impl Into<String>) -> Error {
+    Error::InvalidLayout {
+        spec: spec.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn valid_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    matches!(bytes.next(), Some(b'a'..=b'z'))
+        && bytes.all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_'))
+        && name.len() <= 32
+}
+
+fn parse_tick(spec: &str, text: &str) -> Result<u64> {
+    let (digits, unit_ms) = if let Some(d) = text.strip_suffix("ms") {
+        (d, 1)
+    } else if let Some(d) = text.strip_suffix('s') {
+        (d, 1000)
+    } else {
+        return Err(invalid(
+            spec,
+            format!(
+                "tick `{text}` needs a unit: a whole number of ms or s, such as 1ms, 10ms or 1s"
+            ),
+        ));
+    };
+    let n: u64 = digits
+        .parse()
+        .ok()
+        .filter(|n| *n > 0 && !digits.starts_with('+'))
+        .ok_or_else(|| {
+            invalid(
+                spec,
+                format!("tick `{text}` must be a positive whole number of ms or s, such as 1ms, 10ms or 1s"),
+            )
+        })?;
+    n.checked_mul(unit_ms)
+        .filter(|ms| *ms <= MAX_TIME_MS)
+        .ok_or_else(|| invalid(spec, format!("tick `{text}` is too long")))
+}
+
+fn parse_bits(spec: &str, name: &str, text: &str) -> Result<u32> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            invalid(
+                spec,
+                format!("field `{name}` needs a bit count 1..=62, got `{text}`"),
+            )
+        })
+}
+
+impl Layout {
+    /// One of the [`PRESETS`], exactly as the projects they come from define them:
+    ///
+    /// | name | fields, most significant first | tick | epoch |
+    /// |---|---|---|---|
+    /// | `twitter` | time 41, datacenter 5, worker 5, sequence 12 | 1 ms | 1288834974657 (2010-11-04T01:42:54.657Z) |
+    /// | `sonyflake` | time 39, sequence 8, machine 16 | 10 ms | 2014-09-01T00:00:00Z |
+    /// | `redis-lua` | time 41, shard 12, sequence 10 | 1 ms | Unix epoch |
+    /// | `baidu` | time 28, worker 22, sequence 13 | 1 s | 2016-05-20T00:00:00Z |
+    ///
+    /// `baidu`'s time field ran out on 2024-11-20: IDs from it still parse, but a generator
+    /// needs a later epoch ([`Layout::with_epoch_ms`]).
+    ///
+    /// ```
+    /// let baidu = idmint_core::Layout::preset("baidu")?;
+    /// assert_eq!(baidu.exhausts_at(), "2024-11-20T21:24:16.000Z");
+    /// assert_eq!(idmint_core::Layout::preset("twiter").unwrap_err().kind(), "invalid_layout");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn preset(name: &str) -> Result<Layout> {
+        let b = Layout::builder();
+        let (name, b) = match name {
+            "twitter" => (
+                "twitter",
+                b.time(41, 1)
+                    .node("datacenter", 5)
+                    .node("worker", 5)
+                    .sequence(12)
+                    .epoch_ms(1_288_834_974_657),
+            ),
+            "sonyflake" => (
+                "sonyflake",
+                b.time(39, 10)
+                    .sequence(8)
+                    .node("machine", 16)
+                    .epoch_ms(1_409_529_600_000),
+            ),
+            "redis-lua" => (
+                "redis-lua",
+                b.time(41, 1).node("shard", 12).sequence(10).epoch_ms(0),
+            ),
+            "baidu" => (
+                "baidu",
+                b.time(28, 1000)
+                    .node("worker", 22)
+                    .sequence(13)
+                    .epoch_ms(1_463_702_400_000),
+            ),
+            other => {
+                return Err(invalid(
+                    other,
+                    format!(
+                        "unknown preset: the presets are {}; or write a spec such as time:41,worker:10,sequence:12",
+                        PRESETS.join(", ")
+                    ),
+                ))
+            }
+        };
+        let mut layout = b.build()?;
+        layout.preset = Some(name);
+        Ok(layout)
+    }
+
+    /// Start a [`LayoutBuilder`].
+    pub fn builder() -> LayoutBuilder {
+        LayoutBuilder::default()
+    }
+
+    /// Read a preset name or a layout spec (see the [module docs](crate::layout)).
+    ///
+    /// ```
+    /// use idmint_core::Layout;
+    /// let l = Layout::parse(" time:41 , worker:10 , seq:12 ")?;
+    /// assert_eq!(l.to_string(), "time:41@1ms,worker:10,sequence:12,epoch=0");
+    /// let err = Layout::parse("time:41,worker:10,sequence:13").unwrap_err();
+    /// assert!(err.to_string().contains("64 bits"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn parse(spec: &str) -> Result<Layout> {
+        let spec = spec.trim();
+        if PRESETS.contains(&spec) || !(spec.contains(':') || spec.contains(',')) {
+            return Layout::preset(spec);
+        }
+        let items: Vec<&str> = spec.split(',').map(str::trim).collect();
+        let mut time = None;
+        let mut fields = Vec::new();
+        let mut epoch_ms = 0;
+        for (i, item) in items.iter().enumerate() {
+            if let Some(e) = item.strip_prefix("epoch=") {
+                if i + 1 != items.len() {
+                    return Err(invalid(spec, "`epoch=` must be the last item"));
+                }
+                epoch_ms =
+                    parse_time_ms("epoch", e).map_err(|err| invalid(spec, err.to_string()))?;
+                continue;
+            }
+            let (name, rest) = item.split_once(':').ok_or_else(|| {
+                invalid(
+                    spec,
+                    format!("item `{item}` is not NAME:BITS (or time:BITS@TICK, epoch=EPOCH)"),
+                )
+            })?;
+            let name = name.trim();
+            let rest = rest.trim();
+            if name == "time" {
+                if i != 0 {
+                    return Err(invalid(spec, "the time field must come first"));
+                }
+                let (bits, tick) = match rest.split_once('@') {
+                    Some((b, t)) => (b.trim(), parse_tick(spec, t.trim())?),
+                    None => (rest, 1),
+                };
+                time = Some((parse_bits(spec, "time", bits)?, tick));
+            } else if i == 0 {
+                return Err(invalid(
+                    spec,
+                    "the first item must be the time field, e.g. time:41@1ms",
+                ));
+            } else {
+                let kind = if name == "sequence" || name == "seq" {
+                    FieldKind::Sequence
+                } else {
+                    FieldKind::Node
+                };
+                let name = if kind == FieldKind::Sequence {
+                    "sequence"
+                } else {
+                    name
+                };
+                fields.push((name.to_string(), parse_bits(spec, name, rest)?, kind));
+            }
+        }
+        let (time_bits, tick_ms) = time.ok_or_else(|| invalid(spec, "no time field"))?;
+        Layout::new(spec, time_bits, tick_ms, fields, epoch_ms, None)
+    }
+
+    fn new(
+        spec: &str,
+        time_bits: u32,
+        tick_ms: u64,
+        given: Vec<(String, u32, FieldKind)>,
+        epoch_ms: u64,
+        preset: Option<&'static str>,
+    ) -> Result<Layout> {
+        if tick_ms == 0 {
+            return Err(invalid(spec, "the tick must be at least 1 ms"));
+        }
+        let seqs = given.iter().filter(|f| f.2 == FieldKind::Sequence).count();
+        if seqs != 1 {
+            return Err(invalid(
+                spec,
+                format!("a layout needs exactly one sequence field, found {seqs}"),
+            ));
+        }
+        if !given.iter().any(|f| f.2 == FieldKind::Node) {
+            return Err(invalid(
+                spec,
+                "a layout needs at least one node field (datacenter, worker, shard, machine, ...)",
+            ));
+        }
+        let mut total = time_bits as u64;
+        for (i, (name, bits, kind)) in given.iter().enumerate() {
+            if *kind == FieldKind::Node {
+                if RESERVED.contains(&name.as_str()) {
+                    return Err(invalid(
+                        spec,
+                        format!("`{name}` is reserved; choose another field name"),
+                    ));
+                }
+                if !valid_name(name) {
+                    return Err(invalid(
+                        spec,
+                        format!("field name `{name}` must be 1 to 32 of a-z, 0-9, _ and start with a letter"),
+                    ));
+                }
+            }
+            if given[..i].iter().any(|g| &g.0 == name) {
+                return Err(invalid(spec, format!("field `{name}` appears twice")));
+            }
+            if *bits == 0 {
+                return Err(invalid(
+                    spec,
+                    format!("field `{name}` has 0 bits; give it 1 or more"),
+                ));
+            }
+            total += *bits as u64;
+        }
+        if time_bits == 0 {
+            return Err(invalid(
+                spec,
+                "the time field has 0 bits; give it 1 or more",
+            ));
+        }
+        if total > 63 {
+            return Err(invalid(
+                spec,
+                format!("fields take {total} bits; at most 63 fit a positive signed 64-bit ID"),
+            ));
+        }
+        if epoch_ms > MAX_TIME_MS {
+            return Err(invalid(
+                spec,
+                format!("epoch {epoch_ms} ms is past the year 9999"),
+            ));
+        }
+        let end = epoch_ms as u128 + ((1u128 << time_bits) * tick_ms as u128);
+        if end > MAX_TIME_MS as u128 + 1 {
+            return Err(invalid(
+                spec,
+                format!(
+                    "a {time_bits}-bit time field of {tick_ms} ms ticks reaches past the year 9999; use fewer time bits or a shorter tick"
+                ),
+            ));
+        }
+        let mut shift = total as u32 - time_bits;
+        let mut fields = Vec::with_capacity(given.len());
+        for (name, bits, kind) in given {
+            shift -= bits;
+            fields.push(Field {
+                name,
+                bits: bits as u8,
+                shift: shift as u8,
+                kind,
+            });
+        }
+        let seq = fields
+            .iter()
+            .position(|f| f.kind == FieldKind::Sequence)
+            .unwrap_or(0);
+        Ok(Layout {
+            preset,
+            time_bits: time_bits as u8,
+            tick_ms,
+            epoch_ms,
+            fields,
+            seq,
+        })
+    }
+
+    /// The same layout from another epoch (unix ms). A preset given a new epoch is no longer
+    /// that preset, and prints as a spec.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("baidu")?.with_epoch_ms(1735689600000)?;
+    /// assert_eq!(l.exhausts_at(), "2033-07-04T21:24:16.000Z");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn with_epoch_ms(&self, epoch_ms: u64) -> Result<Layout> {
+        let given = self
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.bits as u32, f.kind))
+            .collect();
+        let mut spec = self.without_preset_name();
+        spec.epoch_ms = epoch_ms;
+        Layout::new(
+            &spec.to_string(),
+            self.time_bits as u32,
+            self.tick_ms,
+            given,
+            epoch_ms,
+            None,
+        )
+    }
+
+    /// The same layout, printed as a spec even when it came from a preset.
+    pub fn without_preset_name(&self) -> Layout {
+        Layout {
+            preset: None,
+            ..self.clone()
+        }
+    }
+
+    /// The preset this layout is, if it came from one unchanged.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        self.preset
+    }
+
+    /// The canonical spec, even for a preset.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("redis-lua")?;
+    /// assert_eq!(l.spec(), "time:41@1ms,shard:12,sequence:10,epoch=0");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn spec(&self) -> String {
+        let mut s = format!("time:{}@{}ms", self.time_bits, self.tick_ms);
+        for f in &self.fields {
+            s.push_str(&format!(",{}:{}", f.name, f.bits));
+        }
+        s.push_str(&format!(",epoch={}", self.epoch_ms));
+        s
+    }
+
+    /// Bits of the time field.
+    pub fn time_bits(&self) -> u32 {
+        self.time_bits as u32
+    }
+    /// Length of one tick of the time field, in ms.
+    pub fn tick_ms(&self) -> u64 {
+        self.tick_ms
+    }
+    /// The epoch, in unix ms.
+    pub fn epoch_ms(&self) -> u64 {
+        self.epoch_ms
+    }
+    /// The fields below the time field, most significant first.
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+    /// The node fields, most significant first.
+    pub fn node_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| f.kind == FieldKind::Node)
+    }
+    /// The sequence field.
+    pub fn sequence_field(&self) -> &Field {
+        &self.fields[self.seq]
+    }
+    /// Bits used in all; IDs are below `2^total_bits`.
+    pub fn total_bits(&self) -> u32 {
+        self.time_bits as u32 + self.fields.iter().map(|f| f.bits as u32).sum::<u32>()
+    }
+    /// The largest ID this layout can hold.
+    pub fn max_id(&self) -> u64 {
+        (1u64 << self.total_bits()) - 1
+    }
+    /// The largest value of the time field.
+    pub fn max_time_value(&self) -> u64 {
+        (1u64 << self.time_bits) - 1
+    }
+    /// How many IDs one generator can mint per second at most.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::Layout::preset("twitter")?.ids_per_second_cap(), 4_096_000.0);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn ids_per_second_cap(&self) -> f64 {
+        (self.sequence_field().max() + 1) as f64 * 1000.0 / self.tick_ms as f64
+    }
+
+    /// The first instant (unix ms) the time field cannot hold: minting stops there.
+    pub fn exhausts_at_ms(&self) -> u64 {
+        self.epoch_ms + (1u64 << self.time_bits) * self.tick_ms
+    }
+
+    /// [`Layout::exhausts_at_ms`] as RFC 3339.
+    pub fn exhausts_at(&self) -> String {
+        format_time_ms(self.exhausts_at_ms().min(MAX_TIME_MS))
+    }
+
+    /// Whether the time field has run out at `now_ms`.
+    pub fn is_exhausted_at(&self, now_ms: u64) -> bool {
+        now_ms >= self.exhausts_at_ms()
+    }
+
+    /// The error a generator gives once the time field has run out.
+    pub(crate) fn exhausted_error(&self) -> Error {
+        Error::LayoutExhausted {
+            end_ms: self.exhausts_at_ms(),
+            end: self.exhausts_at(),
+        }
+    }
+
+    /// Split an ID into its parts.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("twitter")?;
+    /// let p = l.decompose(1_541_815_603_606_036_480)?;
+    /// assert_eq!((p.time_ms, p.node("datacenter"), p.node("worker"), p.sequence), (1656432460105, Some(11), Some(26), 0));
+    /// assert_eq!(l.decompose(u64::MAX).unwrap_err().kind(), "invalid_id");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn decompose(&self, id: u64) -> Result<Parts> {
+        if id > i64::MAX as u64 {
+            return Err(Error::invalid_id(
+                id,
+                "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
+            ));
+        }
+        if id > self.max_id() {
+            return Err(Error::invalid_id(
+                id,
+                format!(
+                    "uses bits above this layout's {} bits: IDs are 0..={}",
+                    self.total_bits(),
+                    self.max_id()
+                ),
+            ));
+        }
+        let time_value = id >> (self.total_bits() - self.time_bits as u32);
+        let mut nodes = Vec::with_capacity(self.fields.len() - 1);
+        let mut sequence = 0;
+        for f in &self.fields {
+            let v = (id >> f.shift) & f.max();
+            match f.kind {
+                FieldKind::Node => nodes.push((f.name.clone(), v)),
+                FieldKind::Sequence => sequence = v,
+            }
+        }
+        Ok(Parts {
+            time_ms: self.epoch_ms + time_value * self.tick_ms,
+            nodes,
+            sequence,
+        })
+    }
+
+    /// [`Layout::decompose`] for IDs from languages with wider or signed integers.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("twitter")?;
+    /// assert!(l.decompose_wide(-1).unwrap_err().to_string().contains("negative"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn decompose_wide(&self, id: i128) -> Result<Parts> {
+        self.decompose(check_id_wide(id)?)
+    }
+
+    /// [`Layout::decompose`] for an ID in decimal text.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("redis-lua")?;
+    /// assert_eq!(l.decompose_str("5981966696448054276")?.sequence, 4);
+    /// assert_eq!(l.decompose_str("12a").unwrap_err().kind(), "invalid_id");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn decompose_str(&self, id: &str) -> Result<Parts> {
+        self.decompose(parse_id(id)?)
+    }
+
+    /// Put parts together into an ID; the inverse of [`Layout::decompose`].
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("redis-lua")?;
+    /// let parts = l.decompose(5981966696448054276)?;
+    /// assert_eq!(l.compose(&parts)?, 5981966696448054276);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn compose(&self, parts: &Parts) -> Result<u64> {
+        self.compose_values(
+            parts.time_ms as i128,
+            parts.nodes.iter().map(|(n, v)| (n.as_str(), *v as i128)),
+            parts.sequence as i128,
+        )
+    }
+
+    /// Compose from values of any sign and width, checking each: a time before the epoch or
+    /// past the end, a value that does not fit its field, an unknown or missing node field are
+    /// typed errors. A time between two ticks is floored to its tick.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("redis-lua")?;
+    /// assert_eq!(l.compose_values(1426212000000, [("shard", 53)], 4)?, 5981966696448054276);
+    /// let err = l.compose_values(1426212000000, [("shard", 4096)], 4).unwrap_err();
+    /// assert_eq!(err.to_string(), "shard value 4096 is out of range: valid values are 0..=4095");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn compose_values<'a>(
+        &self,
+        time_ms: i128,
+        nodes: impl IntoIterator<Item = (&'a str, i128)>,
+        sequence: i128,
+    ) -> Result<u64> {
+        let time_value = self.time_value(time_ms)?;
+        let seq = self.sequence_field();
+        let sequence = check_value(seq, sequence)?;
+        let node_bits = self.node_bits(nodes)?;
+        Ok(self.assemble(time_value, node_bits, sequence))
+    }
+
+    pub(crate) fn time_value(&self, time_ms: i128) -> Result<u64> {
+        let end = self.exhausts_at_ms();
+        if time_ms < self.epoch_ms as i128 || time_ms >= end as i128 {
+            return Err(Error::TimeOutOfRange {
+                time_ms,
+                min_ms: self.epoch_ms,
+                end_ms: end,
+            });
+        }
+        Ok((time_ms as u64 - self.epoch_ms) / self.tick_ms)
+    }
+
+    /// The node fields' values placed at their shifts, all checked.
+    pub(crate) fn node_bits<'a>(
+        &self,
+        nodes: impl IntoIterator<Item = (&'a str, i128)>,
+    ) -> Result<u64> {
+        let mut bits = 0u64;
+        let mut seen = vec![false; self.fields.len()];
+        for (name, value) in nodes {
+            let idx = self
+                .fields
+                .iter()
+                .position(|f| f.name == name && f.kind == FieldKind::Node)
+                .ok_or_else(|| Error::UnknownField {
+                    field: name.to_string(),
+                    valid: self
+                        .node_fields()
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
+            let f = &self.fields[idx];
+            let v = check_value(f, value)?;
+            bits = (bits & !(f.max() << f.shift)) | (v << f.shift);
+            seen[idx] = true;
+        }
+        if let Some(f) = self
+            .fields
+            .iter()
+            .zip(&seen)
+            .find(|(f, s)| f.kind == FieldKind::Node && !**s)
+        {
+            return Err(Error::MissingField {
+                field: f.0.name.clone(),
+            });
+        }
+        Ok(bits)
+    }
+
+    #[inline]
+    pub(crate) fn assemble(&self, time_value: u64, node_bits: u64, sequence: u64) -> u64 {
+        (time_value << (self.total_bits() - self.time_bits as u32))
+            | node_bits
+            | (sequence << self.sequence_field().shift)
+    }
+}
+
+fn check_value(f: &Field, value: i128) -> Result<u64> {
+    if value < 0 || value > f.max() as i128 {
+        return Err(Error::ValueOutOfRange {
+            field: f.name.clone(),
+            value,
+            max: f.max(),
+        });
+    }
+    Ok(value as u64)
+}
+
+fn check_id_wide(id: i128) -> Result<u64> {
+    if id < 0 {
+        return Err(Error::invalid_id(
+            id,
+            "negative; IDs are 0..=9223372036854775807",
+        ));
+    }
+    if id > i64::MAX as i128 {
+        return Err(Error::invalid_id(
+            id,
+            "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
+        ));
+    }
+    Ok(id as u64)
+}
+
+/// Read an ID written in decimal: digits only, no sign, no spaces, at most 2^63-1.
+///
+/// ```
+/// use idmint_core::parse_id;
+/// assert_eq!(parse_id("9223372036854775807")?, i64::MAX as u64);
+/// assert_eq!(parse_id("9223372036854775808").unwrap_err().kind(), "invalid_id");
+/// assert_eq!(parse_id("-1").unwrap_err().kind(), "invalid_id");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn parse_id(text: &str) -> Result<u64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::invalid_id(
+            format!("{text:?}"),
+            "not a decimal integer: give digits only, 0..=9223372036854775807",
+        ));
+    }
+    match text.parse::<i128>() {
+        Ok(v) => check_id_wide(v),
+        Err(_) => check_id_wide(i128::MAX),
+    }
+    .map_err(|e| match e {
+        Error::InvalidId { reason, .. } => Error::invalid_id(text, reason),
+        other => other,
+    })
+}
+
+impl fmt::Display for Layout {
+    /// The canonical spec ([`Layout::spec`]); [`Layout::preset_name`] tells a preset's name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.spec())
+    }
+}
+
+impl FromStr for Layout {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Layout> {
+        Layout::parse(s)
+    }
+}

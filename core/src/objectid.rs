@@ -1,0 +1,404 @@
+//! 12-byte IDs byte-compatible with MongoDB's ObjectId:
+//! 4-byte big-endian unix seconds | 5-byte per-process random | 3-byte big-endian counter.
+//!
+//! # Why these never repeat within a process
+//!
+//! The counter starts at a random value and wraps at 2^24. A process may issue at most 2^24 IDs
+//! in one second from one random value: when the counter would come back to the value it had
+//! at the start of the current second, the generator waits for the next second. Time comes from
+//! a [`MonotonicClock`], so a wall-clock step backwards cannot bring back a second already used.
+//! After `fork()` the child gets a new random value and counter (a `pthread_atfork` handler marks
+//! the fork; each generator reseeds on its next call), so parent and child never share one.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::clock::{Clock, MonotonicClock};
+use crate::datetime::format_time_s;
+use crate::{Error, Result};
+
+const COUNTER_MASK: u64 = 0xFF_FFFF;
+
+/// A MongoDB-compatible ObjectId.
+///
+/// ```
+/// use idmint_core::ObjectId;
+///
+/// let oid: ObjectId = "507f1f77bcf86cd799439011".parse()?;
+/// assert_eq!(oid.timestamp(), 0x507f1f77);
+/// assert_eq!(oid.time(), "2012-10-17T21:13:27Z");
+/// assert_eq!(oid.random(), [0xbc, 0xf8, 0x6c, 0xd7, 0x99]);
+/// assert_eq!(oid.counter(), 0x439011);
+/// assert_eq!(oid.to_string(), "507f1f77bcf86cd799439011");
+/// assert!(ObjectId::new() > oid);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct ObjectId([u8; 12]);
+
+impl ObjectId {
+    /// A new ObjectId from the process-wide generator.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> ObjectId {
+        static GLOBAL: OnceLock<ObjectIdGenerator> = OnceLock::new();
+        GLOBAL.get_or_init(ObjectIdGenerator::new).next_id()
+    }
+
+    /// The ObjectId with these bytes.
+    pub const fn from_bytes(bytes: [u8; 12]) -> ObjectId {
+        ObjectId(bytes)
+    }
+
+    /// The ObjectId in 12 bytes of a slice.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::ObjectId::from_slice(&[0; 11]).unwrap_err().kind(), "invalid_object_id");
+    /// ```
+    pub fn from_slice(bytes: &[u8]) -> Result<ObjectId> {
+        let arr: [u8; 12] = bytes.try_into().map_err(|_| Error::InvalidObjectId {
+            input: format!("{} bytes", bytes.len()),
+            reason: format!("an ObjectId is 12 bytes, got {}", bytes.len()),
+        })?;
+        Ok(ObjectId(arr))
+    }
+
+    /// Put an ObjectId together from its fields; `counter` must be below 2^24.
+    ///
+    /// ```
+    /// use idmint_core::ObjectId;
+    /// let oid = ObjectId::from_parts(1, [2; 5], 3)?;
+    /// assert_eq!(oid.to_hex(), "000000010202020202000003");
+    /// assert_eq!(ObjectId::from_parts(1, [2; 5], 1 << 24).unwrap_err().kind(), "value_out_of_range");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn from_parts(seconds: u32, random: [u8; 5], counter: u32) -> Result<ObjectId> {
+        if counter as u64 > COUNTER_MASK {
+            return Err(Error::ValueOutOfRange {
+                field: "counter".into(),
+                value: counter as i128,
+                max: COUNTER_MASK,
+            });
+        }
+        Ok(Self::assemble(seconds, random, counter))
+    }
+
+    #[inline]
+    fn assemble(seconds: u32, random: [u8; 5], counter: u32) -> ObjectId {
+        let mut b = [0u8; 12];
+        b[..4].copy_from_slice(&seconds.to_be_bytes());
+        b[4..9].copy_from_slice(&random);
+        b[9..].copy_from_slice(&counter.to_be_bytes()[1..]);
+        ObjectId(b)
+    }
+
+    /// Read 24 hex characters (either case).
+    ///
+    /// ```
+    /// use idmint_core::ObjectId;
+    /// assert_eq!(ObjectId::parse_str("507F1F77BCF86CD799439011")?.to_hex(), "507f1f77bcf86cd799439011");
+    /// let err = ObjectId::parse_str("507f1f77bcf86cd79943901g").unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid ObjectId `507f1f77bcf86cd79943901g`: character 'g' at position 23 is not hex (0-9, a-f)");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn parse_str(hex_text: &str) -> Result<ObjectId> {
+        let bad = |reason: String| Error::InvalidObjectId {
+            input: hex_text.escape_debug().to_string(),
+            reason,
+        };
+        let chars = hex_text.chars().count();
+        if chars != 24 || hex_text.len() != 24 {
+            return Err(bad(format!(
+                "an ObjectId is 24 hex characters, got {chars} characters"
+            )));
+        }
+        let mut b = [0u8; 12];
+        hex::decode_to_slice(hex_text, &mut b).map_err(|e| match e {
+            hex::FromHexError::InvalidHexCharacter { c, index } => bad(format!(
+                "character {c:?} at position {index} is not hex (0-9, a-f)"
+            )),
+            other => bad(other.to_string()),
+        })?;
+        Ok(ObjectId(b))
+    }
+
+    /// The 12 bytes.
+    pub const fn bytes(&self) -> [u8; 12] {
+        self.0
+    }
+
+    /// 24 lowercase hex characters.
+    pub fn to_hex(&self) -> String {
+        let buf = self.to_hex_bytes();
+        // Hex digits are ASCII.
+        String::from_utf8(buf.to_vec()).unwrap_or_default()
+    }
+
+    /// 24 lowercase hex characters as ASCII bytes, without allocating.
+    ///
+    /// ```
+    /// let oid = idmint_core::ObjectId::from_bytes([0xab; 12]);
+    /// assert_eq!(&oid.to_hex_bytes(), b"abababababababababababab");
+    /// ```
+    #[inline]
+    pub fn to_hex_bytes(&self) -> [u8; 24] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 24];
+        for (i, byte) in self.0.iter().enumerate() {
+            out[2 * i] = DIGITS[(byte >> 4) as usize];
+            out[2 * i + 1] = DIGITS[(byte & 0xf) as usize];
+        }
+        out
+    }
+
+    /// Seconds since the Unix epoch when it was made.
+    pub fn timestamp(&self) -> u32 {
+        u32::from_be_bytes([self.0[0], self.0[1], self.0[2], self.0[3]])
+    }
+
+    /// [`ObjectId::timestamp`] as RFC 3339 UTC.
+    pub fn time(&self) -> String {
+        format_time_s(self.timestamp() as u64)
+    }
+
+    /// The 5-byte per-process random value.
+    pub fn random(&self) -> [u8; 5] {
+        [self.0[4], self.0[5], self.0[6], self.0[7], self.0[8]]
+    }
+
+    /// The 3-byte counter.
+    pub fn counter(&self) -> u32 {
+        u32::from_be_bytes([0, self.0[9], self.0[10], self.0[11]])
+    }
+}
+
+impl fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let buf = self.to_hex_bytes();
+        f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Debug for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ObjectId(\"{self}\")")
+    }
+}
+
+impl FromStr for ObjectId {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<ObjectId> {
+        ObjectId::parse_str(s)
+    }
+}
+
+impl From<[u8; 12]> for ObjectId {
+    fn from(b: [u8; 12]) -> ObjectId {
+        ObjectId(b)
+    }
+}
+
+impl From<ObjectId> for [u8; 12] {
+    fn from(o: ObjectId) -> [u8; 12] {
+        o.0
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ObjectId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for ObjectId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        ObjectId::parse_str(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Bumped in the child of every `fork()`, so generators know to reseed.
+static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+
+#[cfg(unix)]
+fn watch_forks() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    extern "C" fn child() {
+        FORK_GENERATION.fetch_add(1, Ordering::SeqCst);
+    }
+    ONCE.call_once(|| unsafe {
+        // Safety: registers a handler that only touches an atomic, which is async-signal-safe.
+        libc::pthread_atfork(None, None, Some(child));
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_forks() {}
+
+fn random_seed() -> ([u8; 5], u32) {
+    let mut b = [0u8; 8];
+    // The OS random source failing is not recoverable and not something callers can act on;
+    // the clock-based fallback keeps processes apart well enough to be better than aborting.
+    if getrandom::fill(&mut b).is_err() {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        b = (t ^ (std::process::id() as u64).rotate_left(40)).to_le_bytes();
+    }
+    (
+        [b[0], b[1], b[2], b[3], b[4]],
+        u32::from_le_bytes([b[5], b[6], b[7], 0]),
+    )
+}
+
+/// Mints ObjectIds; [`ObjectId::new`] uses one per process. Make your own to inject a clock
+/// (tests, wasm) or a fixed random value.
+///
+/// ```
+/// use idmint_core::{ManualClock, ObjectIdGenerator};
+///
+/// let clock = ManualClock::new(1_700_000_000_500);
+/// let gen = ObjectIdGenerator::with_clock(&clock, Some([1, 2, 3, 4, 5]), Some(0xFFFFFF));
+/// let a = gen.next_id();
+/// let b = gen.next_id();
+/// assert_eq!((a.timestamp(), a.counter(), b.counter()), (1_700_000_000, 0xFFFFFF, 0));
+/// // The counter wrapped within one second, so here byte order differs from minting order, as in MongoDB.
+/// assert!(b < a);
+/// ```
+pub struct ObjectIdGenerator<C: Clock = MonotonicClock> {
+    /// `second mod 2^16 | counter at the second's first ID (24) | next counter (24)`.
+    state: AtomicU64,
+    /// The 5 random bytes, in the low 40 bits.
+    random: AtomicU64,
+    fork_generation: AtomicU64,
+    reseed: Mutex<()>,
+    fixed_random: bool,
+    waits: AtomicU64,
+    clock: C,
+}
+
+impl ObjectIdGenerator<MonotonicClock> {
+    /// A generator with a random value and counter start from the OS.
+    pub fn new() -> Self {
+        Self::with_clock(MonotonicClock::new(), None, None)
+    }
+}
+
+impl Default for ObjectIdGenerator<MonotonicClock> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Clock> ObjectIdGenerator<C> {
+    /// A generator on `clock`; `random` and `counter_start` default to OS randomness. A fixed
+    /// `random` is kept after a fork (the caller chose it); a random one is made anew.
+    pub fn with_clock(clock: C, random: Option<[u8; 5]>, counter_start: Option<u32>) -> Self {
+        watch_forks();
+        let (r, c) = random_seed();
+        let fixed_random = random.is_some();
+        let random = random.unwrap_or(r);
+        let counter = counter_start.unwrap_or(c) as u64 & COUNTER_MASK;
+        let g = ObjectIdGenerator {
+            state: AtomicU64::new(0),
+            random: AtomicU64::new(pack_random(random)),
+            fork_generation: AtomicU64::new(FORK_GENERATION.load(Ordering::SeqCst)),
+            reseed: Mutex::new(()),
+            fixed_random,
+            waits: AtomicU64::new(0),
+            clock,
+        };
+        g.state.store(g.fresh_state(counter), Ordering::SeqCst);
+        g
+    }
+
+    /// A state whose second cannot match the clock's current one, so the first ID starts a second.
+    fn fresh_state(&self, counter: u64) -> u64 {
+        let sec16 = ((self.clock.now_ms() / 1000) as u16).wrapping_sub(1) as u64;
+        (sec16 << 48) | (counter << 24) | counter
+    }
+
+    /// The next ObjectId. Waits for the next second when this second's 2^24 are used up.
+    #[inline]
+    pub fn next_id(&self) -> ObjectId {
+        if self.fork_generation.load(Ordering::Acquire) != FORK_GENERATION.load(Ordering::Relaxed) {
+            self.after_fork();
+        }
+        loop {
+            let s = self.state.load(Ordering::Acquire);
+            let now_s = self.clock.now_ms() / 1000;
+            let sec16 = now_s & 0xFFFF;
+            let start = (s >> 24) & COUNTER_MASK;
+            let next = s & COUNTER_MASK;
+            let (counter, new) = if s >> 48 != sec16 {
+                (
+                    next,
+                    (sec16 << 48) | (next << 24) | ((next + 1) & COUNTER_MASK),
+                )
+            } else if next == start {
+                self.waits.fetch_add(1, Ordering::Relaxed);
+                self.clock.sleep_until_ms((now_s + 1) * 1000);
+                continue;
+            } else {
+                (next, (s & !COUNTER_MASK) | ((next + 1) & COUNTER_MASK))
+            };
+            if self
+                .state
+                .compare_exchange_weak(s, new, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                let r = self.random.load(Ordering::Relaxed).to_be_bytes();
+                return ObjectId::assemble(
+                    now_s as u32,
+                    [r[3], r[4], r[5], r[6], r[7]],
+                    counter as u32,
+                );
+            }
+        }
+    }
+
+    #[cold]
+    fn after_fork(&self) {
+        let _guard = self.reseed.lock().unwrap_or_else(|p| p.into_inner());
+        let now_gen = FORK_GENERATION.load(Ordering::SeqCst);
+        if self.fork_generation.load(Ordering::Acquire) == now_gen {
+            return;
+        }
+        let (r, c) = random_seed();
+        if !self.fixed_random {
+            self.random.store(pack_random(r), Ordering::SeqCst);
+        }
+        self.state
+            .store(self.fresh_state(c as u64 & COUNTER_MASK), Ordering::SeqCst);
+        self.fork_generation.store(now_gen, Ordering::Release);
+    }
+
+    /// How many times a caller waited for the next second.
+    pub fn waits(&self) -> u64 {
+        self.waits.load(Ordering::Relaxed)
+    }
+
+    /// The 5-byte random value in use.
+    pub fn random(&self) -> [u8; 5] {
+        let r = self.random.load(Ordering::Relaxed).to_be_bytes();
+        [r[3], r[4], r[5], r[6], r[7]]
+    }
+}
+
+fn pack_random(r: [u8; 5]) -> u64 {
+    u64::from_be_bytes([0, 0, 0, r[0], r[1], r[2], r[3], r[4]])
+}
+
+impl<C: Clock> fmt::Debug for ObjectIdGenerator<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ObjectIdGenerator")
+            .field("random", &hex::encode(self.random()))
+            .field("waits", &self.waits())
+            .finish()
+    }
+}

@@ -1,0 +1,467 @@
+//! The snowflake generator: lock-free, strictly increasing, with explicit policies for a
+//! sequence that runs out within a tick and for a clock that moves backwards.
+//!
+//! # How state is kept
+//!
+//! The whole generator state is one `AtomicU64`: the next free *slot*, `tick << seq_bits | seq`.
+//! Slots map one-to-one and in order onto IDs (time is the top field; the node bits are fixed),
+//! so "every ID is greater than every earlier one" is "slots only grow", which one
+//! compare-and-swap per call guarantees. A full sequence needs no special case: slot
+//! `(t, max_seq) + 1` *is* `(t + 1, 0)`, a slot in the next tick, which the policies then allow
+//! (borrow) or wait for.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::clock::{Clock, MonotonicClock};
+use crate::layout::{Layout, Parts};
+use crate::{Error, Result};
+
+/// What to do when a tick's sequence numbers are all used.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::OnExhausted;
+/// let borrow = OnExhausted::Borrow { max_ahead: Duration::from_millis(50) };
+/// assert_ne!(borrow, OnExhausted::default());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnExhausted {
+    /// Wait for the next tick (the default).
+    #[default]
+    Wait,
+    /// Issue from future ticks, running the generator's logical time ahead of the clock by at
+    /// most `max_ahead` (rounded down to whole ticks), then wait. Smooths bursts; the lead is
+    /// reported by [`Stats::lead_ms`]. IDs then carry times up to `max_ahead` in the future.
+    Borrow {
+        /// The largest lead over the clock.
+        max_ahead: Duration,
+    },
+}
+
+/// What to do when the clock reads earlier than the last issued time (a wall clock stepped back,
+/// or a restart with a clock behind). A lead taken under [`OnExhausted::Borrow`] is not a
+/// rollback; only a clock further behind than that lead is.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::OnRollback;
+/// assert_eq!(OnRollback::default(), OnRollback::Error);
+/// let wait = OnRollback::Wait { max: Duration::from_millis(500) };
+/// # let _ = wait;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnRollback {
+    /// Return [`Error::ClockMovedBackwards`], saying how far back (the default).
+    #[default]
+    Error,
+    /// Wait for the clock to catch up if it is at most `max` behind; else the error.
+    Wait {
+        /// The longest wait.
+        max: Duration,
+    },
+    /// Keep issuing from the last logical time, ahead of the clock, never reissuing.
+    Continue,
+}
+
+/// Counters of a generator, readable at any time.
+///
+/// ```
+/// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+///     .node("datacenter", 1).node("worker", 2).build()?;
+/// g.next_ids(10)?;
+/// assert_eq!(g.stats().issued, 10);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// IDs issued.
+    pub issued: u64,
+    /// Times a caller waited: for a next tick, for a borrowed lead to shrink, or for a clock
+    /// to catch up.
+    pub waits: u64,
+    /// Rollback events: runs of calls that found the clock behind the last issued time by more
+    /// than a borrowed lead explains.
+    pub rollbacks: u64,
+    /// How far the last issued time is ahead of the clock now, in ms (0 when not ahead).
+    pub lead_ms: u64,
+    /// The largest lead seen when issuing, in ms.
+    pub max_lead_ms: u64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Padded<T>(T);
+
+#[derive(Default)]
+struct Counters {
+    issued: AtomicU64,
+    waits: AtomicU64,
+    rollbacks: AtomicU64,
+    in_rollback: AtomicBool,
+    max_lead_ticks: AtomicU64,
+}
+
+/// A snowflake ID generator for one node.
+///
+/// Thread-safe and lock-free: share it (`Arc`, a `static`) between threads. Every ID it returns
+/// is greater than every ID it returned before, on any thread.
+///
+/// ```
+/// use idmint_core::{Layout, Snowflake};
+///
+/// let gen = Snowflake::builder(Layout::preset("twitter")?)
+///     .node("datacenter", 3)
+///     .node("worker", 17)
+///     .build()?;
+/// let a = gen.next_id()?;
+/// let b = gen.next_id()?;
+/// assert!(b > a);
+/// let parts = gen.layout().decompose(b)?;
+/// assert_eq!(parts.node("worker"), Some(17));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub struct Snowflake<C: Clock = MonotonicClock> {
+    state: Padded<AtomicU64>,
+    counters: Padded<Counters>,
+    clock: C,
+    layout: Layout,
+    nodes: Vec<(String, u64)>,
+    node_bits: u64,
+    seq_bits: u32,
+    seq_mask: u64,
+    seq_shift: u32,
+    time_shift: u32,
+    epoch_ms: u64,
+    tick_ms: u64,
+    max_tick: u64,
+    borrow_ticks: u64,
+    on_exhausted: OnExhausted,
+    on_rollback: OnRollback,
+}
+
+/// Configures a [`Snowflake`]: node values, policies, clock.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::{Layout, ManualClock, OnExhausted, OnRollback, Snowflake};
+///
+/// let clock = ManualClock::new(1_700_000_000_000);
+/// let gen = Snowflake::builder(Layout::preset("sonyflake")?)
+///     .node("machine", 513)
+///     .on_exhausted(OnExhausted::Borrow { max_ahead: Duration::from_millis(100) })
+///     .on_rollback(OnRollback::Continue)
+///     .clock(&clock)
+///     .build()?;
+/// assert_eq!(gen.layout().decompose(gen.next_id()?)?.time_ms, 1_700_000_000_000);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SnowflakeBuilder<C = MonotonicClock> {
+    layout: Layout,
+    nodes: Vec<(String, i128)>,
+    on_exhausted: OnExhausted,
+    on_rollback: OnRollback,
+    clock: C,
+}
+
+impl<C: Clock> SnowflakeBuilder<C> {
+    /// Set node field `name` (e.g. `worker`) to `value`; checked against the layout on build.
+    pub fn node(mut self, name: &str, value: impl Into<i128>) -> Self {
+        self.nodes.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// Set several node fields.
+    pub fn nodes<'a, V: Into<i128>>(
+        mut self,
+        nodes: impl IntoIterator<Item = (&'a str, V)>,
+    ) -> Self {
+        for (n, v) in nodes {
+            self.nodes.push((n.to_string(), v.into()));
+        }
+        self
+    }
+
+    /// The sequence-exhaustion policy (default [`OnExhausted::Wait`]).
+    pub fn on_exhausted(mut self, policy: OnExhausted) -> Self {
+        self.on_exhausted = policy;
+        self
+    }
+
+    /// The clock-rollback policy (default [`OnRollback::Error`]).
+    pub fn on_rollback(mut self, policy: OnRollback) -> Self {
+        self.on_rollback = policy;
+        self
+    }
+
+    /// Use another time source (default [`MonotonicClock`]).
+    pub fn clock<D: Clock>(self, clock: D) -> SnowflakeBuilder<D> {
+        SnowflakeBuilder {
+            layout: self.layout,
+            nodes: self.nodes,
+            on_exhausted: self.on_exhausted,
+            on_rollback: self.on_rollback,
+            clock,
+        }
+    }
+
+    /// Check everything and build. Fails on a node value that is missing or out of range, an
+    /// epoch ahead of the clock, or a layout whose time field has already run out.
+    pub fn build(self) -> Result<Snowflake<C>> {
+        let layout = self.layout;
+        let node_bits = layout.node_bits(self.nodes.iter().map(|(n, v)| (n.as_str(), *v)))?;
+        let now_ms = self.clock.now_ms();
+        if now_ms < layout.epoch_ms() {
+            return Err(Error::EpochInFuture {
+                epoch_ms: layout.epoch_ms(),
+                now_ms,
+            });
+        }
+        if layout.is_exhausted_at(now_ms) {
+            return Err(layout.exhausted_error());
+        }
+        let seq = layout.sequence_field();
+        let borrow_ticks = match self.on_exhausted {
+            OnExhausted::Wait => 0,
+            OnExhausted::Borrow { max_ahead } => {
+                (max_ahead.as_millis() / layout.tick_ms() as u128).min(u32::MAX as u128) as u64
+            }
+        };
+        let nodes = layout
+            .node_fields()
+            .map(|f| (f.name().to_string(), (node_bits >> f.shift()) & f.max()))
+            .collect();
+        Ok(Snowflake {
+            state: Padded(AtomicU64::new(0)),
+            counters: Padded::default(),
+            seq_bits: seq.bits(),
+            seq_mask: seq.max(),
+            seq_shift: seq.shift(),
+            time_shift: layout.total_bits() - layout.time_bits(),
+            epoch_ms: layout.epoch_ms(),
+            tick_ms: layout.tick_ms(),
+            max_tick: layout.max_time_value(),
+            borrow_ticks,
+            on_exhausted: self.on_exhausted,
+            on_rollback: self.on_rollback,
+            clock: self.clock,
+            nodes,
+            node_bits,
+            layout,
+        })
+    }
+}
+
+impl Snowflake<MonotonicClock> {
+    /// Start configuring a generator for `layout`.
+    pub fn builder(layout: Layout) -> SnowflakeBuilder<MonotonicClock> {
+        SnowflakeBuilder {
+            layout,
+            nodes: Vec::new(),
+            on_exhausted: OnExhausted::default(),
+            on_rollback: OnRollback::default(),
+            clock: MonotonicClock::new(),
+        }
+    }
+}
+
+impl<C: Clock> Snowflake<C> {
+    /// The next ID.
+    ///
+    /// Errors: [`Error::ClockMovedBackwards`] under [`OnRollback::Error`] or a too long
+    /// [`OnRollback::Wait`]; [`Error::LayoutExhausted`] once the time field has run out.
+    #[inline]
+    pub fn next_id(&self) -> Result<u64> {
+        let (slot, _) = self.reserve(1)?;
+        Ok(self.id_of(slot))
+    }
+
+    /// `n` IDs, increasing, reserved a run of sequence numbers at a time (one atomic step per
+    /// tick they span).
+    ///
+    /// ```
+    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+    ///     .node("datacenter", 0).node("worker", 1).build()?;
+    /// let ids = g.next_ids(10_000)?;
+    /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn next_ids(&self, n: usize) -> Result<Vec<u64>> {
+        let mut out = vec![0; n];
+        self.next_ids_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Fill `out` with increasing IDs. On error, `out` is partly filled and the IDs reserved
+    /// for the rest are never issued.
+    pub fn next_ids_into(&self, out: &mut [u64]) -> Result<()> {
+        let mut filled = 0;
+        while filled < out.len() {
+            let (start, count) = self.reserve((out.len() - filled) as u64)?;
+            for (i, slot) in (start..start + count).enumerate() {
+                out[filled + i] = self.id_of(slot);
+            }
+            filled += count as usize;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn id_of(&self, slot: u64) -> u64 {
+        ((slot >> self.seq_bits) << self.time_shift)
+            | self.node_bits
+            | ((slot & self.seq_mask) << self.seq_shift)
+    }
+
+    #[inline]
+    fn tick_start_ms(&self, tick: u64) -> u64 {
+        self.epoch_ms + tick * self.tick_ms
+    }
+
+    /// Reserve up to `want` (≥ 1) consecutive slots; returns the first and how many.
+    fn reserve(&self, want: u64) -> Result<(u64, u64)> {
+        let sb = self.seq_bits;
+        loop {
+            // Load before reading the clock: whoever stored `s` read the clock earlier, so with a
+            // monotonic clock our reading is not behind theirs and a lag below means a real
+            // rollback, not a race between threads.
+            let s = self.state.0.load(Ordering::Acquire);
+            let now_ms = self.clock.now_ms();
+            let now_tick = now_ms.saturating_sub(self.epoch_ms) / self.tick_ms;
+            if now_tick > self.max_tick {
+                return Err(self.layout.exhausted_error());
+            }
+            let mut limit = now_tick + self.borrow_ticks;
+            let last_tick = s.wrapping_sub(1) >> sb;
+            if s != 0 && last_tick > limit {
+                match self.on_rollback {
+                    OnRollback::Error => {
+                        self.note_rollback();
+                        return Err(Error::ClockMovedBackwards {
+                            behind_ms: self.tick_start_ms(last_tick).saturating_sub(now_ms),
+                            allowed_ms: 0,
+                        });
+                    }
+                    OnRollback::Wait { max } => {
+                        self.note_rollback();
+                        let target_ms = self.tick_start_ms(last_tick - self.borrow_ticks);
+                        let max_ms = max.as_millis().min(u64::MAX as u128) as u64;
+                        if target_ms - now_ms > max_ms {
+                            return Err(Error::ClockMovedBackwards {
+                                behind_ms: self.tick_start_ms(last_tick) - now_ms,
+                                allowed_ms: max_ms,
+                            });
+                        }
+                        self.counters.0.waits.fetch_add(1, Ordering::Relaxed);
+                        self.clock.sleep_until_ms(target_ms);
+                        continue;
+                    }
+                    OnRollback::Continue => {
+                        self.note_rollback();
+                        limit = self.max_tick;
+                    }
+                }
+            } else if self.counters.0.in_rollback.load(Ordering::Relaxed) {
+                self.counters.0.in_rollback.store(false, Ordering::Relaxed);
+            }
+            let start = s.max(now_tick << sb);
+            let start_tick = start >> sb;
+            if start_tick > self.max_tick {
+                return Err(self.layout.exhausted_error());
+            }
+            if start_tick > limit {
+                // Every slot we may use now is taken: wait until the clock lets `start_tick` in.
+                self.counters.0.waits.fetch_add(1, Ordering::Relaxed);
+                self.clock
+                    .sleep_until_ms(self.tick_start_ms(start_tick - self.borrow_ticks));
+                continue;
+            }
+            let end_cap = (limit.min(self.max_tick) + 1) << sb;
+            let end = start.saturating_add(want).min(end_cap);
+            if self
+                .state
+                .0
+                .compare_exchange_weak(s, end, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                let c = &self.counters.0;
+                c.issued.fetch_add(end - start, Ordering::Relaxed);
+                let lead = ((end - 1) >> sb).saturating_sub(now_tick);
+                if lead > 0 {
+                    c.max_lead_ticks.fetch_max(lead, Ordering::Relaxed);
+                }
+                return Ok((start, end - start));
+            }
+        }
+    }
+
+    fn note_rollback(&self) {
+        let c = &self.counters.0;
+        if !c.in_rollback.swap(true, Ordering::Relaxed) {
+            c.rollbacks.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The counters now.
+    pub fn stats(&self) -> Stats {
+        let c = &self.counters.0;
+        let s = self.state.0.load(Ordering::Acquire);
+        let now_tick = self.clock.now_ms().saturating_sub(self.epoch_ms) / self.tick_ms;
+        let lead = if s == 0 {
+            0
+        } else {
+            ((s - 1) >> self.seq_bits).saturating_sub(now_tick)
+        };
+        Stats {
+            issued: c.issued.load(Ordering::Relaxed),
+            waits: c.waits.load(Ordering::Relaxed),
+            rollbacks: c.rollbacks.load(Ordering::Relaxed),
+            lead_ms: lead * self.tick_ms,
+            max_lead_ms: c.max_lead_ticks.load(Ordering::Relaxed) * self.tick_ms,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// This generator's node field values, in layout order.
+    pub fn nodes(&self) -> &[(String, u64)] {
+        &self.nodes
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The sequence-exhaustion policy.
+    pub fn on_exhausted(&self) -> OnExhausted {
+        self.on_exhausted
+    }
+
+    /// The rollback policy.
+    pub fn on_rollback(&self) -> OnRollback {
+        self.on_rollback
+    }
+
+    /// Split an ID of this layout into its parts (any node values, not only this generator's).
+    pub fn decompose(&self, id: u64) -> Result<Parts> {
+        self.layout.decompose(id)
+    }
+}
+
+impl<C: Clock> fmt::Debug for Snowflake<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Snowflake")
+            .field("layout", &self.layout.spec())
+            .field("nodes", &self.nodes)
+            .field("on_exhausted", &self.on_exhausted)
+            .field("on_rollback", &self.on_rollback)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
