@@ -1,1 +1,457 @@
-fn main() {}
+//! Benchmarks of idmint-core against the crates people would otherwise reach for, then a
+//! Markdown summary (for the README) built from criterion's own estimates, then a count of
+//! duplicates from long single-process runs.
+//!
+//! ```text
+//! cargo bench -p idmint-core --bench ids                 # everything
+//! cargo bench -p idmint-core --bench ids -- objectid     # criterion filters work as usual
+//! IDMINT_BENCH_NO_DUPES=1 cargo bench -p idmint-core --bench ids -- --quick
+//! ```
+
+use std::collections::HashMap;
+use std::fs;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use idmint_core::{Layout, ObjectId, Snowflake};
+
+const SNOWFLAKE: &str = "snowflake";
+const TWITTER_NEXT: &str = "idmint/twitter next_id";
+const WIDE22_NEXT: &str = "idmint/wide22 next_id";
+const TWITTER_BATCH: &str = "idmint/twitter next_ids(1000)";
+const RS_SNOWFLAKE: &str = "rs-snowflake/real_time_generate";
+const UUID_V7: &str = "uuid/now_v7";
+
+const OBJECTID: &str = "objectid";
+const OID_NEW: &str = "idmint/new";
+const OID_TO_HEX: &str = "idmint/to_hex";
+const OID_TO_HEX_BYTES: &str = "idmint/to_hex_bytes";
+const OID_FROM_HEX: &str = "idmint/from_hex";
+const BSON_NEW: &str = "bson/new";
+const BSON_TO_HEX: &str = "bson/to_hex";
+const BSON_PARSE: &str = "bson/parse_str";
+
+const PARSE: &str = "parse";
+const DECOMPOSE: &str = "idmint/decompose";
+const DECOMPOSE_STR: &str = "idmint/decompose_str";
+
+const BATCH: usize = 1000;
+
+/// 63 bits with a 22-bit sequence: 4.19 G IDs/s per generator, a cap no single thread reaches,
+/// so this measures the generator itself. A 40-bit millisecond field counted from the Unix
+/// epoch ran out in 2004, hence the epoch.
+const WIDE22_SPEC: &str = "time:40,worker:1,sequence:22,epoch=2024-01-01T00:00:00Z";
+
+/// ObjectIds allow 2^24 per second per process.
+const OID_CAP_PER_S: f64 = (1u64 << 24) as f64;
+
+const DUPES_OBJECTID: usize = 50_000_000;
+const DUPES_SNOWFLAKE: usize = 1_000_000;
+
+fn twitter() -> Snowflake {
+    Snowflake::builder(Layout::preset("twitter").expect("twitter preset"))
+        .node("datacenter", 1)
+        .node("worker", 1)
+        .build()
+        .expect("twitter generator")
+}
+
+fn wide22() -> Snowflake {
+    Snowflake::builder(Layout::parse(WIDE22_SPEC).expect("wide22 layout"))
+        .node("worker", 1)
+        .build()
+        .expect("wide22 generator")
+}
+
+fn bench_snowflake(c: &mut Criterion) {
+    let mut g = c.benchmark_group(SNOWFLAKE);
+    // The capped generators sleep out the rest of each millisecond once its 4096 sequence
+    // numbers are used, so a sample's time depends on where in the tick it starts. Equal-sized
+    // samples make criterion's mean the total time over the total IDs, i.e. the throughput
+    // including those sleeps, and 5 s spans enough ticks for the cap share to mean something.
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(50)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5))
+        .throughput(Throughput::Elements(1));
+
+    let gen = twitter();
+    g.bench_function(TWITTER_NEXT, |b| b.iter(|| gen.next_id().expect("next_id")));
+
+    let gen = wide22();
+    g.bench_function(WIDE22_NEXT, |b| b.iter(|| gen.next_id().expect("next_id")));
+
+    let mut rs = snowflake::SnowflakeIdGenerator::new(1, 1);
+    g.bench_function(RS_SNOWFLAKE, |b| b.iter(|| rs.real_time_generate()));
+
+    g.bench_function(UUID_V7, |b| b.iter(uuid::Uuid::now_v7));
+
+    g.throughput(Throughput::Elements(BATCH as u64));
+    let gen = twitter();
+    let mut buf = vec![0u64; BATCH];
+    g.bench_function(TWITTER_BATCH, |b| {
+        b.iter(|| {
+            gen.next_ids_into(black_box(&mut buf))
+                .expect("next_ids_into");
+            black_box(buf[BATCH - 1])
+        })
+    });
+    g.finish();
+}
+
+fn bench_objectid(c: &mut Criterion) {
+    let mut g = c.benchmark_group(OBJECTID);
+    g.throughput(Throughput::Elements(1))
+        .warm_up_time(Duration::from_secs(1));
+
+    // The 2^24-per-second cap makes whole-second pauses: equal samples over several seconds
+    // keep the mean an honest IDs-per-second figure (see bench_snowflake).
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(40)
+        .measurement_time(Duration::from_secs(6));
+    g.bench_function(OID_NEW, |b| b.iter(ObjectId::new));
+    g.bench_function(BSON_NEW, |b| b.iter(bson::oid::ObjectId::new));
+
+    g.sampling_mode(SamplingMode::Auto)
+        .sample_size(100)
+        .measurement_time(Duration::from_secs(2));
+    let oid = ObjectId::new();
+    let hex = oid.to_hex();
+    let boid = bson::oid::ObjectId::parse_str(&hex).expect("bson parses our hex");
+    g.bench_function(OID_TO_HEX, |b| b.iter(|| black_box(oid).to_hex()));
+    g.bench_function(OID_TO_HEX_BYTES, |b| {
+        b.iter(|| black_box(oid).to_hex_bytes())
+    });
+    g.bench_function(BSON_TO_HEX, |b| b.iter(|| black_box(boid).to_hex()));
+    g.bench_function(OID_FROM_HEX, |b| {
+        b.iter(|| ObjectId::parse_str(black_box(hex.as_str())).expect("parse_str"))
+    });
+    g.bench_function(BSON_PARSE, |b| {
+        b.iter(|| bson::oid::ObjectId::parse_str(black_box(hex.as_str())).expect("parse_str"))
+    });
+    g.finish();
+}
+
+fn bench_parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group(PARSE);
+    g.throughput(Throughput::Elements(1))
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    let gen = twitter();
+    let layout = gen.layout().clone();
+    let id = gen.next_id().expect("next_id");
+    let text = id.to_string();
+    g.bench_function(DECOMPOSE, |b| {
+        b.iter(|| layout.decompose(black_box(id)).expect("decompose"))
+    });
+    g.bench_function(DECOMPOSE_STR, |b| {
+        b.iter(|| {
+            layout
+                .decompose_str(black_box(text.as_str()))
+                .expect("decompose_str")
+        })
+    });
+    g.finish();
+}
+
+/// Where criterion keeps its results; passed to criterion too, so writer and reader agree.
+fn criterion_dir() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return home.into();
+    }
+    // A relative CARGO_TARGET_DIR is relative to where cargo ran, not to this process's working
+    // directory (the package), so only an absolute one can be used as is.
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
+        if dir.is_absolute() {
+            return dir.join("criterion");
+        }
+    }
+    // Cargo hands benches `<target-dir>/tmp`, which also follows a target-dir set in config.
+    if let Some(parent) = option_env!("CARGO_TARGET_TMPDIR").and_then(|t| Path::new(t).parent()) {
+        return parent.join("criterion");
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
+}
+
+/// Whether criterion measures in this run; in test, list and profile runs it writes no
+/// estimates, and the long duplicate runs would only slow `cargo test --benches` down.
+fn measuring() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let has = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
+}
+
+/// Mean ns per ID of every benchmark criterion measured in this run, keyed `group/name`.
+///
+/// Directory names are found through each benchmark's `benchmark.json` rather than
+/// re-derived, since criterion rewrites `/` and other characters and de-duplicates names.
+/// Results older than this run (filtered out, or `--discard-baseline`) are left out.
+fn read_estimates(dir: &Path, since: SystemTime, per_iter: &HashMap<String, f64>) -> Results {
+    let mut found = HashMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if !path.is_dir() {
+                continue;
+            }
+            let new = path.join("new");
+            let (Ok(meta), Ok(bench)) = (
+                fs::metadata(new.join("estimates.json")),
+                fs::read_to_string(new.join("benchmark.json")),
+            ) else {
+                stack.push(path);
+                continue;
+            };
+            if meta.modified().map_or(true, |m| m < since) {
+                continue;
+            }
+            let Some(full_id) = serde_json::from_str::<serde_json::Value>(&bench)
+                .ok()
+                .and_then(|v| v["full_id"].as_str().map(str::to_string))
+            else {
+                continue;
+            };
+            let mean = fs::read_to_string(new.join("estimates.json"))
+                .ok()
+                .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+                .and_then(|v| v["mean"]["point_estimate"].as_f64());
+            if let (Some(mean), Some(n)) = (mean, per_iter.get(&full_id)) {
+                found.insert(full_id, mean / n);
+            }
+        }
+    }
+    Results(found)
+}
+
+struct Results(HashMap<String, f64>);
+
+impl Results {
+    fn get(&self, group: &str, name: &str) -> Option<f64> {
+        self.0.get(&format!("{group}/{name}")).copied()
+    }
+}
+
+enum Note {
+    /// Share of a cap given in ns per ID.
+    Cap(f64, &'static str),
+    /// Peer's time over ours: above 1 means idmint is faster.
+    Vs(&'static str, &'static str),
+}
+
+fn print_table(r: &Results, twitter_cap_ns: f64) {
+    let oid_cap_ns = 1e9 / OID_CAP_PER_S;
+    let rows: Vec<(&str, &str, Vec<Note>)> = vec![
+        (
+            SNOWFLAKE,
+            TWITTER_NEXT,
+            vec![
+                Note::Cap(twitter_cap_ns, "4.096 M/s cap"),
+                Note::Vs(RS_SNOWFLAKE, "rs-snowflake"),
+                Note::Vs(UUID_V7, "uuid v7"),
+            ],
+        ),
+        (
+            SNOWFLAKE,
+            TWITTER_BATCH,
+            vec![
+                Note::Cap(twitter_cap_ns, "4.096 M/s cap"),
+                Note::Vs(RS_SNOWFLAKE, "rs-snowflake"),
+            ],
+        ),
+        (
+            SNOWFLAKE,
+            WIDE22_NEXT,
+            vec![
+                Note::Vs(RS_SNOWFLAKE, "rs-snowflake"),
+                Note::Vs(UUID_V7, "uuid v7"),
+            ],
+        ),
+        (
+            SNOWFLAKE,
+            RS_SNOWFLAKE,
+            vec![Note::Cap(twitter_cap_ns, "4.096 M/s cap")],
+        ),
+        (SNOWFLAKE, UUID_V7, vec![]),
+        (
+            OBJECTID,
+            OID_NEW,
+            vec![
+                Note::Cap(oid_cap_ns, "16.78 M/s cap"),
+                Note::Vs(BSON_NEW, "bson"),
+            ],
+        ),
+        (OBJECTID, OID_TO_HEX, vec![Note::Vs(BSON_TO_HEX, "bson")]),
+        (
+            OBJECTID,
+            OID_TO_HEX_BYTES,
+            vec![Note::Vs(BSON_TO_HEX, "bson to_hex")],
+        ),
+        (OBJECTID, OID_FROM_HEX, vec![Note::Vs(BSON_PARSE, "bson")]),
+        (OBJECTID, BSON_NEW, vec![]),
+        (OBJECTID, BSON_TO_HEX, vec![]),
+        (OBJECTID, BSON_PARSE, vec![]),
+        (PARSE, DECOMPOSE, vec![]),
+        (PARSE, DECOMPOSE_STR, vec![]),
+    ];
+
+    println!();
+    println!("| benchmark | ns per ID | M IDs/s | ratio |");
+    println!("|---|---:|---:|---|");
+    for (group, name, notes) in rows {
+        let Some(ns) = r.get(group, name) else {
+            continue;
+        };
+        let ratio: Vec<String> = notes
+            .iter()
+            .filter_map(|n| match n {
+                Note::Cap(cap_ns, label) => {
+                    Some(format!("{:.1} % of {label}", 100.0 * cap_ns / ns))
+                }
+                Note::Vs(peer, label) => r
+                    .get(group, peer)
+                    .map(|p| format!("{:.2}× vs {label}", p / ns)),
+            })
+            .collect();
+        println!(
+            "| {group} `{name}` | {} | {:.2} | {} |",
+            fmt_ns(ns),
+            1e3 / ns,
+            if ratio.is_empty() {
+                "—".to_string()
+            } else {
+                ratio.join(", ")
+            }
+        );
+    }
+    println!();
+    println!(
+        "Mean of criterion's samples, single thread, {} {} with {} CPUs. \
+         \"× vs\" is the other crate's time over idmint's: above 1 means idmint is faster. \
+         Capped rows include the waits for the next tick or second.",
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns < 10.0 {
+        format!("{ns:.2}")
+    } else {
+        format!("{ns:.1}")
+    }
+}
+
+/// Run `next` `n` times into memory faulted in beforehand, so the time is the generator's.
+fn mint(n: usize, mut next: impl FnMut() -> u128) -> (Vec<u128>, Duration) {
+    // A non-zero fill cannot be left to lazily-zeroed pages: every page is touched here.
+    let mut keys = vec![u128::MAX; n];
+    let start = Instant::now();
+    for k in keys.iter_mut() {
+        *k = next();
+    }
+    (keys, start.elapsed())
+}
+
+fn duplicates(mut keys: Vec<u128>) -> usize {
+    keys.sort_unstable();
+    keys.windows(2).filter(|w| w[0] == w[1]).count()
+}
+
+fn oid_key(bytes: [u8; 12]) -> u128 {
+    let mut b = [0u8; 16];
+    b[4..].copy_from_slice(&bytes);
+    u128::from_be_bytes(b)
+}
+
+fn print_duplicates() {
+    println!();
+    println!("| generator | IDs | seconds | M IDs/s | duplicates |");
+    println!("|---|---:|---:|---:|---:|");
+    let row = |label: &str, n: usize, (keys, took): (Vec<u128>, Duration)| {
+        let dupes = duplicates(keys);
+        println!(
+            "| {label} | {n} | {:.2} | {:.2} | {dupes} |",
+            took.as_secs_f64(),
+            n as f64 / took.as_secs_f64() / 1e6,
+        );
+    };
+    row(
+        "idmint `ObjectId::new()`",
+        DUPES_OBJECTID,
+        mint(DUPES_OBJECTID, || oid_key(ObjectId::new().bytes())),
+    );
+    row(
+        "bson `ObjectId::new()`",
+        DUPES_OBJECTID,
+        mint(DUPES_OBJECTID, || {
+            oid_key(bson::oid::ObjectId::new().bytes())
+        }),
+    );
+    let gen = twitter();
+    row(
+        "idmint twitter `next_id()`",
+        DUPES_SNOWFLAKE,
+        mint(DUPES_SNOWFLAKE, || gen.next_id().expect("next_id") as u128),
+    );
+    let mut rs = snowflake::SnowflakeIdGenerator::new(1, 1);
+    row(
+        "rs-snowflake `real_time_generate()`",
+        DUPES_SNOWFLAKE,
+        mint(DUPES_SNOWFLAKE, || rs.real_time_generate() as u64 as u128),
+    );
+}
+
+fn main() {
+    let started = SystemTime::now();
+    let dir = criterion_dir();
+    // `output_directory` is criterion's own setting, so the files read below are the ones it
+    // wrote; without it criterion asks `cargo metadata`, which this code cannot mirror.
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+    bench_snowflake(&mut c);
+    bench_objectid(&mut c);
+    bench_parse(&mut c);
+    c.final_summary();
+
+    if !measuring() {
+        return;
+    }
+    let mut per_iter: HashMap<String, f64> = [
+        (SNOWFLAKE, TWITTER_NEXT),
+        (SNOWFLAKE, WIDE22_NEXT),
+        (SNOWFLAKE, RS_SNOWFLAKE),
+        (SNOWFLAKE, UUID_V7),
+        (OBJECTID, OID_NEW),
+        (OBJECTID, OID_TO_HEX),
+        (OBJECTID, OID_TO_HEX_BYTES),
+        (OBJECTID, OID_FROM_HEX),
+        (OBJECTID, BSON_NEW),
+        (OBJECTID, BSON_TO_HEX),
+        (OBJECTID, BSON_PARSE),
+        (PARSE, DECOMPOSE),
+        (PARSE, DECOMPOSE_STR),
+    ]
+    .iter()
+    .map(|(g, n)| (format!("{g}/{n}"), 1.0))
+    .collect();
+    per_iter.insert(format!("{SNOWFLAKE}/{TWITTER_BATCH}"), BATCH as f64);
+
+    let twitter_cap_ns = 1e9 / twitter().layout().ids_per_second_cap();
+    print_table(&read_estimates(&dir, started, &per_iter), twitter_cap_ns);
+
+    if std::env::var_os("IDMINT_BENCH_NO_DUPES").is_some_and(|v| !v.is_empty() && v != "0") {
+        return;
+    }
+    print_duplicates();
+}

@@ -322,6 +322,17 @@ def write(name, data):
     print(f"wrote {OUT / name}: {counts}")
 
 
+def check(name, data):
+    """Fail if the committed file is not what the oracle computes (hand edits, stale output)."""
+    want = json.dumps(data, indent=2) + "\n"
+    if (OUT / name).read_text(encoding="ascii") != want:
+        raise SystemExit(f"{OUT / name} differs from generate.py's output; regenerate it")
+    print(f"{OUT / name}: matches the oracle")
+
+
 if __name__ == "__main__":
-    write("snowflake.json", snowflake())
-    write("objectid.json", objectid())
+    import sys
+
+    emit = check if "--check" in sys.argv[1:] else write
+    emit("snowflake.json", snowflake())
+    emit("objectid.json", objectid())

@@ -1,0 +1,100 @@
+//! `idmint parse`: take a snowflake ID or an ObjectId apart, as one line of JSON.
+
+use std::io::{self, Write};
+
+use idmint_core::{parse_id, Clock, Layout, ObjectId, WallClock};
+
+use crate::args::layout_name;
+use crate::report::{note, CliError};
+use crate::ParseArgs;
+
+pub fn run(args: &ParseArgs) -> Result<(), CliError> {
+    let json = if is_object_id(&args.id) {
+        object_id_json(&ObjectId::parse_str(&args.id)?)
+    } else {
+        let layout = args.layout.resolve()?;
+        warn_if_exhausted(&layout);
+        snowflake_json(&layout, parse_id(&args.id)?)?
+    };
+    let mut out = io::stdout().lock();
+    writeln!(out, "{json}")?;
+    Ok(out.flush()?)
+}
+
+/// 24 characters can only be an ObjectId: any decimal that long is above 2^63-1. A leading `-`
+/// is left to the decimal reader, whose message (negative) fits it better.
+fn is_object_id(text: &str) -> bool {
+    text.chars().count() == 24 && !text.starts_with('-')
+}
+
+fn warn_if_exhausted(layout: &Layout) {
+    if layout.is_exhausted_at(WallClock.now_ms()) {
+        // IDs minted before the end still parse fine; this only warns that no new ones can be.
+        note(format_args!(
+            "layout {} ran out at {}; it can no longer mint IDs",
+            layout_name(layout),
+            layout.exhausts_at()
+        ));
+    }
+}
+
+fn snowflake_json(layout: &Layout, id: u64) -> Result<String, CliError> {
+    let parts = layout.decompose(id)?;
+    let mut json = JsonObject::new();
+    json.number("id", id);
+    json.number("time_ms", parts.time_ms);
+    json.string("time", &parts.time());
+    for (name, value) in &parts.nodes {
+        json.number(name, *value);
+    }
+    json.number("sequence", parts.sequence);
+    Ok(json.finish())
+}
+
+fn object_id_json(oid: &ObjectId) -> String {
+    let random: String = oid.random().iter().map(|b| format!("{b:02x}")).collect();
+    let mut json = JsonObject::new();
+    json.string("id", &oid.to_hex());
+    json.number("time_s", oid.timestamp());
+    json.string("time", &oid.time());
+    json.string("random", &random);
+    json.number("counter", oid.counter());
+    json.finish()
+}
+
+/// A JSON object written key by key: keys keep the order given (a `serde_json::Map` would sort
+/// them), and IDs are numbers written digit for digit, never through an `f64`.
+struct JsonObject(String);
+
+impl JsonObject {
+    fn new() -> Self {
+        JsonObject(String::from("{"))
+    }
+
+    fn key(&mut self, key: &str) {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        self.0.push_str(&quoted(key));
+        self.0.push(':');
+    }
+
+    fn number(&mut self, key: &str, value: impl Into<u64>) {
+        self.key(key);
+        self.0.push_str(itoa::Buffer::new().format(value.into()));
+    }
+
+    fn string(&mut self, key: &str, value: &str) {
+        self.key(key);
+        self.0.push_str(&quoted(value));
+    }
+
+    fn finish(mut self) -> String {
+        self.0.push('}');
+        self.0
+    }
+}
+
+fn quoted(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
+}
