@@ -322,7 +322,7 @@ def write(name, data):
     print(f"wrote {OUT / name}: {counts}")
 
 
-def check(name, data):
+def verify(name, data):
     """Fail if the committed file is not what the oracle computes (hand edits, stale output)."""
     want = json.dumps(data, indent=2) + "\n"
     if (OUT / name).read_text(encoding="ascii") != want:
@@ -333,6 +333,6 @@ def check(name, data):
 if __name__ == "__main__":
     import sys
 
-    emit = check if "--check" in sys.argv[1:] else write
+    emit = verify if "--check" in sys.argv[1:] else write
     emit("snowflake.json", snowflake())
     emit("objectid.json", objectid())
