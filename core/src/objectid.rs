@@ -244,16 +244,29 @@ fn random_seed() -> ([u8; 5], u32) {
     // The OS random source failing is not recoverable and not something callers can act on;
     // the clock-based fallback keeps processes apart well enough to be better than aborting.
     if getrandom::fill(&mut b).is_err() {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
-        b = (t ^ (std::process::id() as u64).rotate_left(40)).to_le_bytes();
+        b = fallback_seed().to_le_bytes();
     }
     (
         [b[0], b[1], b[2], b[3], b[4]],
         u32::from_le_bytes([b[5], b[6], b[7], 0]),
     )
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn fallback_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    t ^ (std::process::id() as u64).rotate_left(40)
+}
+
+// No clock or process id to fall back on; a wasm page's getrandom goes through
+// crypto.getRandomValues, which does not fail in practice.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn fallback_seed() -> u64 {
+    let local = 0u8;
+    (&local as *const u8 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Mints ObjectIds; [`ObjectId::new`] uses one per process. Make your own to inject a clock

@@ -11,6 +11,7 @@
 //! (borrow) or wait for.
 
 use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -63,6 +64,98 @@ pub enum OnRollback {
     },
     /// Keep issuing from the last logical time, ahead of the clock, never reissuing.
     Continue,
+}
+
+fn parse_ms(policy: &str, text: &str, expected: &str) -> Result<Duration> {
+    let digits = text.trim().strip_suffix("ms").unwrap_or(text.trim());
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))
+        .map(Duration::from_millis)
+        .ok_or_else(|| Error::InvalidArgument {
+            name: policy.to_string(),
+            value: format!("{text:?}"),
+            expected: expected.to_string(),
+        })
+}
+
+const EXHAUSTED_FORMS: &str = "`wait` or `borrow:MS` (the largest lead in ms, e.g. borrow:50)";
+const ROLLBACK_FORMS: &str =
+    "`error`, `wait:MS` (the longest wait in ms, e.g. wait:500) or `continue`";
+
+impl FromStr for OnExhausted {
+    type Err = Error;
+    /// The text form every binding and the CLI accept: `wait` or `borrow:MS`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use idmint_core::OnExhausted;
+    /// assert_eq!("borrow:50".parse::<OnExhausted>()?, OnExhausted::Borrow { max_ahead: Duration::from_millis(50) });
+    /// assert_eq!("wait".parse::<OnExhausted>()?.to_string(), "wait");
+    /// assert_eq!("spin".parse::<OnExhausted>().unwrap_err().kind(), "invalid_argument");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().split_once(':') {
+            None if s.trim() == "wait" => Ok(OnExhausted::Wait),
+            Some(("borrow", ms)) => Ok(OnExhausted::Borrow {
+                max_ahead: parse_ms("on_exhausted", ms, EXHAUSTED_FORMS)?,
+            }),
+            _ => Err(Error::InvalidArgument {
+                name: "on_exhausted".into(),
+                value: format!("{s:?}"),
+                expected: EXHAUSTED_FORMS.into(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for OnExhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OnExhausted::Wait => f.write_str("wait"),
+            OnExhausted::Borrow { max_ahead } => write!(f, "borrow:{}", max_ahead.as_millis()),
+        }
+    }
+}
+
+impl FromStr for OnRollback {
+    type Err = Error;
+    /// The text form every binding and the CLI accept: `error`, `wait:MS` or `continue`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use idmint_core::OnRollback;
+    /// assert_eq!("wait:500".parse::<OnRollback>()?, OnRollback::Wait { max: Duration::from_millis(500) });
+    /// assert_eq!("continue".parse::<OnRollback>()?.to_string(), "continue");
+    /// assert!("wait".parse::<OnRollback>().unwrap_err().to_string().contains("wait:MS"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().split_once(':') {
+            None if s.trim() == "error" => Ok(OnRollback::Error),
+            None if s.trim() == "continue" => Ok(OnRollback::Continue),
+            Some(("wait", ms)) => Ok(OnRollback::Wait {
+                max: parse_ms("on_rollback", ms, ROLLBACK_FORMS)?,
+            }),
+            _ => Err(Error::InvalidArgument {
+                name: "on_rollback".into(),
+                value: format!("{s:?}"),
+                expected: ROLLBACK_FORMS.into(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for OnRollback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OnRollback::Error => f.write_str("error"),
+            OnRollback::Wait { max } => write!(f, "wait:{}", max.as_millis()),
+            OnRollback::Continue => f.write_str("continue"),
+        }
+    }
 }
 
 /// Counters of a generator, readable at any time.
