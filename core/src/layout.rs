@@ -388,6 +388,23 @@ impl Layout {
         Layout::new(spec, time_bits, tick_ms, fields, epoch_ms, None)
     }
 
+    /// [`Layout::parse`], then an epoch override given as text (unix ms or RFC 3339), the form
+    /// the CLI and the bindings take options in.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::parse_with_epoch("baidu", Some("2025-01-01T00:00:00Z"))?;
+    /// assert_eq!(l.epoch_ms(), 1735689600000);
+    /// assert_eq!(idmint_core::Layout::parse_with_epoch("twitter", None)?.preset_name(), Some("twitter"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn parse_with_epoch(spec: &str, epoch: Option<&str>) -> Result<Layout> {
+        let layout = Layout::parse(spec)?;
+        match epoch {
+            Some(e) => layout.with_epoch_ms(parse_time_ms("epoch", e)?),
+            None => Ok(layout),
+        }
+    }
+
     fn new(
         spec: &str,
         time_bits: u32,

@@ -158,6 +158,16 @@ impl fmt::Display for OnRollback {
     }
 }
 
+fn random_u64() -> Result<u64> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).map_err(|e| Error::InvalidArgument {
+        name: "random_nodes".into(),
+        value: "true".into(),
+        expected: format!("a working OS random source ({e})"),
+    })?;
+    Ok(u64::from_le_bytes(b))
+}
+
 /// Counters of a generator, readable at any time.
 ///
 /// ```
@@ -254,12 +264,35 @@ pub struct Snowflake<C: Clock = MonotonicClock> {
 pub struct SnowflakeBuilder<C = MonotonicClock> {
     layout: Layout,
     nodes: Vec<(String, i128)>,
+    random_nodes: bool,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
     clock: C,
 }
 
 impl<C: Clock> SnowflakeBuilder<C> {
+    /// Give every node field not set with [`SnowflakeBuilder::node`] a random value from the OS
+    /// random source, for places with no stable machine identity (a browser tab, a CLI run).
+    ///
+    /// Two generators then collide only if they draw the same values *and* mint in the same
+    /// tick: with `n` node bits, two busy generators share values with probability `2^-n`
+    /// (twitter: 1 in 1024), so use it only where a rare duplicate can be detected and
+    /// retried, and prefer leased or configured node values on servers.
+    ///
+    /// ```
+    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+    ///     .node("datacenter", 7)
+    ///     .random_nodes()
+    ///     .build()?;
+    /// assert_eq!(g.nodes()[0], ("datacenter".to_string(), 7));
+    /// assert!(g.nodes()[1].1 <= 31);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn random_nodes(mut self) -> Self {
+        self.random_nodes = true;
+        self
+    }
+
     /// Set node field `name` (e.g. `worker`) to `value`; checked against the layout on build.
     pub fn node(mut self, name: &str, value: impl Into<i128>) -> Self {
         self.nodes.push((name.to_string(), value.into()));
@@ -294,6 +327,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
         SnowflakeBuilder {
             layout: self.layout,
             nodes: self.nodes,
+            random_nodes: self.random_nodes,
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
             clock,
@@ -304,7 +338,15 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// epoch ahead of the clock, or a layout whose time field has already run out.
     pub fn build(self) -> Result<Snowflake<C>> {
         let layout = self.layout;
-        let node_bits = layout.node_bits(self.nodes.iter().map(|(n, v)| (n.as_str(), *v)))?;
+        let mut nodes = self.nodes;
+        if self.random_nodes {
+            for f in layout.node_fields() {
+                if !nodes.iter().any(|(n, _)| n == f.name()) {
+                    nodes.push((f.name().to_string(), (random_u64()? & f.max()) as i128));
+                }
+            }
+        }
+        let node_bits = layout.node_bits(nodes.iter().map(|(n, v)| (n.as_str(), *v)))?;
         let now_ms = self.clock.now_ms();
         if now_ms < layout.epoch_ms() {
             return Err(Error::EpochInFuture {
@@ -348,14 +390,32 @@ impl<C: Clock> SnowflakeBuilder<C> {
 }
 
 impl Snowflake<MonotonicClock> {
-    /// Start configuring a generator for `layout`.
+    /// Start configuring a generator for `layout` on the default [`MonotonicClock`].
     pub fn builder(layout: Layout) -> SnowflakeBuilder<MonotonicClock> {
+        Snowflake::with_clock(layout, MonotonicClock::new())
+    }
+}
+
+impl<C: Clock> Snowflake<C> {
+    /// Start configuring a generator for `layout` on `clock`, without ever making the default
+    /// clock (which panics on `wasm32-unknown-unknown`).
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let g = Snowflake::with_clock(Layout::preset("redis-lua")?, ManualClock::new(1426212000000))
+    ///     .node("shard", 53)
+    ///     .build()?;
+    /// assert_eq!(g.next_id()?, 5981966696448054272);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn with_clock(layout: Layout, clock: C) -> SnowflakeBuilder<C> {
         SnowflakeBuilder {
             layout,
             nodes: Vec::new(),
+            random_nodes: false,
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),
-            clock: MonotonicClock::new(),
+            clock,
         }
     }
 }
