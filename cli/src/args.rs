@@ -1,10 +1,7 @@
-//! Arguments that several commands share: the layout options and `--node NAME=VALUE`, and the
-//! readers clap uses for the generator policies.
-
-use std::time::Duration;
+//! Arguments that several commands share: the layout options and `--node NAME=VALUE`.
 
 use clap::Args;
-use idmint_core::{parse_time_ms, Layout, OnExhausted, OnRollback};
+use idmint_core::Layout;
 
 /// `--layout`, `--layout-spec` and `--epoch`.
 #[derive(Args, Debug, Clone)]
@@ -32,11 +29,10 @@ impl LayoutArgs {
     pub fn resolve(&self) -> idmint_core::Result<Layout> {
         // Both options go through the same parser, which takes presets and specs alike; the two
         // names only make the command line say what the user meant.
-        let layout = Layout::parse(self.layout_spec.as_deref().unwrap_or(&self.layout))?;
-        match &self.epoch {
-            Some(epoch) => layout.with_epoch_ms(parse_time_ms("epoch", epoch)?),
-            None => Ok(layout),
-        }
+        Layout::parse_with_epoch(
+            self.layout_spec.as_deref().unwrap_or(&self.layout),
+            self.epoch.as_deref(),
+        )
     }
 }
 
@@ -71,37 +67,4 @@ pub fn parse_node(text: &str) -> Result<NodeValue, String> {
         name: name.to_string(),
         value,
     })
-}
-
-/// The clap reader for `--on-exhausted wait|borrow:MS`.
-pub fn parse_on_exhausted(text: &str) -> Result<OnExhausted, String> {
-    match text {
-        "wait" => Ok(OnExhausted::Wait),
-        _ => text
-            .strip_prefix("borrow:")
-            .and_then(parse_ms)
-            .map(|max_ahead| OnExhausted::Borrow { max_ahead })
-            .ok_or_else(|| {
-                format!("expected `wait` or `borrow:MS` (MS in whole milliseconds, e.g. borrow:50), got `{text}`")
-            }),
-    }
-}
-
-/// The clap reader for `--on-rollback error|wait:MS|continue`.
-pub fn parse_on_rollback(text: &str) -> Result<OnRollback, String> {
-    match text {
-        "error" => Ok(OnRollback::Error),
-        "continue" => Ok(OnRollback::Continue),
-        _ => text
-            .strip_prefix("wait:")
-            .and_then(parse_ms)
-            .map(|max| OnRollback::Wait { max })
-            .ok_or_else(|| {
-                format!("expected `error`, `wait:MS` (MS in whole milliseconds, e.g. wait:500) or `continue`, got `{text}`")
-            }),
-    }
-}
-
-fn parse_ms(text: &str) -> Option<Duration> {
-    text.parse::<u64>().ok().map(Duration::from_millis)
 }

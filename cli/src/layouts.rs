@@ -47,7 +47,9 @@ pub fn run() -> Result<(), CliError> {
 
 /// A per-second cap with thousands separators, rounded to a whole number.
 pub fn rate(per_second: f64) -> String {
-    let digits = itoa::Buffer::new().format(per_second.round() as u64).to_string();
+    let digits = itoa::Buffer::new()
+        .format(per_second.round() as u64)
+        .to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {

@@ -1,1 +1,155 @@
-fn main() {}
+//! `idmint`: mint and inspect unique IDs from the command line. All ID logic lives in
+//! `idmint-core`; this crate reads arguments, calls it and prints.
+
+mod args;
+mod compose;
+mod demo;
+mod layouts;
+mod objectid;
+mod parse;
+mod report;
+mod sink;
+mod snowflake;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use idmint_core::{OnExhausted, OnRollback};
+
+use crate::args::{LayoutArgs, NodeValue};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "idmint",
+    version,
+    about = "Mint and inspect unique IDs: snowflake IDs of any bit layout, and MongoDB-compatible ObjectIds",
+    after_help = "Examples:
+  idmint snowflake --node datacenter=1 --node worker=7 --count 5
+  idmint parse --layout redis-lua 5981966696448054276
+  idmint demo"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Mint snowflake IDs, one a line
+    #[command(after_help = "Examples:
+  idmint snowflake --node datacenter=1 --node worker=7
+  idmint snowflake --layout sonyflake --node machine=513 --count 5
+  idmint snowflake --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z --count 1000000 > ids.txt
+  idmint snowflake --on-exhausted borrow:50 --count 10000000 | sort -n -c")]
+    Snowflake(SnowflakeArgs),
+
+    /// Mint MongoDB-compatible ObjectIds (24 hex digits), one a line
+    #[command(
+        name = "objectid",
+        after_help = "Examples:
+  idmint objectid
+  idmint objectid --count 1000000 > oids.txt"
+    )]
+    ObjectId(ObjectIdArgs),
+
+    /// Take a snowflake ID (decimal) or an ObjectId (24 hex digits) apart, as one line of JSON
+    #[command(after_help = "Examples:
+  idmint parse 1541815603606036480
+  idmint parse --layout redis-lua 5981966696448054276
+  idmint parse --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z 2787405953712128
+  idmint parse 507f1f77bcf86cd799439011")]
+    Parse(ParseArgs),
+
+    /// Put a snowflake ID together from its time, node fields and sequence
+    #[command(after_help = "Examples:
+  idmint compose --layout redis-lua --time 2015-03-13T02:00:00Z --node shard=53 --sequence 4
+  idmint compose --time 1656432460105 --node datacenter=11 --node worker=26 --sequence 0")]
+    Compose(ComposeArgs),
+
+    /// List the layout presets, their per-second caps and when their time fields run out
+    #[command(after_help = "Example:
+  idmint layouts")]
+    Layouts,
+
+    /// A short tour: a few IDs of each kind, each with its parts
+    #[command(after_help = "Example:
+  idmint demo")]
+    Demo,
+}
+
+#[derive(Args, Debug)]
+struct SnowflakeArgs {
+    #[command(flatten)]
+    layout: LayoutArgs,
+
+    /// A node field's value, e.g. worker=7; repeat for each field. Fields not given are 0
+    #[arg(long = "node", value_name = "NAME=VALUE", value_parser = args::parse_node)]
+    nodes: Vec<NodeValue>,
+
+    /// How many IDs to mint
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    count: u64,
+
+    /// When a tick's sequence is used up: wait for the next tick, or borrow up to MS
+    /// milliseconds of future ticks
+    #[arg(long, value_name = "wait|borrow:MS", default_value = "wait")]
+    on_exhausted: OnExhausted,
+
+    /// When the clock reads earlier than the last ID: fail, wait up to MS milliseconds for it,
+    /// or continue from the last time
+    #[arg(long, value_name = "error|wait:MS|continue", default_value = "error")]
+    on_rollback: OnRollback,
+}
+
+#[derive(Args, Debug)]
+struct ObjectIdArgs {
+    /// How many ObjectIds to mint
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    count: u64,
+}
+
+#[derive(Args, Debug)]
+struct ParseArgs {
+    #[command(flatten)]
+    layout: LayoutArgs,
+
+    /// A snowflake ID in decimal, or an ObjectId in 24 hex digits (either case)
+    // Negative numbers are let through so that the core can say why they are wrong instead of
+    // clap calling them an unknown flag.
+    #[arg(value_name = "ID", allow_negative_numbers = true)]
+    id: String,
+}
+
+#[derive(Args, Debug)]
+struct ComposeArgs {
+    #[command(flatten)]
+    layout: LayoutArgs,
+
+    /// The ID's time, as unix milliseconds or RFC 3339; floored to the layout's tick
+    #[arg(long, value_name = "TIME")]
+    time: String,
+
+    /// A node field's value, e.g. worker=7; every node field of the layout is needed
+    #[arg(long = "node", value_name = "NAME=VALUE", value_parser = args::parse_node)]
+    nodes: Vec<NodeValue>,
+
+    /// The sequence number within the tick
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    sequence: i128,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Snowflake(a) => snowflake::run(a),
+        Command::ObjectId(a) => objectid::run(a),
+        Command::Parse(a) => parse::run(a),
+        Command::Compose(a) => compose::run(a),
+        Command::Layouts => layouts::run(),
+        Command::Demo => demo::run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => report::fail(e),
+    }
+}

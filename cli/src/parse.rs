@@ -13,8 +13,10 @@ pub fn run(args: &ParseArgs) -> Result<(), CliError> {
         object_id_json(&ObjectId::parse_str(&args.id)?)
     } else {
         let layout = args.layout.resolve()?;
+        let json = snowflake_json(&layout, parse_id(&args.id)?)?;
+        // After parsing, so that a bad ID gets its error alone, without a note beside the point.
         warn_if_exhausted(&layout);
-        snowflake_json(&layout, parse_id(&args.id)?)?
+        json
     };
     let mut out = io::stdout().lock();
     writeln!(out, "{json}")?;
@@ -52,14 +54,18 @@ fn snowflake_json(layout: &Layout, id: u64) -> Result<String, CliError> {
 }
 
 fn object_id_json(oid: &ObjectId) -> String {
-    let random: String = oid.random().iter().map(|b| format!("{b:02x}")).collect();
     let mut json = JsonObject::new();
     json.string("id", &oid.to_hex());
     json.number("time_s", oid.timestamp());
     json.string("time", &oid.time());
-    json.string("random", &random);
+    json.string("random", &random_hex(oid));
     json.number("counter", oid.counter());
     json.finish()
+}
+
+/// The ObjectId's 5 random bytes as 10 lowercase hex digits.
+pub fn random_hex(oid: &ObjectId) -> String {
+    oid.random().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A JSON object written key by key: keys keep the order given (a `serde_json::Map` would sort

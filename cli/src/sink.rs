@@ -23,9 +23,9 @@ impl LineSink {
         // Only a person at a terminal wants the bar; in a log or a pipe it would be noise.
         let bar = (total >= PROGRESS_FROM && io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} {per_sec} eta {eta}",
-            ) {
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {human_pos}/{human_len} IDs, eta {eta}")
+            {
                 bar.set_style(style);
             }
             bar

@@ -1,0 +1,417 @@
+//! Runs the built `idmint` binary as a user would.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
+fn idmint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idmint"))
+        .args(args)
+        .output()
+        .expect("run idmint")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// Run and require success; the lines of stdout.
+fn lines_of(args: &[&str]) -> Vec<String> {
+    let out = idmint(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    stdout(&out).lines().map(str::to_string).collect()
+}
+
+/// Run and require failure with `code`; stderr.
+fn failure(args: &[&str], code: i32) -> String {
+    let out = idmint(args);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{args:?} printed {}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+/// `parse` one ID and return its JSON.
+fn parse(layout_args: &[&str], id: &str) -> serde_json::Value {
+    let mut args = vec!["parse"];
+    args.extend_from_slice(layout_args);
+    args.push(id);
+    let lines = lines_of(&args);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    serde_json::from_str(&lines[0]).expect("parse prints JSON")
+}
+
+fn ids(lines: &[String]) -> Vec<u64> {
+    lines
+        .iter()
+        .map(|l| l.parse().unwrap_or_else(|_| panic!("not an ID: {l:?}")))
+        .collect()
+}
+
+#[test]
+fn parse_redis_lua_example_exactly() {
+    let out = idmint(&["parse", "--layout", "redis-lua", "5981966696448054276"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "{\"id\":5981966696448054276,\"time_ms\":1426212000000,\"time\":\"2015-03-13T02:00:00.000Z\",\"shard\":53,\"sequence\":4}\n"
+    );
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn parse_object_id() {
+    let expected = "{\"id\":\"507f1f77bcf86cd799439011\",\"time_s\":1350508407,\"time\":\"2012-10-17T21:13:27Z\",\"random\":\"bcf86cd799\",\"counter\":4427793}\n";
+    for text in ["507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011"] {
+        let out = idmint(&["parse", text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), expected);
+    }
+    let err = failure(&["parse", "507f1f77bcf86cd79943901g"], 1);
+    assert!(err.contains("'g' at position 23"), "{err}");
+}
+
+#[test]
+fn parse_rejects_bad_ids_with_exit_1() {
+    for (id, says) in [
+        ("-1", "negative"),
+        ("9223372036854775808", "above 2^63-1"),
+        ("abc", "not a decimal integer"),
+    ] {
+        let err = failure(&["parse", id], 1);
+        assert!(err.contains(says), "{id}: {err}");
+        assert!(err.contains(id), "{id}: {err}");
+    }
+    // Within 2^63-1 but above the bits of this 62-bit layout.
+    let err = failure(
+        &[
+            "parse",
+            "--layout-spec",
+            "time:41,worker:10,sequence:11",
+            "4611686018427387904",
+        ],
+        1,
+    );
+    assert!(err.contains("above this layout's 62 bits"), "{err}");
+}
+
+#[test]
+fn parse_with_an_exhausted_layout_notes_it_and_still_parses() {
+    let out = idmint(&["parse", "--layout", "baidu", "8193"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("note: layout baidu ran out at 2024-11-20"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["worker"], 1);
+    assert_eq!(json["sequence"], 1);
+}
+
+#[test]
+fn snowflake_100000_increasing_distinct_with_node_values() {
+    let lines = lines_of(&[
+        "snowflake",
+        "--count",
+        "100000",
+        "--node",
+        "datacenter=3",
+        "--node",
+        "worker=9",
+    ]);
+    let ids = ids(&lines);
+    assert_eq!(ids.len(), 100_000);
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "not strictly increasing"
+    );
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 100_000);
+    // All of them decompose with the node values given; a spread of them also goes through
+    // `idmint parse`, as 100000 processes would make the test slow.
+    let layout = idmint_core::Layout::preset("twitter").unwrap();
+    for id in &ids {
+        let parts = layout.decompose(*id).unwrap();
+        assert_eq!(parts.node("datacenter"), Some(3), "{id}");
+        assert_eq!(parts.node("worker"), Some(9), "{id}");
+    }
+    for id in ids.iter().step_by(20_000).chain(ids.last()) {
+        let json = parse(&[], &id.to_string());
+        assert_eq!(json["datacenter"], 3);
+        assert_eq!(json["worker"], 9);
+        assert_eq!(json["id"].as_u64(), Some(*id));
+    }
+}
+
+#[test]
+fn snowflake_notes_defaulted_node_fields_only_when_some_are() {
+    let out = idmint(&["snowflake"]);
+    assert!(out.status.success());
+    assert_eq!(
+        stderr(&out),
+        "note: datacenter, worker not given; using 0\n"
+    );
+    let out = idmint(&["snowflake", "--node", "worker=1"]);
+    assert_eq!(stderr(&out), "note: datacenter not given; using 0\n");
+    let out = idmint(&["snowflake", "--node", "worker=1", "--node", "datacenter=2"]);
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn snowflake_sonyflake_max_machine() {
+    let lines = lines_of(&[
+        "snowflake",
+        "--layout",
+        "sonyflake",
+        "--node",
+        "machine=65535",
+        "--count",
+        "3",
+    ]);
+    assert_eq!(lines.len(), 3);
+    for id in &lines {
+        assert_eq!(parse(&["--layout", "sonyflake"], id)["machine"], 65535);
+    }
+}
+
+#[test]
+fn snowflake_layout_spec_with_epoch() {
+    let layout = [
+        "--layout-spec",
+        "time:41,worker:10,sequence:12",
+        "--epoch",
+        "2020-01-01T00:00:00Z",
+    ];
+    let mut args = vec!["snowflake", "--node", "worker=1023", "--count", "5"];
+    args.extend_from_slice(&layout);
+    let lines = lines_of(&args);
+    assert_eq!(lines.len(), 5);
+    for id in &lines {
+        let json = parse(&layout, id);
+        assert_eq!(json["worker"], 1023);
+        assert!(json["time_ms"].as_u64().unwrap() > 1_577_836_800_000);
+    }
+}
+
+#[test]
+fn layout_and_layout_spec_exclude_each_other() {
+    let out = idmint(&[
+        "snowflake",
+        "--layout",
+        "twitter",
+        "--layout-spec",
+        "time:41,worker:10,sequence:12",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot be used with"));
+}
+
+#[test]
+fn baidu_has_run_out_but_works_from_a_later_epoch() {
+    let err = failure(&["snowflake", "--layout", "baidu"], 1);
+    assert!(err.contains("2024-11-20"), "{err}");
+    let lines = lines_of(&[
+        "snowflake",
+        "--layout",
+        "baidu",
+        "--epoch",
+        "2025-01-01T00:00:00Z",
+        "--node",
+        "worker=4194303",
+        "--count",
+        "3",
+    ]);
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn bad_node_values_and_names() {
+    let err = failure(&["snowflake", "--node", "worker=32"], 1);
+    assert!(err.contains("32") && err.contains("0..=31"), "{err}");
+    let err = failure(&["snowflake", "--node", "nope=1"], 1);
+    assert!(
+        err.contains("`nope`") && err.contains("datacenter, worker"),
+        "{err}"
+    );
+    // Not an integer is a usage error, found before the layout is consulted.
+    let err = failure(&["snowflake", "--node", "worker=seven"], 2);
+    assert!(err.contains("`seven`") && err.contains("worker"), "{err}");
+    let err = failure(&["snowflake", "--node", "worker"], 2);
+    assert!(err.contains("NAME=VALUE"), "{err}");
+}
+
+#[test]
+fn unreadable_arguments_exit_2() {
+    let err = failure(&["snowflake", "--layout", "twiter"], 2);
+    assert!(err.contains("unknown preset"), "{err}");
+    let err = failure(&["snowflake", "--epoch", "yesterday"], 2);
+    assert!(err.contains("yesterday"), "{err}");
+    failure(&["snowflake", "--no-such-flag"], 2);
+    failure(&["snowflake", "--on-exhausted", "borrow:soon"], 2);
+    failure(&["snowflake", "--on-rollback", "ignore"], 2);
+}
+
+#[test]
+fn policies_are_accepted() {
+    for (flag, value) in [
+        ("--on-exhausted", "wait"),
+        ("--on-exhausted", "borrow:50"),
+        ("--on-rollback", "error"),
+        ("--on-rollback", "wait:500"),
+        ("--on-rollback", "continue"),
+    ] {
+        assert_eq!(
+            lines_of(&["snowflake", flag, value, "--count", "2"]).len(),
+            2
+        );
+    }
+}
+
+#[test]
+fn compose_round_trips_with_parse() {
+    let id = lines_of(&[
+        "compose",
+        "--layout",
+        "redis-lua",
+        "--time",
+        "2015-03-13T02:00:00Z",
+        "--node",
+        "shard=53",
+        "--sequence",
+        "4",
+    ]);
+    assert_eq!(id, ["5981966696448054276"]);
+
+    let args = [
+        "compose",
+        "--time",
+        "1656432460105",
+        "--node",
+        "datacenter=11",
+        "--node",
+        "worker=26",
+        "--sequence",
+        "7",
+    ];
+    let id = lines_of(&args).remove(0);
+    let json = parse(&[], &id);
+    assert_eq!(json["time_ms"], 1656432460105u64);
+    assert_eq!(json["datacenter"], 11);
+    assert_eq!(json["worker"], 26);
+    assert_eq!(json["sequence"], 7);
+
+    let err = failure(
+        &[
+            "compose",
+            "--layout",
+            "redis-lua",
+            "--time",
+            "0",
+            "--node",
+            "shard=1",
+            "--sequence",
+            "-1",
+        ],
+        1,
+    );
+    assert!(err.contains("sequence value -1"), "{err}");
+    let err = failure(
+        &["compose", "--time", "1656432460105", "--sequence", "0"],
+        1,
+    );
+    assert!(err.contains("missing value for node field"), "{err}");
+}
+
+#[test]
+fn objectid_1000_distinct() {
+    let lines = lines_of(&["objectid", "--count", "1000"]);
+    assert_eq!(lines.len(), 1000);
+    for l in &lines {
+        assert_eq!(l.len(), 24, "{l}");
+        assert!(l
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    }
+    assert_eq!(lines.iter().collect::<HashSet<_>>().len(), 1000);
+}
+
+#[test]
+fn layouts_lists_presets_and_marks_baidu() {
+    let lines = lines_of(&["layouts"]);
+    for preset in ["twitter", "sonyflake", "redis-lua", "baidu"] {
+        assert!(lines.iter().any(|l| l.starts_with(preset)), "{preset}");
+    }
+    let baidu = lines.iter().find(|l| l.starts_with("baidu")).unwrap();
+    assert!(
+        baidu.contains("2024-11-20T21:24:16.000Z (ran out)"),
+        "{baidu}"
+    );
+    let twitter = lines.iter().find(|l| l.starts_with("twitter")).unwrap();
+    assert!(
+        twitter.contains("4,096,000") && !twitter.contains("ran out"),
+        "{twitter}"
+    );
+}
+
+#[test]
+fn demo_runs() {
+    let out = idmint(&["demo"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.lines().count() <= 40, "{text}");
+    assert!(text.contains("2024-11-20"), "{text}");
+}
+
+#[test]
+fn help_and_version() {
+    let out = idmint(&["--version"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).starts_with("idmint "));
+    for cmd in [
+        "snowflake",
+        "objectid",
+        "parse",
+        "compose",
+        "layouts",
+        "demo",
+    ] {
+        let out = idmint(&[cmd, "--help"]);
+        assert!(out.status.success(), "{cmd}");
+        assert!(
+            stdout(&out).contains(&format!("idmint {cmd}")),
+            "{cmd} help lacks an example"
+        );
+    }
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    for args in [
+        ["snowflake", "--count", "1000000"],
+        ["objectid", "--count", "1000000"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_idmint"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn idmint");
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        reader.read_line(&mut first).unwrap();
+        assert!(!first.trim().is_empty());
+        drop(reader);
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!err.contains("error"), "{err}");
+    }
+}
