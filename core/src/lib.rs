@@ -43,3 +43,8 @@ pub use error::{Error, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESETS};
 pub use objectid::{ObjectId, ObjectIdGenerator};
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
