@@ -90,7 +90,9 @@ impl MonotonicClock {
 
     #[inline]
     fn now_ns(&self) -> u64 {
-        self.base_unix_ns + self.start.elapsed().as_nanos() as u64
+        // u64 arithmetic, not `as_nanos()`'s u128: this runs on every ID.
+        let e = self.start.elapsed();
+        self.base_unix_ns + e.as_secs() * 1_000_000_000 + e.subsec_nanos() as u64
     }
 }
 
@@ -100,10 +102,12 @@ impl Default for MonotonicClock {
     }
 }
 
-/// Sleep until `deadline`, then spin the last stretch: `thread::sleep` overshoots by tens of
-/// microseconds, and a generator waiting for the next millisecond would lose part of that tick.
+/// Sleep until close to `deadline`, then yield-spin the rest. `thread::sleep` wakes late, by tens
+/// of microseconds on an idle machine and by milliseconds on a loaded one, and a generator waiting
+/// for the next 1 ms tick loses the whole tick when it wakes late; so waits shorter than `SPIN`
+/// (every wait for a 1 ms tick) only yield, which gives the core away when others need it.
 fn sleep_until_instant(deadline: Instant) {
-    const SPIN: Duration = Duration::from_micros(120);
+    const SPIN: Duration = Duration::from_micros(1500);
     loop {
         let now = Instant::now();
         if now >= deadline {

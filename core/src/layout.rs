@@ -840,14 +840,23 @@ pub fn parse_id(text: &str) -> Result<u64> {
             "not a decimal integer: give digits only, 0..=9223372036854775807",
         ));
     }
-    match text.parse::<i128>() {
-        Ok(v) => check_id_wide(v),
-        Err(_) => check_id_wide(i128::MAX),
+    let negative = digits.len() != text.len();
+    let value = if negative {
+        None
+    } else {
+        digits.parse::<u64>().ok()
+    };
+    match value {
+        Some(v) if v <= i64::MAX as u64 => Ok(v),
+        _ if negative => Err(Error::invalid_id(
+            text,
+            "negative; IDs are 0..=9223372036854775807",
+        )),
+        _ => Err(Error::invalid_id(
+            text,
+            "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
+        )),
     }
-    .map_err(|e| match e {
-        Error::InvalidId { reason, .. } => Error::invalid_id(text, reason),
-        other => other,
-    })
 }
 
 impl fmt::Display for Layout {

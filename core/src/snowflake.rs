@@ -469,6 +469,17 @@ impl<C: Clock> Snowflake<C> {
     }
 
     #[inline]
+    fn tick_of(&self, now_ms: u64) -> u64 {
+        let since = now_ms.saturating_sub(self.epoch_ms);
+        // Most layouts tick in milliseconds; skip the division (tens of cycles) for them.
+        if self.tick_ms == 1 {
+            since
+        } else {
+            since / self.tick_ms
+        }
+    }
+
+    #[inline]
     fn tick_start_ms(&self, tick: u64) -> u64 {
         self.epoch_ms + tick * self.tick_ms
     }
@@ -482,7 +493,7 @@ impl<C: Clock> Snowflake<C> {
             // rollback, not a race between threads.
             let s = self.state.0.load(Ordering::Acquire);
             let now_ms = self.clock.now_ms();
-            let now_tick = now_ms.saturating_sub(self.epoch_ms) / self.tick_ms;
+            let now_tick = self.tick_of(now_ms);
             if now_tick > self.max_tick {
                 return Err(self.layout.exhausted_error());
             }
@@ -561,7 +572,7 @@ impl<C: Clock> Snowflake<C> {
     pub fn stats(&self) -> Stats {
         let c = &self.counters.0;
         let s = self.state.0.load(Ordering::Acquire);
-        let now_tick = self.clock.now_ms().saturating_sub(self.epoch_ms) / self.tick_ms;
+        let now_tick = self.tick_of(self.clock.now_ms());
         let lead = if s == 0 {
             0
         } else {
