@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use crate::clock::{Clock, MonotonicClock};
 use crate::datetime::format_time_s;
@@ -43,7 +43,7 @@ impl ObjectId {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     #[allow(clippy::new_without_default)]
     pub fn new() -> ObjectId {
-        static GLOBAL: OnceLock<ObjectIdGenerator> = OnceLock::new();
+        static GLOBAL: std::sync::OnceLock<ObjectIdGenerator> = std::sync::OnceLock::new();
         GLOBAL.get_or_init(ObjectIdGenerator::new).next_id()
     }
 
