@@ -642,6 +642,64 @@ impl Layout {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn decompose(&self, id: u64) -> Result<Parts> {
+        self.check_fits(id)?;
+        let time_value = id >> (self.total_bits() - self.time_bits as u32);
+        let mut nodes = Vec::with_capacity(self.fields.len() - 1);
+        let mut sequence = 0;
+        for f in &self.fields {
+            let v = (id >> f.shift) & f.max();
+            match f.kind {
+                FieldKind::Node => nodes.push((f.name.clone(), v)),
+                FieldKind::Sequence => sequence = v,
+            }
+        }
+        Ok(Parts {
+            time_ms: self.epoch_ms + time_value * self.tick_ms,
+            nodes,
+            sequence,
+        })
+    }
+
+    /// [`Layout::decompose`] without allocating, for hot paths in bindings: writes the node
+    /// fields' values into `nodes` (one per node field, in layout order) and returns
+    /// `(time_ms, sequence)`.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("twitter")?;
+    /// let mut nodes = [0u64; 2];
+    /// let (time_ms, seq) = l.decompose_into(1_541_815_603_606_036_480, &mut nodes)?;
+    /// assert_eq!((time_ms, nodes, seq), (1656432460105, [11, 26], 0));
+    /// assert_eq!(l.decompose_into(1, &mut [0; 3]).unwrap_err().kind(), "invalid_argument");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn decompose_into(&self, id: u64, nodes: &mut [u64]) -> Result<(u64, u64)> {
+        let wanted = self.fields.len() - 1;
+        if nodes.len() != wanted {
+            return Err(Error::InvalidArgument {
+                name: "nodes".into(),
+                value: format!("a buffer of {} values", nodes.len()),
+                expected: format!("one value per node field: {wanted}"),
+            });
+        }
+        self.check_fits(id)?;
+        let mut sequence = 0;
+        let mut slots = nodes.iter_mut();
+        for f in &self.fields {
+            let v = (id >> f.shift) & f.max();
+            match f.kind {
+                FieldKind::Node => {
+                    if let Some(slot) = slots.next() {
+                        *slot = v;
+                    }
+                }
+                FieldKind::Sequence => sequence = v,
+            }
+        }
+        let time_value = id >> (self.total_bits() - self.time_bits as u32);
+        Ok((self.epoch_ms + time_value * self.tick_ms, sequence))
+    }
+
+    fn check_fits(&self, id: u64) -> Result<()> {
         if id > i64::MAX as u64 {
             return Err(Error::invalid_id(
                 id,
@@ -658,21 +716,7 @@ impl Layout {
                 ),
             ));
         }
-        let time_value = id >> (self.total_bits() - self.time_bits as u32);
-        let mut nodes = Vec::with_capacity(self.fields.len() - 1);
-        let mut sequence = 0;
-        for f in &self.fields {
-            let v = (id >> f.shift) & f.max();
-            match f.kind {
-                FieldKind::Node => nodes.push((f.name.clone(), v)),
-                FieldKind::Sequence => sequence = v,
-            }
-        }
-        Ok(Parts {
-            time_ms: self.epoch_ms + time_value * self.tick_ms,
-            nodes,
-            sequence,
-        })
+        Ok(())
     }
 
     /// [`Layout::decompose`] for IDs from languages with wider or signed integers.

@@ -265,6 +265,7 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     layout: Layout,
     nodes: Vec<(String, i128)>,
     random_nodes: bool,
+    resume_after: Option<u64>,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
     clock: C,
@@ -290,6 +291,28 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// ```
     pub fn random_nodes(mut self) -> Self {
         self.random_nodes = true;
+        self
+    }
+
+    /// Continue after `last_id`, an ID this node issued before (kept by the caller across a
+    /// restart): every new ID is greater than it, and a clock behind its time is a rollback,
+    /// handled by the [`OnRollback`] policy. Checked against the layout on build.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let clock = ManualClock::new(1_700_000_000_000);
+    /// let last = Layout::preset("twitter")?.compose_values(1_700_000_005_000, [("datacenter", 1), ("worker", 2)], 9)?;
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, &clock)
+    ///     .node("datacenter", 1).node("worker", 2)
+    ///     .resume_after(last)
+    ///     .build()?;
+    /// assert_eq!(g.next_id().unwrap_err().kind(), "clock_moved_backwards"); // clock 5 s behind
+    /// clock.set_ms(1_700_000_005_000);
+    /// assert!(g.next_id()? > last);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn resume_after(mut self, last_id: u64) -> Self {
+        self.resume_after = Some(last_id);
         self
     }
 
@@ -328,6 +351,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             layout: self.layout,
             nodes: self.nodes,
             random_nodes: self.random_nodes,
+            resume_after: self.resume_after,
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
             clock,
@@ -368,8 +392,17 @@ impl<C: Clock> SnowflakeBuilder<C> {
             .node_fields()
             .map(|f| (f.name().to_string(), (node_bits >> f.shift()) & f.max()))
             .collect();
+        let start_slot = match self.resume_after {
+            Some(last) => {
+                let (time_ms, sequence) =
+                    layout.decompose_into(last, &mut vec![0; layout.fields().len() - 1])?;
+                let tick = (time_ms - layout.epoch_ms()) / layout.tick_ms();
+                ((tick << seq.bits()) | sequence) + 1
+            }
+            None => 0,
+        };
         Ok(Snowflake {
-            state: Padded(AtomicU64::new(0)),
+            state: Padded(AtomicU64::new(start_slot)),
             counters: Padded::default(),
             seq_bits: seq.bits(),
             seq_mask: seq.max(),
@@ -413,6 +446,7 @@ impl<C: Clock> Snowflake<C> {
             layout,
             nodes: Vec::new(),
             random_nodes: false,
+            resume_after: None,
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),
             clock,

@@ -500,3 +500,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_restart_resumed_after_the_last_id_never_reissues() {
+    let before = ManualClock::new(T0 + 5_000);
+    let first = twitter(&before).build().unwrap();
+    let issued = first.next_ids(10_000).unwrap();
+    let last = *issued.last().unwrap();
+    // The restarted process's clock is 5 s behind the first one's.
+    let clock = ManualClock::new(T0);
+    let waiting = twitter(&clock)
+        .on_rollback(OnRollback::Wait {
+            max: Duration::from_secs(10),
+        })
+        .resume_after(last)
+        .build()
+        .unwrap();
+    assert!(waiting.next_id().unwrap() > last);
+    assert!(clock.slept_ms() >= 5_000);
+
+    let clock = ManualClock::new(T0);
+    let going_on = twitter(&clock)
+        .on_rollback(OnRollback::Continue)
+        .resume_after(last)
+        .build()
+        .unwrap();
+    let after = going_on.next_ids(10_000).unwrap();
+    assert!(after[0] > last && after.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(clock.slept_ms(), 0);
+
+    let err = twitter(&clock).resume_after(u64::MAX).build().unwrap_err();
+    assert_eq!(err.kind(), "invalid_id");
+}
