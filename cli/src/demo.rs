@@ -12,7 +12,13 @@ use crate::report::CliError;
 
 type Section = fn(&mut dyn Write) -> Result<(), CliError>;
 
-const SECTIONS: &[Section] = &[presets, object_ids, custom_layout, exhausted_layout];
+const SECTIONS: &[Section] = &[
+    presets,
+    object_ids,
+    custom_layout,
+    exhausted_layout,
+    segments,
+];
 
 /// What an exhausted preset is shown with instead of its own epoch.
 const LATER_EPOCH: &str = "2025-01-01T00:00:00Z";
@@ -117,4 +123,42 @@ fn mint_three(
         writeln!(out, "  sequence={}", parts.sequence)?;
     }
     Ok(())
+}
+
+/// Segment IDs from a SQLite file in the temp directory: two clients (as two processes would
+/// be) share one tag and get disjoint ranges.
+fn segments(out: &mut dyn Write) -> Result<(), CliError> {
+    use idmint_core::segment::{SegmentClient, TagSpec};
+    let path = std::env::temp_dir().join(format!("idmint-demo-{}.db", std::process::id()));
+    let url = format!("sqlite:{}", path.display());
+    let result = (|| -> Result<(), CliError> {
+        writeln!(
+            out,
+            "Segment IDs from a shared store (here SQLite, {}; `idmint segment` uses ./idmint-segments.db):",
+            path.display()
+        )?;
+        let a = SegmentClient::builder()
+            .store_url(&url)
+            .connect_blocking()?;
+        let b = SegmentClient::builder()
+            .store_url(&url)
+            .connect_blocking()?;
+        a.create_tag(&TagSpec::new("orders")?.start(1_000_001)?.step(1000)?)?;
+        let (ta, tb) = (a.tag("orders")?, b.tag("orders")?);
+        for (name, t) in [("client A", &ta), ("client B", &tb), ("client A", &ta)] {
+            let ids = [t.next_id()?, t.next_id()?, t.next_id()?];
+            writeln!(out, "  {name}: {} {} {}", ids[0], ids[1], ids[2])?;
+        }
+        let m = ta.metrics();
+        writeln!(
+            out,
+            "  client A holds {} IDs in memory (step {}, {} store round trips so far)",
+            m.remaining, m.step, m.refills
+        )?;
+        Ok(())
+    })();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    result
 }

@@ -4,12 +4,18 @@
 mod args;
 mod compose;
 mod demo;
+mod encode;
+mod format;
+mod inputs;
 mod layouts;
+mod obfuscate;
 mod objectid;
 mod parse;
 mod report;
+mod segment;
 mod sink;
 mod snowflake;
+mod uuid7;
 
 use std::process::ExitCode;
 
@@ -70,6 +76,65 @@ enum Command {
     #[command(after_help = "Example:
   idmint layouts")]
     Layouts,
+
+    /// Order numbers from a template such as '%L%Y%M%D%m%5S', with a daily counter or
+    /// snowflake IDs as the sequence; or read them back with --parse
+    #[command(after_help = "Examples:
+  idmint format --template '%L%Y%M%D%m%5S' --label 7 --tz +08:00 --count 3
+  idmint format --template 'SO%y%M%D%6S' --check luhn --start 1001 --count 5
+  idmint format --template '%Y%M%D-%19S' --source snowflake --node datacenter=1 --node worker=7
+  idmint format --template '%L%Y%M%D%m%5S' --label 7 --parse 7202405223000042")]
+    Format(format::FormatArgs),
+
+    /// Hide IDs behind a keyed, reversible permutation of 0..2^63 (positive BIGINTs)
+    #[command(after_help = "Examples:
+  idmint keygen --key-version 1 > ids.key
+  idmint obfuscate --key-file ids.key 1541815603606036480
+  idmint snowflake --count 5 | idmint obfuscate --key-file ids.key --tagged")]
+    Obfuscate(obfuscate::ObfuscateArgs),
+
+    /// Undo `idmint obfuscate` with the same key file
+    #[command(after_help = "Examples:
+  idmint reveal --key-file ids.key 4418913385069217036
+  idmint reveal --key-file ids.key --tagged 1Qb3z0aY7nXp")]
+    Reveal(obfuscate::RevealArgs),
+
+    /// Make an obfuscation key from the OS random source, as one line for a key file
+    #[command(after_help = "Examples:
+  idmint keygen > ids.key
+  idmint keygen --key-version 2 >> ids.key   # rotate: the highest version obfuscates")]
+    Keygen(obfuscate::KeygenArgs),
+
+    /// Mint UUIDv7s (RFC 9562, monotonic counter method), or print their ULID text
+    #[command(after_help = "Examples:
+  idmint uuid7 --count 5
+  idmint uuid7 --ulid
+  idmint uuid7 --parse 017F22E2-79B0-7CC3-98C4-DC0C0C07398F")]
+    Uuid7(uuid7::Uuid7Args),
+
+    /// Write 64-bit IDs in base62 or Crockford base32
+    #[command(after_help = "Examples:
+  idmint encode 1541815603606036480
+  idmint encode --to base32-fixed 1 2 3
+  idmint snowflake --count 3 | idmint encode --to base62-fixed")]
+    Encode(encode::EncodeArgs),
+
+    /// Read base62 or Crockford base32 back into decimal IDs
+    #[command(after_help = "Examples:
+  idmint decode 1ptWyK4WgZU
+  idmint decode --from base32 1DZXT8GE5E800")]
+    Decode(encode::DecodeArgs),
+
+    /// Draw segment IDs for a tag from a shared store: SQLite file (default
+    /// ./idmint-segments.db), PostgreSQL, MySQL/MariaDB or Redis; one store round trip per
+    /// thousands of IDs
+    #[command(after_help = "Examples:
+  idmint segment --tag orders --count 5
+  idmint segment --store sqlite:/var/lib/ids.db --tag orders
+  idmint segment --store postgres://app:secret@127.0.0.1:5432/ids --tag orders --count 1000
+  idmint segment --store mysql://app:secret@127.0.0.1:3306/ids?table=id_segments --tag users
+  idmint segment --store redis://127.0.0.1:6379 --tag orders --count 10 --metrics")]
+    Segment(segment::SegmentArgs),
 
     /// A short tour: a few IDs of each kind, each with its parts
     #[command(after_help = "Example:
@@ -147,6 +212,14 @@ fn main() -> ExitCode {
         Command::Compose(a) => compose::run(a),
         Command::Layouts => layouts::run(),
         Command::Demo => demo::run(),
+        Command::Segment(a) => segment::run(a),
+        Command::Format(a) => format::run(a),
+        Command::Obfuscate(a) => obfuscate::obfuscate(a),
+        Command::Reveal(a) => obfuscate::reveal(a),
+        Command::Keygen(a) => obfuscate::keygen(a),
+        Command::Uuid7(a) => uuid7::run(a),
+        Command::Encode(a) => encode::encode(a),
+        Command::Decode(a) => encode::decode(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -119,6 +119,122 @@ pub enum Error {
         /// What would have been accepted.
         expected: String,
     },
+
+    /// A segment store that could not be reached or answered with an error, and no buffered
+    /// IDs were left to serve while waiting for it.
+    #[error("segment store `{store}` unavailable: {reason}")]
+    StoreUnavailable {
+        /// The store, as `kind://host` without credentials (e.g. `postgres://127.0.0.1:5432`).
+        store: String,
+        /// What went wrong, and how long the caller waited.
+        reason: String,
+    },
+
+    /// A segment tag the store does not hold, with auto-creation off.
+    #[error("unknown segment tag `{tag}`: create it first, or turn on auto-creation")]
+    UnknownTag {
+        /// The tag given.
+        tag: String,
+    },
+
+    /// A segment tag name or table name that is not allowed.
+    #[error("invalid tag `{tag}`: {reason}")]
+    InvalidTag {
+        /// The name given, escaped for display.
+        tag: String,
+        /// What is allowed.
+        reason: String,
+    },
+
+    /// A store returned a range that starts at or below an ID this client already handed out:
+    /// the store lost its state (e.g. Redis restarted without persistence). The range is refused.
+    #[error("store returned range {start}..={end} for tag `{tag}`, but IDs up to {issued} were already handed out; the store lost its state (is Redis persisting with AOF?)")]
+    RangeBelowIssued {
+        /// The tag.
+        tag: String,
+        /// First ID of the refused range.
+        start: u64,
+        /// Last ID of the refused range.
+        end: u64,
+        /// The highest ID this client had already received for the tag.
+        issued: u64,
+    },
+
+    /// A segment tag whose counter cannot grow by the requested count without passing 2^63-1.
+    #[error("segment tag `{tag}` is exhausted: max_id {max_id} + {count} would pass {limit}")]
+    TagExhausted {
+        /// The tag.
+        tag: String,
+        /// The tag's current max_id.
+        max_id: i64,
+        /// The count requested.
+        count: u64,
+        /// The largest ID a tag can reach (2^63-1).
+        limit: i64,
+    },
+
+    /// An obfuscation key, key text or key file that cannot be used. The message never shows
+    /// the key's secret bytes.
+    #[error("invalid key {key}: {reason}")]
+    InvalidKey {
+        /// Which key: its version tag or its line in a key file, never its secret.
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// Text that is not a valid value of a short-string encoding (base62, base32, ULID).
+    #[error("invalid {encoding} `{input}`: {reason}")]
+    InvalidEncoding {
+        /// The encoding expected, e.g. `base62` or `base32-fixed`.
+        encoding: String,
+        /// The input, escaped for display.
+        input: String,
+        /// Why it is not valid.
+        reason: String,
+    },
+
+    /// An order-number template that cannot be used.
+    #[error("invalid template `{template}`: {reason}")]
+    InvalidTemplate {
+        /// The template as given.
+        template: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A period's counter passed what its fixed-width field can hold.
+    #[error("the sequence for {period} reached {value}, past {max}, the most {width} digits can hold; widen the sequence field")]
+    CounterOverflow {
+        /// The period whose counter ran out, e.g. `2024-05-22 (+08:00)`.
+        period: String,
+        /// The value the counter reached.
+        value: u64,
+        /// The largest value that fits.
+        max: u64,
+        /// The field's width in digits.
+        width: u32,
+    },
+
+    /// Text or bytes that are not a version-7 UUID.
+    #[error("invalid UUIDv7 `{input}`: {reason}")]
+    InvalidUuid {
+        /// The input, escaped for display.
+        input: String,
+        /// Why it is not valid.
+        reason: String,
+    },
+
+    /// A formatted ID whose check digits do not match the rest of it (a typo, most likely).
+    #[error("check digits of `{id}` do not match: expected {expected}, found {found}")]
+    CheckDigitMismatch {
+        /// The ID as given.
+        id: String,
+        /// The check digits the rest of the ID calls for.
+        expected: String,
+        /// The check digits it carries.
+        found: String,
+    },
 }
 
 impl Error {
@@ -141,6 +257,17 @@ impl Error {
             Error::InvalidId { .. } => "invalid_id",
             Error::InvalidObjectId { .. } => "invalid_object_id",
             Error::InvalidArgument { .. } => "invalid_argument",
+            Error::StoreUnavailable { .. } => "store_unavailable",
+            Error::UnknownTag { .. } => "unknown_tag",
+            Error::InvalidTag { .. } => "invalid_tag",
+            Error::RangeBelowIssued { .. } => "range_below_issued",
+            Error::TagExhausted { .. } => "tag_exhausted",
+            Error::InvalidKey { .. } => "invalid_key",
+            Error::InvalidEncoding { .. } => "invalid_encoding",
+            Error::InvalidTemplate { .. } => "invalid_template",
+            Error::CounterOverflow { .. } => "counter_overflow",
+            Error::InvalidUuid { .. } => "invalid_uuid",
+            Error::CheckDigitMismatch { .. } => "check_digit_mismatch",
         }
     }
 
@@ -161,6 +288,17 @@ impl Error {
         "invalid_id",
         "invalid_object_id",
         "invalid_argument",
+        "store_unavailable",
+        "unknown_tag",
+        "invalid_tag",
+        "range_below_issued",
+        "tag_exhausted",
+        "invalid_key",
+        "invalid_encoding",
+        "invalid_template",
+        "counter_overflow",
+        "invalid_uuid",
+        "check_digit_mismatch",
     ];
 
     pub(crate) fn invalid_id(id: impl ToString, reason: impl Into<String>) -> Error {

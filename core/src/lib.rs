@@ -7,7 +7,11 @@
 //!   lock-free, with explicit policies for a full sequence ([`OnExhausted`]) and a clock that
 //!   moves backwards ([`OnRollback`]); [`Layout::decompose`] and [`Layout::compose`] take IDs
 //!   apart and put them together;
-//! - [`ObjectId`]: 12-byte IDs byte-compatible with MongoDB's, that never repeat within a process.
+//! - [`ObjectId`]: 12-byte IDs byte-compatible with MongoDB's, that never repeat within a process;
+//! - IDs to show people: order numbers from a [`Template`] such as `%L%Y%M%D%m%5S` with a
+//!   daily counter ([`OrderNumbers`]) and check digits; keyed, reversible [`Obfuscator`]s that
+//!   hide volume and order in 63-bit IDs; short strings ([`Encoding`]: base62, Crockford
+//!   base32); and time-ordered [`Uuid7`]s with their ULID text.
 //!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply
 //! their own ([`ManualClock`] for tests).
@@ -34,15 +38,30 @@ pub mod clock;
 mod datetime;
 mod error;
 pub mod layout;
+pub mod obfuscate;
 pub mod objectid;
+#[cfg(feature = "segment")]
+pub mod segment;
+pub mod shortid;
 pub mod snowflake;
+pub mod template;
+pub mod uuid7;
 
 pub use clock::{Clock, ManualClock, MonotonicClock, WallClock};
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};
 pub use error::{Error, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESETS};
+pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
+#[cfg(feature = "segment")]
+pub use segment::{SegmentClient, TagHandle};
+pub use shortid::Encoding;
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
+pub use template::{
+    parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,
+    TemplateParts,
+};
+pub use uuid7::{Uuid7, Uuid7Generator};
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[doc = include_str!("../../README.md")]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Independent oracle for idmint's cross-language test vectors.
 
-Writes snowflake.json and objectid.json next to this file. Python 3.11 stdlib
+Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json
+and template.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
@@ -316,6 +317,356 @@ def objectid():
     return {"valid": valid, "uppercase_input": upper, "invalid": invalid}
 
 
+# ---------------------------------------------------------------- shared: SipHash-2-4, base-N
+M64 = 2**64 - 1
+
+
+def siphash24(key: bytes, msg: bytes) -> int:
+    """Reference SipHash-2-4 (Aumasson & Bernstein), pure Python."""
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & M64
+
+    def rounds(v, n):
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & M64; v[1] = rotl(v[1], 13); v[1] ^= v[0]; v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & M64; v[3] = rotl(v[3], 16); v[3] ^= v[2]
+            v[0] = (v[0] + v[3]) & M64; v[3] = rotl(v[3], 21); v[3] ^= v[0]
+            v[2] = (v[2] + v[1]) & M64; v[1] = rotl(v[1], 17); v[1] ^= v[2]; v[2] = rotl(v[2], 32)
+
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    tail = len(msg) % 8
+    padded = msg[: len(msg) - tail] + msg[len(msg) - tail:] + bytes(7 - tail) + bytes([len(msg) & 0xFF])
+    for i in range(0, len(padded), 8):
+        m = int.from_bytes(padded[i:i + 8], "little")
+        v[3] ^= m
+        rounds(v, 2)
+        v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(v, 4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+# The SipHash paper's test vectors (appendix A and the reference vectors.h).
+assert siphash24(bytes(range(16)), bytes(range(15))) == 0xA129CA6149BE45E5
+assert siphash24(bytes(range(16)), b"") == 0x726FDB47DD0E0E31
+assert siphash24(bytes(range(16)), bytes(range(8))) == 0x93F5F5799A932462
+
+B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+B32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford
+assert B62 == "".join(sorted(B62)) and B32 == "".join(sorted(B32)) and not set("ILOU") & set(B32)
+
+
+def to_base(v, alphabet, width=0):
+    s = ""
+    while True:
+        s = alphabet[v % len(alphabet)] + s
+        v //= len(alphabet)
+        if v == 0:
+            break
+    return s.rjust(width, "0")
+
+
+def from_base(text, alphabet, aliases=None):
+    """Strict decode; returns None where Rust must refuse."""
+    v = 0
+    for c in text:
+        c = (aliases or {}).get(c, c)
+        if c not in alphabet:
+            return None
+        v = v * len(alphabet) + alphabet.index(c)
+    return v
+
+
+B32_ALIASES = {**{c.lower(): c for c in B32}, "I": "1", "i": "1", "L": "1", "l": "1", "O": "0", "o": "0"}
+
+
+# ---------------------------------------------------------------- obfuscate
+ROUNDS = 12
+
+
+def feistel(key, x, inverse=False):
+    """FF1-shaped Feistel on 63 bits: A = top 31 bits, B = low 32; round r: (A, B) -> (B, A ^ F)."""
+    assert 0 <= x < 2**63
+    a, b = x >> 32, x & 0xFFFFFFFF
+    f = lambda r, half: siphash24(key, bytes([r]) + half.to_bytes(4, "little"))
+    if not inverse:
+        for r in range(ROUNDS):
+            width = 31 if r % 2 == 0 else 32
+            a, b = b, a ^ (f(r, b) & (2**width - 1))
+    else:
+        for r in reversed(range(ROUNDS)):
+            width = 31 if r % 2 == 0 else 32
+            a, b = b ^ (f(r, a) & (2**width - 1)), a
+    return a << 32 | b
+
+
+def obfuscate():
+    keys = [(1, bytes(range(16))), (2, bytes.fromhex("f0e0d0c0b0a090807060504030201000")),
+            (61, bytes.fromhex("8d1c6a2b9f0e4d3c7b6a5f4e3d2c1b0a"))]
+    ids = [0, 1, 2, 3, 42, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**53, 2**62, 2**63 - 2, 2**63 - 1,
+           1541815603606036480, 1541815603606036481, 5981966696448054276]
+    valid = []
+    for version, key in keys:
+        text = f"idmint-key-v{version}:{key.hex()}"
+        for i in ids:
+            out = feistel(key, i)
+            assert 0 <= out < 2**63 and feistel(key, out, inverse=True) == i
+            valid.append({"key": text, "id": str(i), "obfuscated": str(out),
+                          "tagged": B62[version] + to_base(out, B62, 11)})
+    # a bijection on a sample: consecutive inputs give distinct outputs
+    sample = [feistel(keys[0][1], i) for i in range(4096)]
+    assert len(set(sample)) == len(sample)
+    invalid_ids = [{"name": n, "id": str(v), "error": "invalid_id"}
+                   for n, v in [("two_pow_63", 2**63), ("u64_max", 2**64 - 1)]]
+    invalid_keys = [{"name": n, "key": t, "error": "invalid_key"} for n, t in [
+        ("short_secret", "idmint-key-v1:000102"), ("long_secret", "idmint-key-v1:" + "00" * 17),
+        ("non_hex", "idmint-key-v1:" + "zz" * 16), ("version_62", "idmint-key-v62:" + "00" * 16),
+        ("negative_version", "idmint-key-v-1:" + "00" * 16), ("no_version", "idmint-key-v:" + "00" * 16),
+        ("no_prefix", "00" * 16), ("wrong_prefix", "key-v1:" + "00" * 16), ("empty", ""),
+    ]]
+    ring = "\n".join(f"idmint-key-v{v}:{k.hex()}" for v, k in keys[:2])
+    invalid_tagged = [{"name": n, "keyring": ring, "tagged": t, "error": e} for n, t, e in [
+        ("unknown_version", "5" + to_base(7, B62, 11), "invalid_key"),
+        ("too_short", "1" + to_base(7, B62, 10), "invalid_encoding"),
+        ("too_long", "1" + to_base(7, B62, 12), "invalid_encoding"),
+        ("bad_char", "1" + "0" * 10 + "-", "invalid_encoding"),
+        ("above_63_bits", "1" + to_base(2**63, B62, 11), "invalid_encoding"),
+        ("empty", "", "invalid_encoding"),
+    ]]
+    return {"valid": valid, "invalid_ids": invalid_ids, "invalid_keys": invalid_keys,
+            "invalid_tagged": invalid_tagged}
+
+
+# ---------------------------------------------------------------- shortid
+def shortid():
+    values = {0, 1, 9, 10, 31, 32, 61, 62, 63, 2**31, 2**32 - 1, 2**32, 2**53, 2**53 + 1,
+              2**63 - 1, 2**63, 2**64 - 2, 2**64 - 1, 1541815603606036480}
+    values |= {62**k + d for k in range(1, 11) for d in (-1, 0)}
+    values |= {32**k + d for k in range(1, 13) for d in (-1, 0)}
+    valid = []
+    for v in sorted(values):
+        case = {"value": str(v), "base62": to_base(v, B62), "base62-fixed": to_base(v, B62, 11),
+                "base32": to_base(v, B32), "base32-fixed": to_base(v, B32, 13)}
+        assert len(case["base62-fixed"]) == 11 and len(case["base32-fixed"]) == 13
+        valid.append(case)
+    for enc in ("base62-fixed", "base32-fixed"):  # order preservation, checked on the vectors themselves
+        assert [c[enc] for c in valid] == sorted(c[enc] for c in valid)
+    aliases = []
+    for enc, text in [("base32", "o"), ("base32", "1O"), ("base32", "lo"), ("base32", "IL"), ("base32", "zz"),
+                      ("base32", "3ZZZZZZZZZZZZ"[1:]), ("base32-fixed", "fzzzzzzzzzzzz"),
+                      ("base32-fixed", "0000000000oIl"), ("base32", "abcdefghjkmnp")]:
+        v = from_base(text, B32, B32_ALIASES)
+        assert v is not None and v < 2**64 and not (enc == "base32" and len(text) > 1 and v < 32 ** (len(text) - 1)), text
+        aliases.append({"encoding": enc, "text": text, "value": str(v)})
+    invalid = []
+    for enc, text in [
+        ("base62", ""), ("base62", "00"), ("base62", "01"), ("base62", "-1"), ("base62", "+1"), ("base62", " 1"),
+        ("base62", "1 "), ("base62", "1_"), ("base62", "LygHa16AHYG"), ("base62", "zzzzzzzzzzz"),
+        ("base62", "100000000000"), ("base62", "\u00e9"), ("base62-fixed", "1"), ("base62-fixed", "0000000000"),
+        ("base62-fixed", "000000000000"), ("base62-fixed", "LygHa16AHYG"), ("base62-fixed", "0000000000-"),
+        ("base32", ""), ("base32", "0Z"), ("base32", "U"), ("base32", "u1"), ("base32", "1-2"), ("base32", "G0000000000000"),
+        ("base32", "G000000000000"), ("base32", "*"), ("base32-fixed", "ZZZ"), ("base32-fixed", "G000000000000"),
+        ("base32-fixed", "00000000000000"), ("base32-fixed", "000000-000000"), ("base32-fixed", "0000000000U00"),
+    ]:
+        if enc.startswith("base62"):
+            v = from_base(text, B62)
+            ok = v is not None and v < 2**64 and text != "" and (
+                len(text) == 11 if enc.endswith("fixed") else (len(text) <= 11 and (text == "0" or text[0] != "0")))
+        else:
+            v = from_base(text, B32, B32_ALIASES)
+            first = B32_ALIASES.get(text[:1], text[:1])
+            ok = v is not None and v < 2**64 and text != "" and (
+                len(text) == 13 if enc.endswith("fixed") else (len(text) <= 13 and (len(text) == 1 or first != "0")))
+        assert not ok, (enc, text)
+        invalid.append({"encoding": enc, "text": text, "error": "invalid_encoding"})
+    return {"valid": valid, "aliases": aliases, "invalid": invalid}
+
+
+# ---------------------------------------------------------------- uuid7
+def uuid7():
+    import uuid as uuidlib
+    valid = []
+
+    def add(name, ms, rand_a, rand_b):
+        v = ms << 80 | 7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
+        u = uuidlib.UUID(int=v)
+        assert u.version == 7 and u.variant == uuidlib.RFC_4122
+        ulid = "".join(B32[(v >> (5 * (25 - i))) & 31] for i in range(26))
+        assert from_base(ulid, B32) == v
+        valid.append({"name": name, "uuid": str(u), "time_ms": ms, "time": rfc3339(min(ms, MAX_MS - 1)),
+                      "rand_a": rand_a, "rand_b": f"{rand_b:016x}", "ulid": ulid})
+
+    add("rfc9562_a6", 0x017F22E279B0, 0xCC3, 0x18C4DC0C0C07398F)
+    assert valid[0]["uuid"] == "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"  # RFC 9562, appendix A.6
+    add("zero", 0, 0, 0)
+    add("all_ones", 2**48 - 1, 0xFFF, 2**62 - 1)
+    add("counter_seed_max", 1716309000000, 0x7FF, 2**61)
+    add("year_9999", 253402300799999, 1, 12345)
+    forms = []
+    for case in valid:
+        u = case["uuid"]
+        forms += [{"text": u.upper(), "uuid": u}, {"text": u.replace("-", ""), "uuid": u},
+                  {"text": case["ulid"].lower(), "ulid": True, "uuid": u}]
+    invalid = []
+    base = valid[0]["uuid"]
+    for name, text in [
+        ("version_4", "6ba7b810-9dad-41d1-80b4-00c04fd430c8"), ("version_1", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
+        ("nil", "00000000-0000-0000-0000-000000000000"), ("variant_0", base[:19] + "0" + base[20:]),
+        ("variant_110", base[:19] + "c" + base[20:]), ("hyphen_moved", base[:8] + base[9:13] + "-" + base[13:]),
+        ("35_chars", base[:-1]), ("37_chars", base + "0"), ("braced", "{" + base + "}"),
+        ("urn", "urn:uuid:" + base), ("non_hex", base[:-1] + "g"), ("empty", ""),
+        ("spaces", " " + base[1:]),
+    ]:
+        ok = bool(re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}", text))
+        assert not ok, name
+        invalid.append({"name": name, "text": text, "error": "invalid_uuid"})
+    invalid_ulids = []
+    for name, text in [
+        ("other_generator", "01ARZ3NDEKTSV4RRFFQ69G5FAV"), ("above_128_bits", "8" + valid[0]["ulid"][1:]),
+        ("letter_u", valid[0]["ulid"][:-1] + "U"), ("25_chars", valid[0]["ulid"][:-1]),
+        ("27_chars", valid[0]["ulid"] + "0"), ("hyphenated", valid[0]["ulid"][:10] + "-" + valid[0]["ulid"][11:]),
+    ]:
+        v = from_base(text, B32, B32_ALIASES) if len(text) == 26 else None
+        assert v is None or v >= 2**128 or (v >> 76) & 15 != 7 or (v >> 62) & 3 != 2, name
+        invalid_ulids.append({"name": name, "text": text, "error": "invalid_uuid"})
+    return {"valid": valid, "forms": forms, "invalid": invalid, "invalid_ulids": invalid_ulids}
+
+
+# ---------------------------------------------------------------- template
+def luhn(payload_digits):
+    total = 0
+    for i, d in enumerate(reversed(payload_digits)):
+        d = int(d)
+        total += (d * 2 - 9 if d * 2 > 9 else d * 2) if i % 2 == 0 else d
+    return str((10 - total % 10) % 10)
+
+
+def mod97(payload_digits):
+    return f"{98 - int(payload_digits or '0') * 100 % 97:02d}"
+
+
+def check_payload(text):
+    return "".join(c if c.isdigit() else str(ord(c.upper()) - 55) for c in text if c.isascii() and c.isalnum())
+
+
+assert luhn("7992739871") == "3" and mod97("794") == "44"
+assert int("794" + mod97("794")) % 97 == 1
+
+
+def render(template, label, offset_min, time_ms, seq):
+    """strftime-based rendering, independent of Rust's parser: translate directives one by one."""
+    tz = timezone(timedelta(minutes=offset_min))
+    dt = datetime.fromtimestamp(time_ms / 1000, tz=timezone.utc).astimezone(tz)
+    parts = {"Y": "%04d" % dt.year, "y": dt.strftime("%y"), "M": dt.strftime("%m"), "D": dt.strftime("%d"),
+             "H": dt.strftime("%H"), "m": dt.strftime("%M"), "s": dt.strftime("%S")}
+
+    def sub(m):
+        width, letter = m[1], m[2]
+        if letter == "%":
+            return "%"
+        if letter == "S":
+            return str(seq).zfill(int(width))
+        if letter == "L":
+            return label.rjust(int(width or 0), "0")
+        return parts[letter]
+    out = re.sub(r"%([0-9]*)([%YyMDHmsLS])", sub, template)
+    fields = {"year": dt.year if "%Y" in template else (2000 + dt.year % 100 if "%y" in template else None),
+              "month": dt.month if "%M" in template else None, "day": dt.day if "%D" in template else None,
+              "hour": dt.hour if "%H" in template else None, "minute": dt.minute if "%m" in template else None,
+              "second": dt.second if "%s" in template else None}
+    return out, {k: v for k, v in fields.items() if v is not None}
+
+
+def template():
+    valid = []
+    t0 = 1716309000000  # 2024-05-21T16:30:00Z = 2024-05-22 00:30 at +08:00
+    for name, tpl, label, offset, check, time_ms, seq in [
+        ("mooon_seed", "%L%Y%M%D%m%5S", "7", "+08:00", "none", t0, 42),
+        ("mooon_padded_label", "%3L%Y%M%D%H%m%5S", "7", "+08:00", "none", t0, 99999),
+        ("utc_midnight_boundary", "%Y%M%D-%6S", None, "Z", "none", 1716335999999, 1),
+        ("offset_crosses_midnight", "%Y%M%D-%6S", None, "+08:00", "none", 1716335999999, 1),
+        ("negative_offset", "%Y-%M-%D %H:%m:%s #%4S", None, "-05:30", "none", t0, 7),
+        ("two_digit_year_luhn", "SO%y%M%D%8S", None, "+08:00", "luhn", t0, 12345678),
+        ("mod97_letters", "INV-%L-%Y%M%D-%5S", "AB12", "+01:00", "mod97", t0, 1),
+        ("luhn_letters_label", "%L%y%M%D%4S", "Zq", "Z", "luhn", 0, 0),
+        ("percent_literal", "%%%Y%M%D%%%3S", None, "Z", "mod97", 253402300799999, 999),
+        ("sequence_19", "%Y%M%D%19S", None, "Z", "luhn", 1426212000000, 2**63 - 1),
+        ("leap_day", "%Y%M%D%2S", None, "+14:00", "none", 1709128800000, 5),
+        ("non_ascii_literal", "\u8ba2\u5355%Y%M%D%5S", None, "+08:00", "mod97", t0, 3),
+    ]:
+        h, m = int(offset[1:3]) if offset != "Z" else 0, int(offset[4:6]) if offset != "Z" else 0
+        offset_min = (-1 if offset.startswith("-") else 1) * (h * 60 + m)
+        body, fields = render(tpl, label or "", offset_min, time_ms, seq)
+        digits = {"none": "", "luhn": luhn, "mod97": mod97}
+        chk = digits[check](check_payload(body)) if check != "none" else ""
+        formatted = body + chk
+        if check == "mod97":
+            assert int(check_payload(body) + chk) % 97 == 1
+        wlabel = re.search(r"%([0-9]*)L", tpl)
+        parts = dict(fields, sequence=seq)
+        if wlabel:
+            parts["label"] = (label or "").rjust(int(wlabel[1] or 0), "0")
+        if chk:
+            parts["check"] = chk
+        valid.append({"name": name, "template": tpl, "label": label, "offset": offset, "check": check,
+                      "time_ms": time_ms, "sequence": str(seq), "formatted": formatted, "parts": parts})
+    assert valid[0]["formatted"] == "7202405223000042"
+    assert valid[2]["formatted"].startswith("20240521") and valid[3]["formatted"].startswith("20240522")
+
+    invalid_templates = [{"name": n, "template": t, "error": "invalid_template"} for n, t in [
+        ("no_sequence", "%Y%M%D"), ("sequence_without_width", "%Y%S"), ("sequence_width_0", "%0S"),
+        ("sequence_width_20", "%20S"), ("two_sequences", "%3S%3S"), ("unknown_directive", "%Q%5S"),
+        ("trailing_percent", "%5S%"), ("year_twice", "%Y%y%5S"), ("month_twice", "%M%M%5S"),
+        ("label_width_0", "%0L%5S"), ("width_on_year", "%2Y%5S"), ("empty", ""),
+    ]]
+    bad_parse = []
+    base = {"template": "%L%Y%M%D%m%5S", "label": "7", "offset": "+08:00", "check": "none"}
+    luhn_case = valid[5]
+    mod_case = valid[6]
+    flip = lambda s, i: s[:i] + str((int(s[i]) + 1) % 10) + s[i + 1:]
+    for name, case, text, err in [
+        ("too_short", base, "720240522300004", "invalid_id"),
+        ("too_long", base, "72024052230000420", "invalid_id"),
+        ("letter_in_sequence", base, "720240522300O42", "invalid_id"),
+        ("month_13", base, "7202413223000042", "invalid_id"),
+        ("month_00", base, "7202400223000042", "invalid_id"),
+        ("day_32", base, "7202405323000042", "invalid_id"),
+        ("february_30", base, "7202402303000042", "invalid_id"),
+        ("minute_60", base, "7202405226000042", "invalid_id"),
+        ("label_not_alnum", base, "-202405223000042", "invalid_id"),
+        ("empty", base, "", "invalid_id"),
+        ("literal_mismatch", {k: mod_case[k] for k in base}, mod_case["formatted"].replace("INV-", "INW-"), "invalid_id"),
+        ("luhn_typo", {k: luhn_case[k] for k in base}, flip(luhn_case["formatted"], 9), "check_digit_mismatch"),
+        ("luhn_swap", {k: luhn_case[k] for k in base},
+         luhn_case["formatted"][:10] + luhn_case["formatted"][11] + luhn_case["formatted"][10] + luhn_case["formatted"][12:],
+         "check_digit_mismatch"),
+        ("mod97_typo", {k: mod_case[k] for k in base}, flip(mod_case["formatted"], 11), "check_digit_mismatch"),
+        ("check_not_digits", {k: mod_case[k] for k in base}, mod_case["formatted"][:-2] + "xx", "invalid_id"),
+    ]:
+        if err == "check_digit_mismatch":  # the oracle agrees the check digits no longer match
+            body, chk = (text[:-1], text[-1:]) if case["check"] == "luhn" else (text[:-2], text[-2:])
+            fn = luhn if case["check"] == "luhn" else mod97
+            assert text != {"luhn": luhn_case, "mod97": mod_case}[case["check"]]["formatted"]
+            assert fn(check_payload(body)) != chk, name
+        bad_parse.append({"name": name, **case, "text": text, "error": err})
+    overflow = [{"name": "sequence_above_width", **base, "time_ms": t0, "sequence": "100000",
+                 "error": "value_out_of_range"}]
+    daily = []
+    tpl = {"template": "%Y%M%D%3S", "label": None, "offset": "+08:00", "check": "luhn"}
+    for name, times in [("one_day", [t0] * 3), ("across_midnight", [t0 + 84_599_000, t0 + 84_600_000, t0 + 84_600_001])]:
+        counts, out = {}, []
+        for t in times:
+            body, _ = render(tpl["template"], "", 480, t, 0)
+            day = body[:8]
+            counts[day] = counts.get(day, 0) + 1
+            body, _ = render(tpl["template"], "", 480, t, counts[day])
+            out.append(body + luhn(check_payload(body)))
+        daily.append({"name": name, **tpl, "times_ms": times, "formatted": out})
+    return {"valid": valid, "invalid_templates": invalid_templates, "invalid_parse": bad_parse,
+            "invalid_format": overflow, "daily": daily}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -336,3 +687,7 @@ if __name__ == "__main__":
     emit = verify if "--check" in sys.argv[1:] else write
     emit("snowflake.json", snowflake())
     emit("objectid.json", objectid())
+    emit("obfuscate.json", obfuscate())
+    emit("shortid.json", shortid())
+    emit("uuid7.json", uuid7())
+    emit("template.json", template())

@@ -1,0 +1,532 @@
+//! Node.js glue for [`idmint_core`], built with napi-rs: conversion only.
+//!
+//! Every function here turns JS values into core calls and core results (or errors) back into
+//! JS values. The npm package (`/node`) wraps these in the public JS API (`Snowflake`,
+//! `ObjectId`, `parse`, `compose`, the display IDs of [`formats`], the error classes); nothing
+//! here is meant to be called by users directly.
+//!
+//! Errors: every core [`Error`](idmint_core::Error) is thrown as a JS `Error` whose `code` is
+//! the core's stable kind string (`invalid_id`, ...); the JS layer rethrows it as the matching
+//! error class. No function here panics on any input.
+
+#![deny(missing_docs)]
+
+mod fast;
+pub mod formats;
+
+use std::sync::Arc;
+
+use idmint_core::{parse_id, Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake};
+use napi::bindgen_prelude::{
+    BigInt, BigUint64Array, Buffer, FromNapiValue, Object, ToNapiValue, TypeName, Uint8Array,
+    ValidateNapiValue, ValueType,
+};
+use napi::{sys, Env};
+use napi_derive::napi;
+
+/// The error type thrown to JS: `code` is the core error's kind.
+type Result<T> = std::result::Result<T, napi::Error<String>>;
+
+fn js_err(e: idmint_core::Error) -> napi::Error<String> {
+    napi::Error::new(e.kind().to_string(), e.to_string())
+}
+
+fn invalid_argument(name: &str, value: String, expected: &str) -> napi::Error<String> {
+    js_err(idmint_core::Error::InvalidArgument {
+        name: name.to_string(),
+        value,
+        expected: expected.to_string(),
+    })
+}
+
+/// A value made with raw N-API calls, returned as it is.
+pub struct RawValue(sys::napi_value);
+
+impl ToNapiValue for RawValue {
+    unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+        Ok(val.0)
+    }
+}
+
+/// Adds the raw hot-path functions (see `fast.rs`) to the module's exports.
+#[napi(module_exports)]
+pub fn init(exports: Object, env: Env) -> napi::Result<()> {
+    use napi::JsValue;
+    fast::register(env.raw(), exports.raw())
+}
+
+/// A JS `bigint` read as a `u64` without allocating, with N-API's lossless flag (false for a
+/// negative value or one above 2^64-1).
+pub struct U64Arg {
+    value: u64,
+    lossless: bool,
+}
+
+impl TypeName for U64Arg {
+    fn type_name() -> &'static str {
+        "BigInt"
+    }
+    fn value_type() -> ValueType {
+        ValueType::BigInt
+    }
+}
+
+impl ValidateNapiValue for U64Arg {}
+
+impl FromNapiValue for U64Arg {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        let mut out = U64Arg {
+            value: 0,
+            lossless: false,
+        };
+        // SAFETY: env and value come from N-API for this call; the out-pointers are valid.
+        let status = unsafe {
+            sys::napi_get_value_bigint_uint64(env, value, &mut out.value, &mut out.lossless)
+        };
+        if status != sys::Status::napi_ok {
+            return Err(napi::Error::new(
+                napi::Status::BigintExpected,
+                "expected a bigint".to_string(),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// A bigint as `i128`, or an `invalid_argument` error naming `what` when it is wider.
+fn wide(what: &str, v: &BigInt) -> Result<i128> {
+    match v.get_i128() {
+        (value, true) => Ok(value),
+        _ => Err(invalid_argument(
+            what,
+            "a bigint outside -2^127..2^127".to_string(),
+            "a value that fits its field",
+        )),
+    }
+}
+
+fn parse_layout(spec: &str, epoch: Option<&str>) -> Result<Layout> {
+    Layout::parse_with_epoch(spec, epoch).map_err(js_err)
+}
+
+/// A field of a layout, for `Layout.fields`.
+#[napi(object)]
+pub struct FieldInfo {
+    /// The field's name (`sequence` for the sequence).
+    pub name: String,
+    /// Width in bits.
+    pub bits: u32,
+    /// Bits below it.
+    pub shift: u32,
+    /// `node` or `sequence`.
+    pub kind: String,
+}
+
+/// A parsed layout: decompose and compose IDs.
+#[napi]
+pub struct NativeLayout {
+    inner: Arc<Layout>,
+    /// Per field in layout order: whether its values can exceed 2^53 and so travel as bigint.
+    wide_fields: Vec<bool>,
+}
+
+impl NativeLayout {
+    fn from_layout(inner: Layout) -> Self {
+        let wide_fields = inner.fields().iter().map(|f| f.bits() > 53).collect();
+        NativeLayout {
+            inner: Arc::new(inner),
+            wide_fields,
+        }
+    }
+
+    fn parts_object<'e>(&self, env: &'e Env, parts: Parts) -> napi::Result<Object<'e>> {
+        let mut obj = Object::new(env)?;
+        let t = parts.time_ms as f64; // time_ms <= MAX_TIME_MS < 2^53: exact
+        obj.set("time", env.create_date(t)?)?;
+        obj.set("timestampMs", t)?;
+        let mut node = parts.nodes.into_iter();
+        for (f, wide) in self.inner.fields().iter().zip(&self.wide_fields) {
+            let (name, value) = if f.kind() == idmint_core::FieldKind::Sequence {
+                ("sequence", parts.sequence)
+            } else {
+                match node.next() {
+                    Some((_, v)) => (f.name(), v),
+                    None => continue,
+                }
+            };
+            if *wide {
+                obj.set(name, value)?; // u64 -> bigint
+            } else {
+                obj.set(name, value as f64)?; // below 2^53: exact
+            }
+        }
+        Ok(obj)
+    }
+}
+
+#[napi]
+impl NativeLayout {
+    /// Parse a preset name or spec; `epoch` (unix ms digits or RFC 3339) replaces the epoch.
+    #[napi(constructor)]
+    pub fn new(spec: String, epoch: Option<String>) -> Result<Self> {
+        Ok(Self::from_layout(parse_layout(&spec, epoch.as_deref())?))
+    }
+
+    /// A handle for the raw functions (`fastDecompose`).
+    #[napi]
+    pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
+        fast::handle_value(env.raw(), fast::Target::Layout(self.inner.clone())).map(RawValue)
+    }
+
+    /// `{ decompose(id), out }` bound to this layout (fields up to 53 bits), or null.
+    #[napi]
+    pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
+        fast::bind_layout(env.raw(), &self.inner).map(RawValue)
+    }
+
+    /// Whether a field is wider than 53 bits (its values travel as bigint; no fast path).
+    #[napi(getter)]
+    pub fn has_wide_fields(&self) -> bool {
+        self.wide_fields.iter().any(|w| *w)
+    }
+
+    /// The canonical spec.
+    #[napi(getter)]
+    pub fn spec(&self) -> String {
+        self.inner.spec()
+    }
+
+    /// The preset name, if unchanged from a preset.
+    #[napi(getter)]
+    pub fn preset(&self) -> Option<String> {
+        self.inner.preset_name().map(str::to_string)
+    }
+
+    /// Fields below the time field, most significant first.
+    #[napi(getter)]
+    pub fn fields(&self) -> Vec<FieldInfo> {
+        self.inner
+            .fields()
+            .iter()
+            .map(|f| FieldInfo {
+                name: f.name().to_string(),
+                bits: f.bits(),
+                shift: f.shift(),
+                kind: match f.kind() {
+                    idmint_core::FieldKind::Node => "node".into(),
+                    idmint_core::FieldKind::Sequence => "sequence".into(),
+                },
+            })
+            .collect()
+    }
+
+    /// Names of the node fields, in layout order.
+    #[napi(getter)]
+    pub fn node_names(&self) -> Vec<String> {
+        self.inner
+            .node_fields()
+            .map(|f| f.name().to_string())
+            .collect()
+    }
+
+    /// Bits of the time field.
+    #[napi(getter)]
+    pub fn time_bits(&self) -> u32 {
+        self.inner.time_bits()
+    }
+
+    /// Tick length in ms (at most MAX_TIME_MS: exact as a number).
+    #[napi(getter)]
+    pub fn tick_ms(&self) -> f64 {
+        self.inner.tick_ms() as f64
+    }
+
+    /// Epoch in unix ms (exact as a number).
+    #[napi(getter)]
+    pub fn epoch_ms(&self) -> f64 {
+        self.inner.epoch_ms() as f64
+    }
+
+    /// Bits used in all.
+    #[napi(getter)]
+    pub fn total_bits(&self) -> u32 {
+        self.inner.total_bits()
+    }
+
+    /// The largest ID.
+    #[napi(getter)]
+    pub fn max_id(&self) -> u64 {
+        self.inner.max_id()
+    }
+
+    /// First unix ms the time field cannot hold (may exceed 2^53 only past year 9999: never).
+    #[napi(getter)]
+    pub fn exhausts_at_ms(&self) -> f64 {
+        self.inner.exhausts_at_ms() as f64
+    }
+
+    /// [`Layout::exhausts_at`], RFC 3339.
+    #[napi(getter)]
+    pub fn exhausts_at(&self) -> String {
+        self.inner.exhausts_at()
+    }
+
+    /// IDs per second one generator can mint at most.
+    #[napi(getter)]
+    pub fn ids_per_second_cap(&self) -> f64 {
+        self.inner.ids_per_second_cap()
+    }
+
+    /// Decompose an ID given as a non-negative bigint.
+    #[napi]
+    pub fn decompose<'e>(&self, env: &'e Env, id: U64Arg) -> Result<Object<'e>> {
+        if !id.lossless {
+            return Err(invalid_argument(
+                "id",
+                "a bigint outside 0..2^64".into(),
+                "route negative or wider bigints through decomposeStr",
+            ));
+        }
+        let parts = self.inner.decompose(id.value).map_err(js_err)?;
+        self.parts_object(env, parts).map_err(napi_err)
+    }
+
+    /// Decompose an ID given in decimal text.
+    #[napi]
+    pub fn decompose_str<'e>(&self, env: &'e Env, id: String) -> Result<Object<'e>> {
+        let parts = self.inner.decompose_str(&id).map_err(js_err)?;
+        self.parts_object(env, parts).map_err(napi_err)
+    }
+
+    /// Compose from values of any sign (checked by the core).
+    #[napi]
+    pub fn compose(
+        &self,
+        time_ms: BigInt,
+        names: Vec<String>,
+        values: Vec<BigInt>,
+        sequence: BigInt,
+    ) -> Result<u64> {
+        let time_ms = wide("time", &time_ms)?;
+        let sequence = wide("sequence", &sequence)?;
+        let mut nodes = Vec::with_capacity(names.len());
+        for (n, v) in names.iter().zip(&values) {
+            nodes.push((n.as_str(), wide(n, v)?));
+        }
+        self.inner
+            .compose_values(time_ms, nodes, sequence)
+            .map_err(js_err)
+    }
+}
+
+fn napi_err(e: napi::Error) -> napi::Error<String> {
+    napi::Error::new(e.status.as_ref().to_string(), e.reason.clone())
+}
+
+/// Stats of a generator, as numbers (exact below 2^53).
+#[napi(object)]
+pub struct StatsInfo {
+    /// IDs issued.
+    pub issued: f64,
+    /// Times a caller waited.
+    pub waits: f64,
+    /// Rollback events.
+    pub rollbacks: f64,
+    /// Lead over the clock now, ms.
+    pub lead_ms: f64,
+    /// Largest lead seen, ms.
+    pub max_lead_ms: f64,
+}
+
+/// A snowflake generator.
+#[napi]
+pub struct NativeSnowflake {
+    inner: Arc<Snowflake>,
+}
+
+#[napi]
+impl NativeSnowflake {
+    /// Build a generator; node values as bigints, policies in their text forms, `resume_after`
+    /// (the last ID issued before a restart) in decimal.
+    #[napi(constructor)]
+    #[allow(clippy::too_many_arguments)] // internal: index.js is the only caller
+    pub fn new(
+        layout: String,
+        epoch: Option<String>,
+        names: Vec<String>,
+        values: Vec<BigInt>,
+        random_nodes: bool,
+        on_exhausted: Option<String>,
+        on_rollback: Option<String>,
+        resume_after: Option<String>,
+    ) -> Result<Self> {
+        let layout = parse_layout(&layout, epoch.as_deref())?;
+        let mut b = Snowflake::builder(layout);
+        for (n, v) in names.iter().zip(&values) {
+            b = b.node(n, wide(n, v)?);
+        }
+        if random_nodes {
+            b = b.random_nodes();
+        }
+        if let Some(p) = on_exhausted {
+            b = b.on_exhausted(p.parse::<OnExhausted>().map_err(js_err)?);
+        }
+        if let Some(p) = on_rollback {
+            b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
+        }
+        if let Some(last) = resume_after {
+            // Decimal text (index.js sends bigints and numbers as text): the core reads it and
+            // reports a bad one with its exact value.
+            b = b.resume_after(parse_id(&last).map_err(js_err)?);
+        }
+        Ok(NativeSnowflake {
+            inner: Arc::new(b.build().map_err(js_err)?),
+        })
+    }
+
+    /// A handle for the raw functions (`fastNextId`, `fastNextIdString`).
+    #[napi]
+    pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
+        fast::handle_value(env.raw(), fast::Target::Snowflake(self.inner.clone())).map(RawValue)
+    }
+
+    /// `{ nextId, nextIdString }` bound to this generator.
+    #[napi]
+    pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
+        fast::bind_snowflake(env.raw(), &self.inner).map(RawValue)
+    }
+
+    /// The next ID, as a bigint.
+    #[napi]
+    pub fn next_id(&self) -> Result<u64> {
+        self.inner.next_id().map_err(js_err)
+    }
+
+    /// The next ID in decimal.
+    #[napi]
+    pub fn next_id_string(&self) -> Result<String> {
+        let id = self.inner.next_id().map_err(js_err)?;
+        Ok(itoa::Buffer::new().format(id).to_string())
+    }
+
+    /// `n` increasing IDs.
+    #[napi]
+    pub fn next_ids(&self, n: u32) -> Result<BigUint64Array> {
+        let ids = self.inner.next_ids(n as usize).map_err(js_err)?;
+        Ok(BigUint64Array::new(ids))
+    }
+
+    /// The counters now.
+    #[napi]
+    pub fn stats(&self) -> StatsInfo {
+        let s = self.inner.stats();
+        StatsInfo {
+            issued: s.issued as f64,
+            waits: s.waits as f64,
+            rollbacks: s.rollbacks as f64,
+            lead_ms: s.lead_ms as f64,
+            max_lead_ms: s.max_lead_ms as f64,
+        }
+    }
+
+    /// The layout's canonical spec (with its epoch).
+    #[napi(getter)]
+    pub fn layout_spec(&self) -> String {
+        self.inner.layout().spec()
+    }
+
+    /// This generator's node names, in layout order.
+    #[napi(getter)]
+    pub fn node_names(&self) -> Vec<String> {
+        self.inner.nodes().iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// This generator's node values, in layout order (bigints: a field may exceed 2^53).
+    #[napi(getter)]
+    pub fn node_values(&self) -> Vec<BigInt> {
+        self.inner
+            .nodes()
+            .iter()
+            .map(|(_, v)| BigInt::from(*v))
+            .collect()
+    }
+
+    /// The exhaustion policy's text form.
+    #[napi(getter)]
+    pub fn on_exhausted(&self) -> String {
+        self.inner.on_exhausted().to_string()
+    }
+
+    /// The rollback policy's text form.
+    #[napi(getter)]
+    pub fn on_rollback(&self) -> String {
+        self.inner.on_rollback().to_string()
+    }
+}
+
+/// A new ObjectId from the process-wide generator, as 24 lowercase hex characters.
+#[napi]
+pub fn object_id_hex(env: &Env) -> napi::Result<napi::JsString<'_>> {
+    env.create_string_latin1(ObjectId::new().to_hex_bytes())
+}
+
+/// Canonical (lowercase) hex of 24 hex characters.
+#[napi]
+pub fn object_id_parse(hex: String) -> Result<String> {
+    ObjectId::parse_str(&hex)
+        .map(|o| o.to_hex())
+        .map_err(js_err)
+}
+
+/// Hex of 12 bytes.
+#[napi]
+pub fn object_id_from_bytes(bytes: Uint8Array) -> Result<String> {
+    ObjectId::from_slice(&bytes)
+        .map(|o| o.to_hex())
+        .map_err(js_err)
+}
+
+/// An ObjectId from its fields: seconds, 5 random bytes, a 24-bit counter.
+#[napi]
+pub fn object_id_from_parts(seconds: u32, random: Uint8Array, counter: u32) -> Result<String> {
+    let random: [u8; 5] = random.as_ref().try_into().map_err(|_| {
+        invalid_argument(
+            "random",
+            format!("{} bytes", random.len()),
+            "exactly 5 bytes",
+        )
+    })?;
+    ObjectId::from_parts(seconds, random, counter)
+        .map(|o| o.to_hex())
+        .map_err(js_err)
+}
+
+/// The 12 bytes of a hex ObjectId.
+#[napi]
+pub fn object_id_bytes(hex: String) -> Result<Buffer> {
+    ObjectId::parse_str(&hex)
+        .map(|o| Buffer::from(o.bytes().to_vec()))
+        .map_err(js_err)
+}
+
+/// The seconds timestamp of a hex ObjectId.
+#[napi]
+pub fn object_id_timestamp(hex: String) -> Result<u32> {
+    ObjectId::parse_str(&hex)
+        .map(|o| o.timestamp())
+        .map_err(js_err)
+}
+
+/// Every error kind the core can report.
+#[napi]
+pub fn error_kinds() -> Vec<&'static str> {
+    idmint_core::Error::KINDS.to_vec()
+}
+
+/// A time given as unix ms digits or RFC 3339, as unix ms (exact as a number: at most year 9999).
+#[napi]
+pub fn parse_time_ms(what: String, text: String) -> Result<f64> {
+    idmint_core::parse_time_ms(&what, &text)
+        .map(|ms| ms as f64)
+        .map_err(js_err)
+}

@@ -1,0 +1,51 @@
+//! `idmint._idmint`, the native module of the `idmint` Python package.
+//!
+//! Conversion only: Python values become core values (`convert`), core errors become the
+//! exceptions of `idmint/_errors.py` (`errors`), and each class wraps one core type. Every
+//! behaviour (layouts, generation, policies, validation, encodings, obfuscation, UUIDv7,
+//! templates and check digits) is `idmint-core`'s.
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+mod convert;
+mod errors;
+mod layout;
+mod obfuscate;
+mod objectid;
+mod shortid;
+mod snowflake;
+mod template;
+mod uuid7;
+
+#[pymodule(gil_used = false)]
+fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(layout::parse, m)?)?;
+    m.add_class::<layout::Layout>()?;
+    m.add_class::<layout::Field>()?;
+    m.add_class::<layout::Parts>()?;
+    m.add_class::<snowflake::Snowflake>()?;
+    m.add_class::<snowflake::Stats>()?;
+    m.add_class::<snowflake::ManualClock>()?;
+    m.add_class::<objectid::ObjectId>()?;
+    m.add_class::<objectid::ObjectIdGenerator>()?;
+    m.add_function(wrap_pyfunction!(shortid::encode, m)?)?;
+    m.add_function(wrap_pyfunction!(shortid::decode, m)?)?;
+    m.add("ENCODINGS", PyTuple::new(py, shortid::names())?)?;
+    m.add_class::<obfuscate::Key>()?;
+    m.add_class::<obfuscate::Keyring>()?;
+    m.add_function(wrap_pyfunction!(obfuscate::split_tagged, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7::uuid7, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7::parse_uuid7, m)?)?;
+    m.add_class::<uuid7::Uuid7>()?;
+    m.add_class::<uuid7::Uuid7Generator>()?;
+    m.add_class::<template::Template>()?;
+    m.add_class::<template::TemplateParts>()?;
+    m.add_class::<template::MemoryDailyCounter>()?;
+    m.add_class::<template::OrderNumbers>()?;
+    m.add("PRESETS", PyTuple::new(py, idmint_core::PRESETS)?)?;
+    m.add("ERROR_KINDS", PyTuple::new(py, idmint_core::Error::KINDS)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

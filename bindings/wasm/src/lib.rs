@@ -1,0 +1,789 @@
+//! # idmint-wasm
+//!
+//! The wasm-bindgen glue of [`idmint_core`] for the browser package `idmint-web`
+//! (`node/web/`). It holds conversion only: every rule (layouts, ranges, policies, formats) is
+//! the core's. Its exports are internal: `node/web/index.js` wraps them into the public API
+//! (`Snowflake`, `ObjectId`, `parse`, `compose`, the display IDs of `docs/formats.md`: short
+//! strings, keyed obfuscation, UUIDv7/ULID, order-number templates; error classes).
+//!
+//! What is different from the native bindings:
+//!
+//! - time is [`DateClock`], `Date.now()`: `Instant` and `SystemTime` panic on
+//!   `wasm32-unknown-unknown`, so the core's `MonotonicClock` is never made here;
+//! - randomness is `crypto.getRandomValues`, through getrandom's `wasm_js` feature;
+//! - waiting is a busy spin on `Date.now()` (a page has no way to block a thread), so the
+//!   `wait` policies hold the page for as long as they wait;
+//! - order numbers read [`DateClock`] too, unless `index.js` pins a time for one call
+//!   (`OrderNumbers.next(time)`), and count with the core's in-memory daily counter: per page;
+//! - errors are thrown as JS `Error`s carrying the core's [`Error::kind`] in a `kind`
+//!   property, which `index.js` turns into its error classes; a value of the wrong JS type is a
+//!   `TypeError`.
+
+#![deny(missing_docs)]
+
+use std::sync::OnceLock;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use idmint_core::obfuscate::MAX_KEY_VERSION;
+use idmint_core::{
+    Clock, Encoding, Error, FieldKind, Key, Keyring, Layout, MemoryDailyCounter, ObjectId,
+    ObjectIdGenerator, OnExhausted, OnRollback, OrderNumbers, Parts, Snowflake, Template, Uuid7,
+    Uuid7Generator,
+};
+use wasm_bindgen::prelude::*;
+
+/// Unix time from `Date.now()`; waits by spinning on it.
+///
+/// A page's `Date.now()` follows the wall clock, which can step backwards: the generators'
+/// rollback policy then decides, exactly as on a server.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DateClock;
+
+thread_local! {
+    /// A `Date.now()` the JS side read just before calling in (the hot paths pass it as an
+    /// argument: a call out of wasm to read the clock costs as much as the rest of an ID). The
+    /// clock hands it out once; every later reading in the same call is a fresh `Date.now()`.
+    static PASSED_NOW: std::cell::Cell<f64> = const { std::cell::Cell::new(-1.0) };
+}
+
+/// Run `f` with `now_ms` (read by the caller from `Date.now()`) as the clock's next reading.
+fn with_now<T>(now_ms: f64, f: impl FnOnce() -> T) -> T {
+    PASSED_NOW.with(|p| p.set(now_ms));
+    let out = f();
+    PASSED_NOW.with(|p| p.set(-1.0));
+    out
+}
+
+impl Clock for DateClock {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        let passed = PASSED_NOW.with(|p| p.replace(-1.0));
+        // Date.now() is a whole number of ms; before 1970 (never, in practice) reads as 0.
+        if passed >= 0.0 {
+            passed as u64
+        } else {
+            js_sys::Date::now() as u64
+        }
+    }
+
+    fn sleep_until_ms(&self, target_ms: u64) {
+        // thread::sleep panics on wasm32-unknown-unknown; a page can only spin.
+        while self.now_ms() < target_ms {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+thread_local! {
+    /// The error of the last fast-path call that failed, for [`take_error`].
+    static LAST_ERROR: std::cell::RefCell<Option<Error>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Fast paths return a sentinel instead of throwing (a `Result` return costs a JS array per
+/// call); the error waits here until [`take_error`] hands it over.
+fn stash(e: Error) {
+    LAST_ERROR.with(|l| *l.borrow_mut() = Some(e));
+}
+
+/// The error of the last fast-path call that returned its failure sentinel, as a JS `Error`.
+#[wasm_bindgen(js_name = takeError)]
+pub fn take_error() -> JsValue {
+    LAST_ERROR
+        .with(|l| l.borrow_mut().take())
+        .map(to_js)
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A core error as a JS `Error` whose `kind` is [`Error::kind`].
+fn to_js(e: Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"kind".into(), &e.kind().into());
+    err.into()
+}
+
+/// A JS integer (a safe-integer number or any bigint) as the core's wide integer; anything
+/// else is the core's `invalid_argument` naming `what`.
+///
+/// `index.js` passes bigints. One beyond ±2^127 is clamped: it is out of every field's range,
+/// and the core reports it so.
+fn wide(v: &JsValue, what: &str) -> Result<i128, JsValue> {
+    if v.is_bigint() {
+        return Ok(i128::try_from(v.clone()).unwrap_or_else(|_| {
+            if v.lt(&JsValue::from(0)) {
+                i128::MIN
+            } else {
+                i128::MAX
+            }
+        }));
+    }
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_991.0 => {
+            Ok(f as i128)
+        }
+        _ => Err(to_js(Error::InvalidArgument {
+            name: what.to_string(),
+            value: v.js_typeof().as_string().unwrap_or_default(),
+            expected: "a whole number (a number up to 2^53-1, or a bigint)".to_string(),
+        })),
+    }
+}
+
+fn parts_to_vec(p: Parts) -> Vec<u64> {
+    let mut out = Vec::with_capacity(p.nodes.len() + 2);
+    out.push(p.time_ms);
+    out.push(p.sequence);
+    out.extend(p.nodes.iter().map(|(_, v)| *v));
+    out
+}
+
+/// A parsed layout, kept by `index.js` per spec so `parse` and `compose` read it once.
+#[wasm_bindgen]
+pub struct WasmLayout {
+    layout: Layout,
+}
+
+#[wasm_bindgen]
+impl WasmLayout {
+    /// A preset name or spec, with an optional epoch override (unix ms or RFC 3339).
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec: &str, epoch: Option<String>) -> Result<WasmLayout, JsValue> {
+        Layout::parse_with_epoch(spec, epoch.as_deref())
+            .map(|layout| WasmLayout { layout })
+            .map_err(to_js)
+    }
+
+    /// The canonical spec.
+    pub fn spec(&self) -> String {
+        self.layout.spec()
+    }
+
+    /// The preset name, if this layout is an unchanged preset.
+    #[wasm_bindgen(js_name = presetName)]
+    pub fn preset_name(&self) -> Option<String> {
+        self.layout.preset_name().map(str::to_string)
+    }
+
+    /// `[time_bits, tick_ms, epoch_ms, total_bits, sequence_bits, exhausts_at_ms]`.
+    pub fn shape(&self) -> Vec<f64> {
+        let l = &self.layout;
+        vec![
+            l.time_bits() as f64,
+            l.tick_ms() as f64,
+            l.epoch_ms() as f64,
+            l.total_bits() as f64,
+            l.sequence_field().bits() as f64,
+            l.exhausts_at_ms() as f64,
+        ]
+    }
+
+    /// The IDs per second one generator of this layout can mint at most.
+    #[wasm_bindgen(js_name = idsPerSecondCap)]
+    pub fn ids_per_second_cap(&self) -> f64 {
+        self.layout.ids_per_second_cap()
+    }
+
+    /// The names of the fields below the time field, most significant first.
+    #[wasm_bindgen(js_name = fieldNames)]
+    pub fn field_names(&self) -> Vec<String> {
+        self.layout
+            .fields()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect()
+    }
+
+    /// `[bits, shift, is_sequence]` of each field of [`WasmLayout::field_names`], flattened.
+    #[wasm_bindgen(js_name = fieldShapes)]
+    pub fn field_shapes(&self) -> Vec<u32> {
+        self.layout
+            .fields()
+            .iter()
+            .flat_map(|f| {
+                [
+                    f.bits(),
+                    f.shift(),
+                    (f.kind() == FieldKind::Sequence) as u32,
+                ]
+            })
+            .collect()
+    }
+
+    /// The largest ID of this layout.
+    #[wasm_bindgen(js_name = maxId)]
+    pub fn max_id(&self) -> u64 {
+        self.layout.max_id()
+    }
+
+    /// `[time_ms, sequence, ...node values]` of an ID in `0..=2^63-1` (checked by the caller).
+    pub fn decompose(&self, id: u64) -> Result<Vec<u64>, JsValue> {
+        self.layout.decompose(id).map(parts_to_vec).map_err(to_js)
+    }
+
+    /// [`WasmLayout::decompose`] of an ID in decimal text, or of any bigint written in decimal
+    /// (the core's errors then say why it does not fit).
+    #[wasm_bindgen(js_name = decomposeStr)]
+    pub fn decompose_str(&self, id: &str) -> Result<Vec<u64>, JsValue> {
+        self.layout
+            .decompose_str(id)
+            .map(parts_to_vec)
+            .map_err(to_js)
+    }
+
+    /// Compose an ID from a time (unix ms), node fields by name, and a sequence.
+    pub fn compose(
+        &self,
+        time_ms: JsValue,
+        names: Vec<String>,
+        values: Vec<JsValue>,
+        sequence: JsValue,
+    ) -> Result<u64, JsValue> {
+        let time_ms = wide(&time_ms, "timestampMs")?;
+        let sequence = wide(&sequence, "sequence")?;
+        let mut nodes = Vec::with_capacity(names.len());
+        for (n, v) in names.iter().zip(&values) {
+            nodes.push((n.as_str(), wide(v, n)?));
+        }
+        self.layout
+            .compose_values(time_ms, nodes, sequence)
+            .map_err(to_js)
+    }
+}
+
+/// A snowflake generator on [`DateClock`].
+#[wasm_bindgen]
+pub struct WasmSnowflake {
+    inner: Snowflake<DateClock>,
+}
+
+#[wasm_bindgen]
+impl WasmSnowflake {
+    /// A generator of `layout` with node fields `names` = `values`; `random` draws the node
+    /// fields not given from `crypto.getRandomValues`. Policies are the core's text forms.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        layout: &WasmLayout,
+        names: Vec<String>,
+        values: Vec<JsValue>,
+        random: bool,
+        on_rollback: Option<String>,
+        on_exhausted: Option<String>,
+    ) -> Result<WasmSnowflake, JsValue> {
+        let mut b = Snowflake::with_clock(layout.layout.clone(), DateClock);
+        for (n, v) in names.iter().zip(&values) {
+            b = b.node(n, wide(v, n)?);
+        }
+        if random {
+            b = b.random_nodes();
+        }
+        if let Some(p) = on_rollback {
+            b = b.on_rollback(p.parse::<OnRollback>().map_err(to_js)?);
+        }
+        if let Some(p) = on_exhausted {
+            b = b.on_exhausted(p.parse::<OnExhausted>().map_err(to_js)?);
+        }
+        b.build()
+            .map(|inner| WasmSnowflake { inner })
+            .map_err(to_js)
+    }
+
+    /// The next ID.
+    #[wasm_bindgen(js_name = nextId)]
+    pub fn next_id(&self) -> Result<u64, JsValue> {
+        self.inner.next_id().map_err(to_js)
+    }
+
+    /// The next ID, or -1 on error (then [`take_error`] has it): IDs are at most 2^63-1, and a
+    /// plain `i64` return crosses to JS as a bigint with nothing else made.
+    /// `now_ms` is `Date.now()`, read by the caller just before.
+    #[wasm_bindgen(js_name = nextIdOrNeg)]
+    pub fn next_id_or_neg(&self, now_ms: f64) -> i64 {
+        match with_now(now_ms, || self.inner.next_id()) {
+            Ok(id) => id as i64,
+            Err(e) => {
+                stash(e);
+                -1
+            }
+        }
+    }
+
+    /// The next ID in decimal.
+    #[wasm_bindgen(js_name = nextIdString)]
+    pub fn next_id_string(&self) -> Result<String, JsValue> {
+        self.inner.next_id().map(|id| id.to_string()).map_err(to_js)
+    }
+
+    /// `n` increasing IDs (a `BigUint64Array` in JS).
+    #[wasm_bindgen(js_name = nextIds)]
+    pub fn next_ids(&self, n: usize) -> Result<Vec<u64>, JsValue> {
+        self.inner.next_ids(n).map_err(to_js)
+    }
+
+    /// The layout, for `parse` and `compose` on this generator.
+    pub fn layout(&self) -> WasmLayout {
+        WasmLayout {
+            layout: self.inner.layout().clone(),
+        }
+    }
+
+    /// This generator's node values, in layout order.
+    #[wasm_bindgen(js_name = nodeValues)]
+    pub fn node_values(&self) -> Vec<u64> {
+        self.inner.nodes().iter().map(|(_, v)| *v).collect()
+    }
+
+    /// `[issued, waits, rollbacks, lead_ms, max_lead_ms]`.
+    pub fn stats(&self) -> Vec<f64> {
+        let s = self.inner.stats();
+        vec![
+            s.issued as f64,
+            s.waits as f64,
+            s.rollbacks as f64,
+            s.lead_ms as f64,
+            s.max_lead_ms as f64,
+        ]
+    }
+
+    /// The rollback policy, in its text form.
+    #[wasm_bindgen(js_name = onRollback)]
+    pub fn on_rollback(&self) -> String {
+        self.inner.on_rollback().to_string()
+    }
+
+    /// The exhaustion policy, in its text form.
+    #[wasm_bindgen(js_name = onExhausted)]
+    pub fn on_exhausted(&self) -> String {
+        self.inner.on_exhausted().to_string()
+    }
+}
+
+fn oid_generator() -> &'static ObjectIdGenerator<DateClock> {
+    static GEN: OnceLock<ObjectIdGenerator<DateClock>> = OnceLock::new();
+    GEN.get_or_init(|| ObjectIdGenerator::with_clock(DateClock, None, None))
+}
+
+/// A new ObjectId from the page's generator, as 24 lowercase hex digits.
+#[wasm_bindgen(js_name = oidNextHex)]
+pub fn oid_next_hex() -> String {
+    oid_generator().next_id().to_hex()
+}
+
+/// Where [`oid_next_into_buffer`] writes: 24 bytes of wasm memory.
+#[wasm_bindgen(js_name = oidBufferPtr)]
+pub fn oid_buffer_ptr() -> *const u8 {
+    OID_BUFFER.with(|b| b.as_ptr() as *const u8)
+}
+
+thread_local! {
+    static OID_BUFFER: std::cell::Cell<[u8; 24]> = const { std::cell::Cell::new([0; 24]) };
+}
+
+/// A new ObjectId's 24 lowercase hex digits (ASCII) written to the buffer at [`oid_buffer_ptr`]:
+/// no allocation and no UTF-8 decoding on the way to a JS string.
+/// `now_ms` is `Date.now()`, read by the caller just before.
+#[wasm_bindgen(js_name = oidNextIntoBuffer)]
+pub fn oid_next_into_buffer(now_ms: f64) {
+    let oid = with_now(now_ms, || oid_generator().next_id());
+    OID_BUFFER.with(|b| b.set(oid.to_hex_bytes()));
+}
+
+/// An ObjectId's text (any case) as its canonical lowercase hex.
+#[wasm_bindgen(js_name = oidParseHex)]
+pub fn oid_parse_hex(text: &str) -> Result<String, JsValue> {
+    ObjectId::parse_str(text).map(|o| o.to_hex()).map_err(to_js)
+}
+
+/// 12 bytes as an ObjectId's hex.
+#[wasm_bindgen(js_name = oidFromBytes)]
+pub fn oid_from_bytes(bytes: &[u8]) -> Result<String, JsValue> {
+    ObjectId::from_slice(bytes)
+        .map(|o| o.to_hex())
+        .map_err(to_js)
+}
+
+/// An ObjectId for a time in unix seconds with zero random and counter, for range queries.
+#[wasm_bindgen(js_name = oidFromTime)]
+pub fn oid_from_time(seconds: JsValue) -> Result<String, JsValue> {
+    let s = wide(&seconds, "seconds")?;
+    let s = u32::try_from(s).map_err(|_| {
+        to_js(Error::ValueOutOfRange {
+            field: "seconds".into(),
+            value: s,
+            max: u32::MAX as u64,
+        })
+    })?;
+    ObjectId::from_parts(s, [0; 5], 0)
+        .map(|o| o.to_hex())
+        .map_err(to_js)
+}
+
+fn canonical(hex: &str) -> Result<ObjectId, JsValue> {
+    ObjectId::parse_str(hex).map_err(to_js)
+}
+
+/// The 12 bytes of an ObjectId given in hex.
+#[wasm_bindgen(js_name = oidBytes)]
+pub fn oid_bytes(hex: &str) -> Result<Vec<u8>, JsValue> {
+    canonical(hex).map(|o| <[u8; 12]>::from(o).to_vec())
+}
+
+/// The unix seconds of an ObjectId given in hex.
+#[wasm_bindgen(js_name = oidTimestamp)]
+pub fn oid_timestamp(hex: &str) -> Result<u32, JsValue> {
+    canonical(hex).map(|o| o.timestamp())
+}
+
+/// The version of this package.
+#[wasm_bindgen(js_name = version)]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// Every error kind the core can report, for `index.js` to check its classes against.
+#[wasm_bindgen(js_name = errorKinds)]
+pub fn error_kinds() -> Vec<String> {
+    Error::KINDS.iter().map(|s| s.to_string()).collect()
+}
+
+/// Unix milliseconds of a time given as text: digits (unix ms) or RFC 3339, as the core reads
+/// every time option.
+#[wasm_bindgen(js_name = parseTimeMs)]
+pub fn parse_time_ms(what: &str, text: &str) -> Result<f64, JsValue> {
+    idmint_core::parse_time_ms(what, text)
+        .map(|ms| ms as f64)
+        .map_err(to_js)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display IDs (docs/formats.md): short strings, keyed obfuscation, UUIDv7/ULID, order numbers.
+// IDs arrive as u64: `index.js` range-checks every bigint to 0..=2^64-1 before it crosses.
+
+fn encoding(name: &str) -> Result<Encoding, JsValue> {
+    name.parse::<Encoding>().map_err(to_js)
+}
+
+/// `value` in the short-string encoding named `encoding` (`base62`, `base62-fixed`, `base32`,
+/// `base32-fixed`).
+#[wasm_bindgen(js_name = encodeId)]
+pub fn encode_id(value: u64, encoding_name: &str) -> Result<String, JsValue> {
+    Ok(encoding(encoding_name)?.encode(value))
+}
+
+/// The value of `text` in the encoding named `encoding`, read strictly.
+#[wasm_bindgen(js_name = decodeId)]
+pub fn decode_id(text: &str, encoding_name: &str) -> Result<u64, JsValue> {
+    encoding(encoding_name)?.decode(text).map_err(to_js)
+}
+
+/// A key version given as a JS integer. One that does not fit the core's `u8` is reported as the
+/// core reports a version outside 0..=61.
+fn key_version(v: &JsValue) -> Result<u8, JsValue> {
+    let w = wide(v, "version")?;
+    u8::try_from(w).map_err(|_| {
+        to_js(Error::InvalidKey {
+            key: format!("v{w}"),
+            reason: format!("versions are 0..={MAX_KEY_VERSION} (one base62 character)"),
+        })
+    })
+}
+
+/// A new key of `version` from `crypto.getRandomValues`, in its text form (it holds the secret).
+#[wasm_bindgen(js_name = keyGenerate)]
+pub fn key_generate(version: JsValue) -> Result<String, JsValue> {
+    Key::generate(key_version(&version)?)
+        .map(|k| k.to_text())
+        .map_err(to_js)
+}
+
+/// A key ring read from key-file text: the highest version obfuscates, every version reveals.
+#[wasm_bindgen]
+pub struct WasmKeyring {
+    ring: Keyring,
+}
+
+#[wasm_bindgen]
+impl WasmKeyring {
+    /// Read key-file text: one key a line, `#` comments and blank lines skipped.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<WasmKeyring, JsValue> {
+        Keyring::parse(text)
+            .map(|ring| WasmKeyring { ring })
+            .map_err(to_js)
+    }
+
+    /// The versions held, ascending (the last one obfuscates).
+    pub fn versions(&self) -> Vec<u8> {
+        self.ring.versions()
+    }
+
+    /// Obfuscate with the active key.
+    pub fn obfuscate(&self, id: u64) -> Result<u64, JsValue> {
+        self.ring.obfuscate(id).map_err(to_js)
+    }
+
+    /// Reveal a plain output made with key `version` (the active key's when undefined).
+    pub fn reveal(&self, shown: u64, version: JsValue) -> Result<u64, JsValue> {
+        let version = if version.is_undefined() {
+            self.ring.active().version()
+        } else {
+            key_version(&version)?
+        };
+        self.ring.reveal(version, shown).map_err(to_js)
+    }
+
+    /// Obfuscate with the active key into the 12-character tagged form.
+    #[wasm_bindgen(js_name = obfuscateTagged)]
+    pub fn obfuscate_tagged(&self, id: u64) -> Result<String, JsValue> {
+        self.ring.obfuscate_tagged(id).map_err(to_js)
+    }
+
+    /// Reveal the tagged form with the key it names.
+    #[wasm_bindgen(js_name = revealTagged)]
+    pub fn reveal_tagged(&self, text: &str) -> Result<u64, JsValue> {
+        self.ring.reveal_tagged(text).map_err(to_js)
+    }
+}
+
+/// A UUID's fields for `index.js`: `[uuid, ulid, time_ms, rand_a, rand_b (bigint)]`.
+fn uuid_fields(u: Uuid7) -> js_sys::Array {
+    js_sys::Array::of5(
+        &u.to_string().into(),
+        &u.to_ulid().into(),
+        &(u.time_ms() as f64).into(),
+        &u.rand_a().into(),
+        &u.rand_b().into(),
+    )
+}
+
+/// Read a UUIDv7 (hyphenated or 32 hex digits, either case): see `uuid_fields`.
+#[wasm_bindgen(js_name = uuid7Parse)]
+pub fn uuid7_parse(text: &str) -> Result<js_sys::Array, JsValue> {
+    Uuid7::parse_str(text).map(uuid_fields).map_err(to_js)
+}
+
+/// Read the 26-character ULID text of a UUIDv7: see `uuid_fields`.
+#[wasm_bindgen(js_name = ulidParse)]
+pub fn ulid_parse(text: &str) -> Result<js_sys::Array, JsValue> {
+    Uuid7::parse_ulid(text).map(uuid_fields).map_err(to_js)
+}
+
+fn uuid7_generator() -> &'static Uuid7Generator<DateClock> {
+    static GEN: OnceLock<Uuid7Generator<DateClock>> = OnceLock::new();
+    GEN.get_or_init(|| Uuid7Generator::with_clock(DateClock))
+}
+
+/// A new UUIDv7 from the page's generator, hyphenated lowercase. `now_ms` is `Date.now()`, read by
+/// the caller just before.
+#[wasm_bindgen(js_name = uuid7Next)]
+pub fn uuid7_next(now_ms: f64) -> Result<String, JsValue> {
+    with_now(now_ms, || uuid7_generator().next_uuid())
+        .map(|u| u.to_string())
+        .map_err(to_js)
+}
+
+/// A UUIDv7 generator of its own on [`DateClock`] (RFC 9562 §6.2 method 1: strictly increasing).
+#[wasm_bindgen]
+pub struct WasmUuid7Generator {
+    inner: Uuid7Generator<DateClock>,
+}
+
+#[wasm_bindgen]
+impl WasmUuid7Generator {
+    /// A generator that has issued nothing.
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> WasmUuid7Generator {
+        WasmUuid7Generator {
+            inner: Uuid7Generator::with_clock(DateClock),
+        }
+    }
+
+    /// The next UUID, hyphenated lowercase; as its ULID text when `ulid`.
+    pub fn next(&self, now_ms: f64, ulid: bool) -> Result<String, JsValue> {
+        with_now(now_ms, || self.inner.next_uuid())
+            .map(|u| if ulid { u.to_ulid() } else { u.to_string() })
+            .map_err(to_js)
+    }
+}
+
+/// A time given as text by `index.js` (unix ms digits or RFC 3339), read as the core reads times.
+fn time_arg(what: &str, text: &str) -> Result<u64, JsValue> {
+    idmint_core::parse_time_ms(what, text).map_err(to_js)
+}
+
+/// An order-number template with its label, UTC offset and check digits.
+#[wasm_bindgen]
+pub struct WasmTemplate {
+    t: Template,
+}
+
+#[wasm_bindgen]
+impl WasmTemplate {
+    /// Read `pattern`; `offset` is the core's text form (`Z`, `+08:00`, ...), `check` is `none`,
+    /// `luhn` or `mod97`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        pattern: &str,
+        label: Option<String>,
+        offset: Option<String>,
+        check: Option<String>,
+    ) -> Result<WasmTemplate, JsValue> {
+        let mut t = Template::new(pattern).map_err(to_js)?;
+        if let Some(o) = offset {
+            t = t.offset(&o).map_err(to_js)?;
+        }
+        if let Some(c) = check {
+            t = t.check_digit(c.parse().map_err(to_js)?);
+        }
+        if let Some(l) = label {
+            t = t.label(&l).map_err(to_js)?;
+        }
+        Ok(WasmTemplate { t })
+    }
+
+    /// The order number for `time` (unix ms digits or RFC 3339) and `sequence` (a JS integer).
+    pub fn format(&self, time: &str, sequence: JsValue) -> Result<String, JsValue> {
+        let time_ms = time_arg("time", time)?;
+        let s = wide(&sequence, "sequence")?;
+        // What does not fit a u64 is out of range as the core reports a sequence above the width.
+        let s = u64::try_from(s).map_err(|_| {
+            to_js(Error::ValueOutOfRange {
+                field: "sequence".into(),
+                value: s,
+                max: self.t.capacity(),
+            })
+        })?;
+        self.t.format(time_ms, s).map_err(to_js)
+    }
+
+    /// A snowflake ID of `layout` (0..=2^63-1, checked by the caller) as the sequence, with its own
+    /// time as the date parts.
+    #[wasm_bindgen(js_name = formatSnowflake)]
+    pub fn format_snowflake(&self, layout: &WasmLayout, id: u64) -> Result<String, JsValue> {
+        self.t.format_snowflake(&layout.layout, id).map_err(to_js)
+    }
+
+    /// The parts of an order number: `[[year, month, day, hour, minute, second] (NaN: not in
+    /// the template), label | undefined, sequence (bigint), check | undefined]`.
+    pub fn parse(&self, text: &str) -> Result<js_sys::Array, JsValue> {
+        let p = self.t.parse(text).map_err(to_js)?;
+        let n = |v: Option<u8>| v.map_or(f64::NAN, f64::from);
+        let numbers = [
+            p.year.map_or(f64::NAN, f64::from),
+            n(p.month),
+            n(p.day),
+            n(p.hour),
+            n(p.minute),
+            n(p.second),
+        ];
+        Ok(js_sys::Array::of4(
+            &js_sys::Float64Array::from(&numbers[..]).into(),
+            &p.label.map_or(JsValue::UNDEFINED, JsValue::from),
+            &p.sequence.into(),
+            &p.check.map_or(JsValue::UNDEFINED, JsValue::from),
+        ))
+    }
+
+    /// `yyyymmdd` of `time` in the template's offset: the key of its daily counter.
+    #[wasm_bindgen(js_name = dayOf)]
+    pub fn day_of(&self, time: &str) -> Result<u32, JsValue> {
+        self.t.day_of(time_arg("time", time)?).map_err(to_js)
+    }
+
+    /// The template as given.
+    pub fn pattern(&self) -> String {
+        self.t.pattern().to_string()
+    }
+
+    /// `[offset_seconds, sequence_width]`.
+    pub fn shape(&self) -> Vec<i32> {
+        vec![self.t.offset_s(), self.t.sequence_width() as i32]
+    }
+
+    /// The check digits' name.
+    pub fn check(&self) -> String {
+        self.t.check().name().to_string()
+    }
+
+    /// The largest sequence that fits.
+    pub fn capacity(&self) -> u64 {
+        self.t.capacity()
+    }
+}
+
+/// [`DateClock`], or a time `index.js` pinned for one call (order numbers "as of" a time).
+#[derive(Debug)]
+struct PinnedClock {
+    pinned: AtomicU64,
+}
+
+const NOT_PINNED: u64 = u64::MAX;
+
+impl Clock for PinnedClock {
+    fn now_ms(&self) -> u64 {
+        match self.pinned.load(Ordering::Relaxed) {
+            NOT_PINNED => DateClock.now_ms(),
+            ms => ms,
+        }
+    }
+}
+
+/// Daily order numbers: a template, a per-page [`MemoryDailyCounter`] and `PinnedClock`.
+#[wasm_bindgen]
+pub struct WasmOrderNumbers {
+    inner: OrderNumbers<MemoryDailyCounter, Arc<PinnedClock>>,
+    clock: Arc<PinnedClock>,
+}
+
+#[wasm_bindgen]
+impl WasmOrderNumbers {
+    /// Order numbers of `template`; with `day` (`yyyymmdd`) and `first`, the counter's next value
+    /// on that day is `first` (resuming after a reload).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        template: &WasmTemplate,
+        day: JsValue,
+        first: JsValue,
+    ) -> Result<WasmOrderNumbers, JsValue> {
+        let counter = if day.is_undefined() && first.is_undefined() {
+            MemoryDailyCounter::new()
+        } else {
+            let d = wide(&day, "day")?;
+            let day = u32::try_from(d).map_err(|_| {
+                to_js(Error::InvalidArgument {
+                    name: "day".into(),
+                    value: d.to_string(),
+                    expected: "yyyymmdd, a day in the template's offset (Template.dayOf)".into(),
+                })
+            })?;
+            let f = wide(&first, "first")?;
+            let first = u64::try_from(f).map_err(|_| {
+                to_js(Error::InvalidArgument {
+                    name: "first".into(),
+                    value: f.to_string(),
+                    expected: "a whole number from 1: a daily counter starts at 1".into(),
+                })
+            })?;
+            MemoryDailyCounter::starting_at(day, first).map_err(to_js)?
+        };
+        let clock = Arc::new(PinnedClock {
+            pinned: AtomicU64::new(NOT_PINNED),
+        });
+        OrderNumbers::new(template.t.clone(), counter, clock.clone())
+            .map(|inner| WasmOrderNumbers { inner, clock })
+            .map_err(to_js)
+    }
+
+    /// The next order number, at `Date.now()` or at `time` (unix ms digits or RFC 3339).
+    pub fn next(&self, time: Option<String>) -> Result<String, JsValue> {
+        let pinned = match time {
+            Some(t) => time_arg("time", &t)?,
+            None => NOT_PINNED,
+        };
+        self.clock.pinned.store(pinned, Ordering::Relaxed);
+        let out = self.inner.next();
+        self.clock.pinned.store(NOT_PINNED, Ordering::Relaxed);
+        out.map_err(to_js)
+    }
+}

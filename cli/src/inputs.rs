@@ -1,0 +1,41 @@
+//! Values for the commands that transform IDs (`encode`, `obfuscate`, ...): the arguments, or
+//! else one a line from standard input, so they work at the end of a pipe.
+
+use std::io::{self, BufRead};
+
+use crate::report::CliError;
+
+/// Call `each` on every argument, or on every non-empty line of stdin when there are none.
+pub fn for_each(
+    args: &[String],
+    mut each: impl FnMut(&str) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    if !args.is_empty() {
+        return args.iter().try_for_each(|a| each(a));
+    }
+    for line in io::stdin().lock().lines() {
+        let line = line.map_err(|e| {
+            CliError::Core(idmint_core::Error::InvalidArgument {
+                name: "stdin".into(),
+                value: "(input)".into(),
+                expected: format!("readable UTF-8 lines ({e})"),
+            })
+        })?;
+        let line = line.trim();
+        if !line.is_empty() {
+            each(line)?;
+        }
+    }
+    Ok(())
+}
+
+/// A decimal unsigned 64-bit number: digits only.
+pub fn parse_u64(text: &str) -> idmint_core::Result<u64> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| idmint_core::Error::InvalidId {
+            id: text.escape_debug().to_string(),
+            reason: "expected a decimal number in 0..=18446744073709551615 (digits only)".into(),
+        })
+}

@@ -1,0 +1,325 @@
+//! Segment IDs: numeric IDs from a shared store, one store round trip per thousands of IDs.
+//!
+//! The scheme of Meituan Leaf's "segment" mode and Didi Tinyid: a store keeps, per *tag*, the
+//! last ID handed out (`max_id`); a client moves it up by a *step* in one atomic operation and
+//! owns the IDs in between, serving them from memory. Each client holds a current and a next
+//! range and fetches the next one in the background once a share of the current one is used
+//! (20% by default), so callers wait on the store only when both are empty.
+//!
+//! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; SQLite, PostgreSQL, MySQL/MariaDB
+//!   (features `sqlite`, `postgres`, `mysql`, with sqlx) and Redis (feature `redis`);
+//!   [`open_store`] opens one by URL.
+//! - [`SegmentClient`]: the client, blocking (its own one-thread runtime) or async (the
+//!   caller's tokio runtime); [`TagHandle`] is a cached tag whose
+//!   [`next_id`](TagHandle::next_id) is one atomic `fetch_add`.
+//!
+//! Guarantees: IDs of a tag are unique across every client of the store, and each client's
+//! IDs for a tag only grow. They are not globally ordered across clients (client A may hold
+//! 1..1000 while B holds 1001..2000), and there are gaps: IDs left in memory at exit are
+//! skipped, never reissued.
+//!
+//! ```
+//! use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec};
+//!
+//! let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+//! client.create_tag(&TagSpec::new("orders")?.start(1_000_001)?.step(5000)?)?;
+//! let orders = client.tag("orders")?;
+//! assert_eq!(orders.next_id()?, 1_000_001);
+//! assert_eq!(orders.next_id()?, 1_000_002);
+//! # Ok::<(), idmint_core::Error>(())
+//! ```
+
+mod client;
+#[cfg(feature = "mysql")]
+mod mysql;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+mod sql;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+mod store;
+mod tag;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
+#[cfg(feature = "mysql")]
+pub use mysql::MySqlStore;
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(feature = "redis")]
+pub use redis::{RedisMode, RedisStore};
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
+pub use tag::{
+    validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
+    MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
+};
+
+use crate::{Error, Result};
+
+/// The store URL the CLI uses when none is given: a SQLite file in the working directory.
+pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
+
+/// How to open a store by URL. URL query parameters `table`, `pool`, `prefix`, `shards` and
+/// `shard_refill` override these (and are removed before the URL reaches the driver).
+///
+/// ```
+/// use idmint_core::segment::StoreOptions;
+/// let opts = StoreOptions::default().table("my_segments")?.pool_size(8)?;
+/// assert!(StoreOptions::default().table("bad name").is_err());
+/// # let _ = opts;
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreOptions {
+    pub(crate) table: String,
+    pub(crate) pool_size: u32,
+    pub(crate) redis_prefix: String,
+    pub(crate) redis_shards: u32,
+    pub(crate) redis_shard_refill: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            table: DEFAULT_TABLE.to_string(),
+            pool_size: 4,
+            redis_prefix: "idmint:seg".to_string(),
+            redis_shards: 0,
+            redis_shard_refill: 1000,
+        }
+    }
+}
+
+impl StoreOptions {
+    /// The SQL table (default `idmint_segments`), checked by [`validate_table`].
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::StoreOptions::default().table("ids").is_ok());
+    /// ```
+    pub fn table(mut self, table: &str) -> Result<Self> {
+        validate_table(table)?;
+        self.table = table.to_string();
+        Ok(self)
+    }
+
+    /// Connections in a SQL pool, 1..=64 (default 4; SQLite uses at most 2).
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::StoreOptions::default().pool_size(0).is_err());
+    /// ```
+    pub fn pool_size(mut self, n: u32) -> Result<Self> {
+        if !(1..=64).contains(&n) {
+            return Err(Error::InvalidArgument {
+                name: "pool".into(),
+                value: n.to_string(),
+                expected: "1..=64".into(),
+            });
+        }
+        self.pool_size = n;
+        Ok(self)
+    }
+
+    /// The prefix of Redis keys (default `idmint:seg`): 1 to 64 characters as in tags.
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::StoreOptions::default().redis_prefix("app:ids").is_ok());
+    /// ```
+    pub fn redis_prefix(mut self, prefix: &str) -> Result<Self> {
+        validate_tag(prefix)?;
+        if prefix.len() > 64 {
+            return Err(Error::InvalidArgument {
+                name: "prefix".into(),
+                value: prefix.into(),
+                expected: "at most 64 characters".into(),
+            });
+        }
+        self.redis_prefix = prefix.to_string();
+        Ok(self)
+    }
+
+    /// Redis sharded mode (the seeds' `id_generator_0..N`): `shards` keys (1..=1024) holding
+    /// `min`/`max` pairs, refilled from one global counter by `count + refill` IDs.
+    /// 0 shards (the default) is the plain mode, one `INCRBY` key per tag.
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::StoreOptions::default().redis_sharded(3, 1000).is_ok());
+    /// ```
+    pub fn redis_sharded(mut self, shards: u32, refill: u64) -> Result<Self> {
+        if shards > 1024 {
+            return Err(Error::InvalidArgument {
+                name: "shards".into(),
+                value: shards.to_string(),
+                expected: "0 (plain mode) or 1..=1024".into(),
+            });
+        }
+        tag::check_step("shard_refill", refill)?;
+        self.redis_shards = shards;
+        self.redis_shard_refill = refill;
+        Ok(self)
+    }
+
+    /// Applies and removes this crate's query parameters from a URL.
+    fn apply_url(mut self, url: &str) -> Result<(Self, String)> {
+        let Some((base, query)) = url.split_once('?') else {
+            return Ok((self, url.to_string()));
+        };
+        let mut keep = Vec::new();
+        let mut shards = (self.redis_shards, self.redis_shard_refill);
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let num = |name: &str| {
+                v.parse::<u64>().map_err(|_| Error::InvalidArgument {
+                    name: name.into(),
+                    value: v.into(),
+                    expected: "a whole number".into(),
+                })
+            };
+            match k {
+                "table" => self = self.table(v)?,
+                "pool" => self = self.pool_size(num("pool")?.min(u32::MAX as u64) as u32)?,
+                "prefix" => self = self.redis_prefix(v)?,
+                "shards" => shards.0 = num("shards")?.min(u32::MAX as u64) as u32,
+                "shard_refill" => shards.1 = num("shard_refill")?,
+                _ => keep.push(pair),
+            }
+        }
+        self = self.redis_sharded(shards.0, shards.1)?;
+        let rest = if keep.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base}?{}", keep.join("&"))
+        };
+        Ok((self, rest))
+    }
+}
+
+/// A store URL as kind and address, without credentials or parameters, for messages.
+///
+/// ```
+/// use idmint_core::segment::describe_url;
+/// assert_eq!(describe_url("postgres://app:secret@db:5432/ids?sslmode=disable"), "postgres://db:5432/ids");
+/// assert_eq!(describe_url("sqlite:./ids.db"), "sqlite:./ids.db");
+/// ```
+pub fn describe_url(url: &str) -> String {
+    let url = url.split('?').next().unwrap_or("");
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{rest}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// Opens a store by URL:
+///
+/// | URL | store | feature |
+/// | --- | --- | --- |
+/// | `memory:` | [`MemoryStore`] (this process only) | `segment` |
+/// | `sqlite:PATH`, `sqlite://PATH`, `sqlite::memory:` | SQLite file, created if missing | `sqlite` |
+/// | `postgres://user:pass@host:port/db`, `postgresql://…` | PostgreSQL | `postgres` |
+/// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
+/// | `redis://[:pass@]host:port[/db]` | Redis | `redis` |
+///
+/// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
+/// are read and removed; the rest go to the driver. SQL stores create their table if missing.
+///
+/// ```
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// use idmint_core::segment::{open_store, StoreOptions};
+/// let store = open_store("memory:", &StoreOptions::default()).await?;
+/// assert_eq!(store.describe(), "memory:");
+/// let err = open_store("ftp://x", &StoreOptions::default()).await.unwrap_err();
+/// assert_eq!(err.kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
+    let (opts, url) = opts.clone().apply_url(url)?;
+    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+    #[allow(unused_variables)]
+    let missing = |feature: &str| Error::InvalidArgument {
+        name: "store".into(),
+        value: describe_url(&url),
+        expected: format!(
+            "a store this build supports: build idmint-core with feature `{feature}`"
+        ),
+    };
+    let _ = &opts;
+    match scheme.as_str() {
+        "memory" => Ok(MemoryStore::new()),
+        "sqlite" => {
+            #[cfg(feature = "sqlite")]
+            return Ok(Arc::new(SqliteStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "sqlite"))]
+            Err(missing("sqlite"))
+        }
+        "postgres" | "postgresql" => {
+            #[cfg(feature = "postgres")]
+            return Ok(Arc::new(PostgresStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "postgres"))]
+            Err(missing("postgres"))
+        }
+        "mysql" | "mariadb" => {
+            #[cfg(feature = "mysql")]
+            return Ok(Arc::new(MySqlStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "mysql"))]
+            Err(missing("mysql"))
+        }
+        "redis" => {
+            #[cfg(feature = "redis")]
+            return Ok(Arc::new(RedisStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "redis"))]
+            Err(missing("redis"))
+        }
+        _ => Err(Error::InvalidArgument {
+            name: "store".into(),
+            value: describe_url(&url),
+            expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:".into(),
+        }),
+    }
+}
+
+pub(crate) async fn open_store_timeout(
+    url: &str,
+    opts: &StoreOptions,
+    timeout: Duration,
+) -> Result<Arc<dyn SegmentStore>> {
+    tokio::time::timeout(timeout, open_store(url, opts))
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::StoreUnavailable {
+                store: describe_url(url),
+                reason: format!("no connection within {} ms", timeout.as_millis()),
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_params() {
+        let (o, rest) = StoreOptions::default()
+            .apply_url("postgres://h/db?table=ids&sslmode=disable&pool=2")
+            .unwrap();
+        assert_eq!((o.table.as_str(), o.pool_size), ("ids", 2));
+        assert_eq!(rest, "postgres://h/db?sslmode=disable");
+        let (o, rest) = StoreOptions::default()
+            .apply_url("redis://h:1?shards=3&shard_refill=50")
+            .unwrap();
+        assert_eq!((o.redis_shards, o.redis_shard_refill), (3, 50));
+        assert_eq!(rest, "redis://h:1");
+        assert!(StoreOptions::default()
+            .apply_url("sqlite:x?table=a;drop")
+            .is_err());
+    }
+}

@@ -1,0 +1,451 @@
+//! Redis: `INCRBY` on one key per tag, or the seeds' sharded mode.
+//!
+//! # Keys
+//!
+//! Plain mode (default), per tag, with the tag in braces so both keys share a cluster slot:
+//! - `{prefix}:{TAG}`: a string counter, the last ID handed out (`max_id`);
+//! - `{prefix}:{TAG}:meta`: a hash with `step`, `description`, `start`.
+//!
+//! Sharded mode (`shards = N`), the seeds' `id_generator` scheme:
+//! - `{prefix}:global`: one counter all shards draw blocks from;
+//! - `{prefix}:shard:{i}`: a hash with `min` (next free ID) and `max` (last ID) of the block
+//!   the shard holds; a tag uses shard `fnv1a64(tag) % N`, a stable hash;
+//! - `{prefix}:{TAG}:meta` as above (tags must exist, with their `start`).
+//!
+//! Every operation is a Lua script run with `EVALSHA` (loaded on first `NOSCRIPT`); tags and
+//! counts travel as `KEYS`/`ARGV`, never in the script text. Scripts run atomically on Redis's
+//! single thread, which is what makes each allocation atomic.
+//!
+//! # Persistence
+//!
+//! Redis keeps counters in memory. Without persistence (`appendonly yes`, ideally
+//! `appendfsync always`) a restart loses them and Redis would hand out the same IDs again.
+//! Clients guard against what they can see: a range at or below one they already received is
+//! refused with [`Error::RangeBelowIssued`](crate::Error::RangeBelowIssued). They cannot see
+//! what *other* clients received, so persistence is required, not optional.
+
+use std::time::Duration;
+
+use redis::aio::{ConnectionLike, MultiplexedConnection};
+use redis::{AsyncConnectionConfig, Client, RedisError, Script};
+use tokio::sync::Mutex;
+
+use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
+use super::tag::{check_count, validate_tag, TagSpec};
+use super::{describe_url, StoreOptions};
+use crate::{Error, Result};
+
+/// Sharded-mode IDs stay below 2^53: the scripts do arithmetic in Lua numbers (doubles).
+const SHARD_LIMIT: i64 = (1 << 53) - 1;
+
+/// How a [`RedisStore`] keeps counters.
+///
+/// ```
+/// use idmint_core::segment::RedisMode;
+/// assert_eq!(RedisMode::default(), RedisMode::Plain);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RedisMode {
+    /// One counter per tag, moved with `INCRBY` (default).
+    #[default]
+    Plain,
+    /// The seeds' sharded mode: tags map to `shards` keys holding `min`/`max` blocks, refilled
+    /// from one global counter by `count + refill` when short. All tags draw from the global
+    /// counter, so IDs are unique across tags too, and stay below 2^53.
+    Sharded {
+        /// Number of shard keys, 1..=1024.
+        shards: u32,
+        /// Extra IDs taken from the global counter on each shard refill.
+        refill: u64,
+    },
+}
+
+const ALLOCATE_PLAIN: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'U' end
+redis.call('INCRBY', KEYS[1], ARGV[1])
+return redis.call('GET', KEYS[1])
+";
+
+// INCRBY's own overflow check raises an error, which becomes TagExhausted. The new value is
+// read back with GET: INCRBY's integer reply would pass through a Lua double and lose digits
+// above 2^53.
+
+const CREATE_PLAIN: &str = r"
+local created = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+redis.call('HSETNX', KEYS[2], 'step', ARGV[2])
+redis.call('HSETNX', KEYS[2], 'description', ARGV[3])
+redis.call('HSETNX', KEYS[2], 'start', ARGV[4])
+if created then return 1 else return 0 end
+";
+
+// KEYS: meta, shard, global. ARGV: count, refill.
+// Hands out [min, min + count) from the shard; when the shard holds fewer, takes a fresh block
+// of count + refill from the global counter. The seeds' script added the block to the old
+// `max` as if the global counter's block were contiguous with it; it is not when other shards
+// refilled in between, so here a leftover that is not contiguous is dropped (a gap).
+const ALLOCATE_SHARD: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'U' end
+local n = tonumber(ARGV[1])
+local floor = tonumber(redis.call('HGET', KEYS[1], 'start') or '1')
+local min = tonumber(redis.call('HGET', KEYS[2], 'min') or '1')
+local max = tonumber(redis.call('HGET', KEYS[2], 'max') or '0')
+if min < floor then min = max + 1 end
+if max - min + 1 < n then
+  local take = n + tonumber(ARGV[2])
+  local g = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if g + take > 9007199254740991 then return 'X' .. string.format('%.0f', g) end
+  local top = redis.call('INCRBY', KEYS[3], take)
+  local low = top - take + 1
+  if low ~= max + 1 or min > max + 1 then min = low end
+  max = top
+end
+redis.call('HSET', KEYS[2], 'min', string.format('%.0f', min + n), 'max', string.format('%.0f', max))
+return string.format('%.0f', min)
+";
+
+// KEYS: meta, global. ARGV: start - 1, step, description, start.
+const CREATE_SHARD: &str = r"
+local created = redis.call('HSETNX', KEYS[1], 'step', ARGV[2])
+redis.call('HSETNX', KEYS[1], 'description', ARGV[3])
+redis.call('HSETNX', KEYS[1], 'start', ARGV[4])
+local g = tonumber(redis.call('GET', KEYS[2]) or '0')
+if g < tonumber(ARGV[1]) then redis.call('SET', KEYS[2], ARGV[1]) end
+return created
+";
+
+/// A Redis store (feature `redis`): `redis://[:password@]host:port[/db]`, options
+/// `?prefix=…` (default `idmint:seg`) and `?shards=N&shard_refill=M` for sharded mode.
+///
+/// ```no_run
+/// # async fn f() -> idmint_core::Result<()> {
+/// use idmint_core::segment::{RedisStore, SegmentStore, StoreOptions, TagSpec};
+/// let store = RedisStore::connect("redis://127.0.0.1:6379", &StoreOptions::default()).await?;
+/// store.create_tag(&TagSpec::new("orders")?).await?;
+/// let range = store.allocate("orders", 1000).await?;
+/// # Ok(()) }
+/// ```
+pub struct RedisStore {
+    client: Client,
+    conn: Mutex<Option<MultiplexedConnection>>,
+    describe: String,
+    prefix: String,
+    mode: RedisMode,
+    allocate_plain: Script,
+    create_plain: Script,
+    allocate_shard: Script,
+    create_shard: Script,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("store", &self.describe)
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+/// FNV-1a, 64-bit: a stable hash (the same in every process and version) from tag to shard.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl RedisStore {
+    /// Connects (one multiplexed connection, re-opened after a failure).
+    ///
+    /// ```no_run
+    /// # async fn f() -> idmint_core::Result<()> {
+    /// use idmint_core::segment::{RedisStore, StoreOptions};
+    /// let opts = StoreOptions::default().redis_sharded(4, 1000)?;
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379", &opts).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisStore> {
+        let describe = describe_url(url);
+        let client = Client::open(url).map_err(|e| Error::StoreUnavailable {
+            store: describe.clone(),
+            reason: format!("parsing the URL: {e}"),
+        })?;
+        let mode = match opts.redis_shards {
+            0 => RedisMode::Plain,
+            shards => RedisMode::Sharded {
+                shards,
+                refill: opts.redis_shard_refill,
+            },
+        };
+        let store = RedisStore {
+            client,
+            conn: Mutex::new(None),
+            describe,
+            prefix: opts.redis_prefix.clone(),
+            mode,
+            allocate_plain: Script::new(ALLOCATE_PLAIN),
+            create_plain: Script::new(CREATE_PLAIN),
+            allocate_shard: Script::new(ALLOCATE_SHARD),
+            create_shard: Script::new(CREATE_SHARD),
+        };
+        store.connection().await?;
+        Ok(store)
+    }
+
+    /// The mode the store runs in.
+    ///
+    /// ```no_run
+    /// # async fn f() -> idmint_core::Result<()> {
+    /// use idmint_core::segment::{RedisMode, RedisStore, StoreOptions};
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379", &StoreOptions::default()).await?;
+    /// assert_eq!(store.mode(), RedisMode::Plain);
+    /// # Ok(()) }
+    /// ```
+    pub fn mode(&self) -> RedisMode {
+        self.mode
+    }
+
+    /// The counter key of a tag (plain mode).
+    ///
+    /// ```no_run
+    /// # async fn f() -> idmint_core::Result<()> {
+    /// use idmint_core::segment::{RedisStore, StoreOptions};
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379", &StoreOptions::default()).await?;
+    /// assert_eq!(store.counter_key("orders"), "idmint:seg:{orders}");
+    /// # Ok(()) }
+    /// ```
+    pub fn counter_key(&self, tag: &str) -> String {
+        format!("{}:{{{tag}}}", self.prefix)
+    }
+
+    fn meta_key(&self, tag: &str) -> String {
+        format!("{}:{{{tag}}}:meta", self.prefix)
+    }
+
+    fn global_key(&self) -> String {
+        format!("{}:global", self.prefix)
+    }
+
+    /// The shard key a tag maps to (sharded mode), by a stable hash.
+    ///
+    /// ```no_run
+    /// # async fn f() -> idmint_core::Result<()> {
+    /// use idmint_core::segment::{RedisStore, StoreOptions};
+    /// let opts = StoreOptions::default().redis_sharded(3, 1000)?;
+    /// let store = RedisStore::connect("redis://127.0.0.1:6379", &opts).await?;
+    /// assert!(store.shard_key("orders").starts_with("idmint:seg:shard:"));
+    /// # Ok(()) }
+    /// ```
+    pub fn shard_key(&self, tag: &str) -> String {
+        let shards = match self.mode {
+            RedisMode::Sharded { shards, .. } => shards.max(1) as u64,
+            RedisMode::Plain => 1,
+        };
+        format!("{}:shard:{}", self.prefix, fnv1a64(tag.as_bytes()) % shards)
+    }
+
+    fn err(&self, what: &str, e: RedisError) -> Error {
+        Error::StoreUnavailable {
+            store: self.describe.clone(),
+            reason: format!("{what}: {e}"),
+        }
+    }
+
+    async fn connection(&self) -> Result<MultiplexedConnection> {
+        let mut slot = self.conn.lock().await;
+        if let Some(conn) = slot.as_ref() {
+            return Ok(conn.clone());
+        }
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Duration::from_secs(2))
+            .set_response_timeout(Duration::from_secs(2));
+        let conn = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await
+            .map_err(|e| self.err("connecting", e))?;
+        *slot = Some(conn.clone());
+        Ok(conn)
+    }
+
+    /// Runs a script; on an I/O failure drops the connection so the next call reconnects.
+    async fn run<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        invocation: &redis::ScriptInvocation<'_>,
+    ) -> Result<T> {
+        let mut conn = self.connection().await?;
+        match invocation.invoke_async(&mut conn).await {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                if e.is_io_error()
+                    || e.is_connection_dropped()
+                    || e.is_timeout()
+                    || e.is_unrecoverable_error()
+                {
+                    *self.conn.lock().await = None;
+                }
+                Err(self.err(what, e))
+            }
+        }
+    }
+
+    async fn cmd<T: redis::FromRedisValue>(&self, what: &str, cmd: &redis::Cmd) -> Result<T> {
+        let mut conn = self.connection().await?;
+        match conn.req_packed_command(cmd).await {
+            Ok(v) => redis::from_redis_value(&v).map_err(|e| self.err(what, e)),
+            Err(e) => {
+                *self.conn.lock().await = None;
+                Err(self.err(what, e))
+            }
+        }
+    }
+
+    fn parse_id(&self, what: &str, text: &str) -> Result<i64> {
+        text.parse::<i64>().map_err(|_| Error::StoreUnavailable {
+            store: self.describe.clone(),
+            reason: format!("{what}: expected an integer, the script returned {text:?}"),
+        })
+    }
+}
+
+impl SegmentStore for RedisStore {
+    fn describe(&self) -> String {
+        self.describe.clone()
+    }
+
+    fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let first = spec.first_max_id().to_string();
+            let step = spec.step_value().to_string();
+            let start = spec.start_value().to_string();
+            let created: i64 = match self.mode {
+                RedisMode::Plain => {
+                    let mut inv = self.create_plain.prepare_invoke();
+                    inv.key(self.counter_key(spec.tag()))
+                        .key(self.meta_key(spec.tag()))
+                        .arg(&first)
+                        .arg(&step)
+                        .arg(spec.description_value())
+                        .arg(&start);
+                    self.run("creating a tag", &inv).await?
+                }
+                RedisMode::Sharded { .. } => {
+                    if spec.first_max_id() > SHARD_LIMIT {
+                        return Err(exhausted(spec.tag(), spec.first_max_id(), 1));
+                    }
+                    let mut inv = self.create_shard.prepare_invoke();
+                    inv.key(self.meta_key(spec.tag()))
+                        .key(self.global_key())
+                        .arg(&first)
+                        .arg(&step)
+                        .arg(spec.description_value())
+                        .arg(&start);
+                    self.run("creating a tag", &inv).await?
+                }
+            };
+            Ok(created == 1)
+        })
+    }
+
+    fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>> {
+        Box::pin(async move {
+            validate_tag(tag)?;
+            let meta: std::collections::HashMap<String, String> = self
+                .cmd(
+                    "reading a tag",
+                    redis::cmd("HGETALL").arg(self.meta_key(tag)),
+                )
+                .await?;
+            let counter_key = match self.mode {
+                RedisMode::Plain => self.counter_key(tag),
+                RedisMode::Sharded { .. } => self.global_key(),
+            };
+            let counter: Option<String> = self
+                .cmd("reading a tag", redis::cmd("GET").arg(&counter_key))
+                .await?;
+            let exists = match self.mode {
+                RedisMode::Plain => counter.is_some(),
+                RedisMode::Sharded { .. } => !meta.is_empty(),
+            };
+            if !exists {
+                return Ok(None);
+            }
+            let max_id = match counter {
+                Some(c) => self.parse_id("reading a tag", &c)?,
+                None => 0,
+            };
+            Ok(Some(TagInfo {
+                tag: tag.to_string(),
+                max_id,
+                step: meta
+                    .get("step")
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .unwrap_or(super::DEFAULT_STEP)
+                    .max(1),
+                description: meta.get("description").cloned().unwrap_or_default(),
+            }))
+        })
+    }
+
+    fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange> {
+        Box::pin(async move {
+            validate_tag(tag)?;
+            check_count(count)?;
+            match self.mode {
+                RedisMode::Plain => {
+                    let mut inv = self.allocate_plain.prepare_invoke();
+                    inv.key(self.counter_key(tag)).arg(count);
+                    let reply: String = match self.run("allocating", &inv).await {
+                        Err(Error::StoreUnavailable { reason, .. })
+                            if reason.contains("overflow") =>
+                        {
+                            let max_id = self.tag_info(tag).await?.map_or(i64::MAX, |i| i.max_id);
+                            return Err(exhausted(tag, max_id, count));
+                        }
+                        other => other?,
+                    };
+                    if reply == "U" {
+                        return Err(Error::UnknownTag {
+                            tag: tag.to_string(),
+                        });
+                    }
+                    IdRange::from_new_max(self.parse_id("allocating", &reply)?, count)
+                }
+                RedisMode::Sharded { refill, .. } => {
+                    let mut inv = self.allocate_shard.prepare_invoke();
+                    inv.key(self.meta_key(tag))
+                        .key(self.shard_key(tag))
+                        .key(self.global_key())
+                        .arg(count)
+                        .arg(refill);
+                    let reply: String = self.run("allocating", &inv).await?;
+                    if reply == "U" {
+                        return Err(Error::UnknownTag {
+                            tag: tag.to_string(),
+                        });
+                    }
+                    if let Some(g) = reply.strip_prefix('X') {
+                        return Err(Error::TagExhausted {
+                            tag: tag.to_string(),
+                            max_id: self.parse_id("allocating", g)?,
+                            count,
+                            limit: SHARD_LIMIT,
+                        });
+                    }
+                    let first = u64::try_from(self.parse_id("allocating", &reply)?).unwrap_or(0);
+                    IdRange::new(first, first + count)
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fnv_is_stable() {
+        // Published FNV-1a 64 test vectors: the mapping must never change between versions.
+        assert_eq!(super::fnv1a64(b""), 0xcbf29ce484222325);
+        assert_eq!(super::fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(super::fnv1a64(b"foobar"), 0x85944171f73967e8);
+    }
+}

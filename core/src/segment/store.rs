@@ -1,0 +1,331 @@
+//! The store trait every backend implements, the range it hands out, and an in-memory store.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::tag::{check_count, validate_tag, TagSpec};
+use crate::{Error, Result};
+
+/// The future a [`SegmentStore`] method returns (boxed, so stores can be chosen at run time).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// A run of IDs `start..end` (end excluded), never empty.
+///
+/// ```
+/// use idmint_core::segment::IdRange;
+/// let r = IdRange::new(1001, 2001)?;
+/// assert_eq!((r.len(), r.last()), (1000, 2000));
+/// assert_eq!(r.into_iter().take(2).collect::<Vec<_>>(), vec![1001, 1002]);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IdRange {
+    /// The first ID.
+    pub start: u64,
+    /// One past the last ID.
+    pub end: u64,
+}
+
+impl IdRange {
+    /// `start..end`; an empty or reversed range is an error.
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::IdRange::new(5, 5).is_err());
+    /// ```
+    pub fn new(start: u64, end: u64) -> Result<IdRange> {
+        if start >= end {
+            return Err(Error::InvalidArgument {
+                name: "range".into(),
+                value: format!("{start}..{end}"),
+                expected: "a non-empty range, start < end".into(),
+            });
+        }
+        Ok(IdRange { start, end })
+    }
+
+    /// The range that ends a counter moved from `new_max - count` to `new_max`:
+    /// `new_max - count + 1 ..= new_max`. Stores call this with what they read back.
+    ///
+    /// ```
+    /// let r = idmint_core::segment::IdRange::from_new_max(2000, 1000)?;
+    /// assert_eq!((r.start, r.end), (1001, 2001));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn from_new_max(new_max: i64, count: u64) -> Result<IdRange> {
+        let bad = || Error::InvalidArgument {
+            name: "max_id".into(),
+            value: new_max.to_string(),
+            expected: format!("a counter of at least {count} after growing by {count}"),
+        };
+        let new_max = u64::try_from(new_max).map_err(|_| bad())?;
+        if new_max < count {
+            return Err(bad());
+        }
+        IdRange::new(new_max - count + 1, new_max + 1)
+    }
+
+    /// How many IDs the range holds.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::IdRange::new(1, 11)?.len(), 10);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn len(&self) -> u64 {
+        self.end - self.start
+    }
+
+    /// Always false: ranges are never empty (here for clippy's `len_without_is_empty`).
+    ///
+    /// ```
+    /// assert!(!idmint_core::segment::IdRange::new(1, 2)?.is_empty());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.start >= self.end
+    }
+
+    /// The last ID of the range.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::IdRange::new(1, 11)?.last(), 10);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn last(&self) -> u64 {
+        self.end - 1
+    }
+}
+
+impl IntoIterator for IdRange {
+    type Item = u64;
+    type IntoIter = std::ops::Range<u64>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.start..self.end
+    }
+}
+
+impl fmt::Display for IdRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..={}", self.start, self.last())
+    }
+}
+
+/// What a store holds for a tag.
+///
+/// ```
+/// use idmint_core::segment::{MemoryStore, SegmentStore, TagSpec};
+/// let store = MemoryStore::new();
+/// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// # rt.block_on(async {
+/// store.create_tag(&TagSpec::new("t")?.step(50)?).await?;
+/// let info = store.tag_info("t").await?.unwrap();
+/// assert_eq!((info.max_id, info.step), (0, 50));
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagInfo {
+    /// The tag.
+    pub tag: String,
+    /// The last ID handed out to any client (IDs above it were never issued).
+    pub max_id: i64,
+    /// The tag's step.
+    pub step: u64,
+    /// The description.
+    pub description: String,
+}
+
+/// A shared store of per-tag counters: hands out disjoint ID ranges in one atomic step.
+///
+/// The contract, which every implementation is tested against with concurrent processes:
+/// two calls of [`allocate`](SegmentStore::allocate), from any client anywhere, never return
+/// overlapping ranges, and a tag's ranges only go up. Gaps are allowed (a range fetched and
+/// never used is simply skipped).
+///
+/// ```
+/// use idmint_core::segment::{MemoryStore, SegmentStore, TagSpec};
+/// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// # rt.block_on(async {
+/// let store = MemoryStore::new();
+/// assert!(store.create_tag(&TagSpec::new("t")?.start(101)?).await?);
+/// let a = store.allocate("t", 10).await?;
+/// let b = store.allocate("t", 10).await?;
+/// assert_eq!((a.start, b.start), (101, 111));
+/// assert_eq!(store.allocate("nope", 1).await.unwrap_err().kind(), "unknown_tag");
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub trait SegmentStore: Send + Sync + 'static {
+    /// The store, for messages and metrics: kind and address, never credentials
+    /// (`postgres://127.0.0.1:5432/ids`).
+    fn describe(&self) -> String;
+
+    /// Creates a tag if missing; true if this call created it. An existing tag is left as is.
+    fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool>;
+
+    /// The tag's row, or `None` if the store does not hold it.
+    fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>>;
+
+    /// Moves the tag's counter up by `count` (1..=2^40) in one atomic step and returns the
+    /// `count` IDs above the old value. Errors: [`Error::UnknownTag`], [`Error::TagExhausted`],
+    /// [`Error::StoreUnavailable`].
+    fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange>;
+}
+
+#[derive(Debug, Clone)]
+struct MemRow {
+    max_id: i64,
+    step: u64,
+    description: String,
+}
+
+/// A store in process memory: for tests, benchmarks and single-process use. It can be switched
+/// "down" to exercise the client's fault handling without a server.
+///
+/// ```
+/// use idmint_core::segment::{MemoryStore, SegmentStore};
+/// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// # rt.block_on(async {
+/// let store = MemoryStore::new();
+/// store.set_down(true);
+/// assert_eq!(store.tag_info("t").await.unwrap_err().kind(), "store_unavailable");
+/// # });
+/// ```
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    rows: Mutex<HashMap<String, MemRow>>,
+    down: AtomicBool,
+    calls: AtomicU64,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    ///
+    /// ```
+    /// let _store = idmint_core::segment::MemoryStore::new();
+    /// ```
+    pub fn new() -> Arc<MemoryStore> {
+        Arc::new(MemoryStore::default())
+    }
+
+    /// Makes every call fail with [`Error::StoreUnavailable`] (true) or work again (false).
+    ///
+    /// ```
+    /// idmint_core::segment::MemoryStore::new().set_down(false);
+    /// ```
+    pub fn set_down(&self, down: bool) {
+        self.down.store(down, Ordering::SeqCst);
+    }
+
+    /// How many `allocate` calls the store has answered (round trips, for benchmarks).
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::MemoryStore::new().allocations(), 0);
+    /// ```
+    pub fn allocations(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+
+    /// Sets a tag's counter, as an operator (or a store that lost its state) would.
+    ///
+    /// ```
+    /// let s = idmint_core::segment::MemoryStore::new();
+    /// s.set_max_id("t", 5); // no such tag: nothing happens
+    /// ```
+    pub fn set_max_id(&self, tag: &str, max_id: i64) {
+        if let Some(row) = self.lock().get_mut(tag) {
+            row.max_id = max_id;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, MemRow>> {
+        // A panic while holding this lock cannot leave a row half-written (each update is one
+        // assignment), so a poisoned lock is still consistent.
+        self.rows.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn check_up(&self) -> Result<()> {
+        if self.down.load(Ordering::SeqCst) {
+            Err(Error::StoreUnavailable {
+                store: self.describe(),
+                reason: "the store is switched down".into(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl SegmentStore for MemoryStore {
+    fn describe(&self) -> String {
+        "memory:".into()
+    }
+
+    fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            self.check_up()?;
+            let mut rows = self.lock();
+            if rows.contains_key(spec.tag()) {
+                return Ok(false);
+            }
+            rows.insert(
+                spec.tag().to_string(),
+                MemRow {
+                    max_id: spec.first_max_id(),
+                    step: spec.step_value(),
+                    description: spec.description_value().to_string(),
+                },
+            );
+            Ok(true)
+        })
+    }
+
+    fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>> {
+        Box::pin(async move {
+            self.check_up()?;
+            validate_tag(tag)?;
+            Ok(self.lock().get(tag).map(|r| TagInfo {
+                tag: tag.to_string(),
+                max_id: r.max_id,
+                step: r.step,
+                description: r.description.clone(),
+            }))
+        })
+    }
+
+    fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange> {
+        Box::pin(async move {
+            self.check_up()?;
+            validate_tag(tag)?;
+            let limit = check_count(count)?;
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            let mut rows = self.lock();
+            let row = rows.get_mut(tag).ok_or_else(|| Error::UnknownTag {
+                tag: tag.to_string(),
+            })?;
+            if row.max_id > limit {
+                return Err(exhausted(tag, row.max_id, count));
+            }
+            row.max_id += count as i64;
+            IdRange::from_new_max(row.max_id, count)
+        })
+    }
+}
+
+pub(crate) fn exhausted(tag: &str, max_id: i64, count: u64) -> Error {
+    Error::TagExhausted {
+        tag: tag.to_string(),
+        max_id,
+        count,
+        limit: i64::MAX,
+    }
+}
+
+impl fmt::Debug for dyn SegmentStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("SegmentStore")
+            .field(&self.describe())
+            .finish()
+    }
+}

@@ -1,0 +1,321 @@
+//! Tag names, table names and tag definitions, validated before they get near a store.
+//!
+//! Tags always reach a store as bound parameters or key arguments; the validation here is a
+//! second wall (and keeps Redis keys and log lines readable), not the only one. The SQL table
+//! name cannot be a bound parameter, so it is held to a strict identifier grammar instead.
+
+use crate::{Error, Result};
+
+/// The longest tag, in bytes (the SQL column is `VARCHAR(128)`).
+pub const MAX_TAG_LEN: usize = 128;
+
+/// The longest table name (PostgreSQL truncates identifiers past 63 bytes).
+pub const MAX_TABLE_LEN: usize = 63;
+
+/// The longest tag description, in characters (the SQL column is `VARCHAR(256)`).
+pub const MAX_DESCRIPTION_LEN: usize = 256;
+
+/// The table used when none is configured.
+pub const DEFAULT_TABLE: &str = "idmint_segments";
+
+/// The largest ID a tag can reach: stores keep counters in signed 64-bit integers (`BIGINT`).
+pub const MAX_ID: u64 = i64::MAX as u64;
+
+/// Checks a tag name: 1 to 128 bytes of `A-Z a-z 0-9 _ . : -`, starting with a letter or digit.
+///
+/// ```
+/// use idmint_core::segment::validate_tag;
+/// assert!(validate_tag("orders.v2").is_ok());
+/// assert_eq!(validate_tag("x'; DROP TABLE t; --").unwrap_err().kind(), "invalid_tag");
+/// ```
+pub fn validate_tag(tag: &str) -> Result<()> {
+    let bad_char = tag
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')));
+    let reason = if tag.is_empty() {
+        Some("a tag is 1 to 128 bytes long, it is empty".to_string())
+    } else if tag.len() > MAX_TAG_LEN {
+        Some(format!(
+            "a tag is 1 to {MAX_TAG_LEN} bytes long, it has {}",
+            tag.len()
+        ))
+    } else if !tag.as_bytes()[0].is_ascii_alphanumeric() {
+        Some("a tag starts with a letter or digit".to_string())
+    } else {
+        bad_char.map(|c| {
+            format!("character {c:?} is not allowed: tags use A-Z, a-z, 0-9, `_`, `.`, `:` and `-`")
+        })
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(Error::InvalidTag {
+            tag: tag.escape_default().to_string(),
+            reason,
+        }),
+    }
+}
+
+/// Checks a SQL table name: 1 to 63 bytes of `A-Z a-z 0-9 _`, starting with a letter or `_`.
+///
+/// The table name is formatted into SQL text (identifiers cannot be bound parameters), so this
+/// grammar is deliberately narrower than what databases accept; the name is quoted as well.
+///
+/// ```
+/// use idmint_core::segment::validate_table;
+/// assert!(validate_table("idmint_segments").is_ok());
+/// assert!(validate_table("segments; DROP TABLE users").is_err());
+/// ```
+pub fn validate_table(table: &str) -> Result<()> {
+    let ok = !table.is_empty()
+        && table.len() <= MAX_TABLE_LEN
+        && (table.as_bytes()[0].is_ascii_alphabetic() || table.as_bytes()[0] == b'_')
+        && table
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidTag {
+            tag: table.escape_default().to_string(),
+            reason: format!(
+                "a table name is 1 to {MAX_TABLE_LEN} bytes of A-Z, a-z, 0-9 and `_`, starting with a letter or `_`"
+            ),
+        })
+    }
+}
+
+/// How to create a tag: its first ID, its step (IDs per store round trip) and a description.
+///
+/// `start` lets a tag take over a table that already has IDs: with `start(1_000_001)` the first
+/// ID handed out is 1,000,001. Creating a tag that exists changes nothing (it never lowers a
+/// counter).
+///
+/// ```
+/// use idmint_core::segment::TagSpec;
+/// let spec = TagSpec::new("orders")?.start(1_000_001)?.step(5_000)?.description("order numbers")?;
+/// assert_eq!(spec.first_max_id(), 1_000_000);
+/// assert_eq!(TagSpec::new("orders")?.step(0).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagSpec {
+    tag: String,
+    start: u64,
+    step: u64,
+    description: String,
+}
+
+/// The step of a tag created without one (Leaf's default is 1000 too).
+pub const DEFAULT_STEP: u64 = 1000;
+
+/// The largest step a tag or a client may use: segments are addressed by 44-bit offsets.
+pub const MAX_STEP: u64 = 1 << 40;
+
+impl TagSpec {
+    /// A tag starting at 1 with step [`DEFAULT_STEP`] and no description.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("users")?.tag(), "users");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn new(tag: &str) -> Result<TagSpec> {
+        validate_tag(tag)?;
+        Ok(TagSpec {
+            tag: tag.to_string(),
+            start: 1,
+            step: DEFAULT_STEP,
+            description: String::new(),
+        })
+    }
+
+    /// The first ID the tag hands out, 1..=2^63-1 (IDs are positive: 0 reads as "unset" in
+    /// too many languages and databases).
+    ///
+    /// ```
+    /// use idmint_core::segment::TagSpec;
+    /// assert!(TagSpec::new("t")?.start(0).is_err());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn start(mut self, start: u64) -> Result<TagSpec> {
+        if !(1..=MAX_ID).contains(&start) {
+            return Err(Error::InvalidArgument {
+                name: "start".into(),
+                value: start.to_string(),
+                expected: format!("1..={MAX_ID}"),
+            });
+        }
+        self.start = start;
+        Ok(self)
+    }
+
+    /// The tag's step: IDs per store round trip, 1..=2^40. Clients may grow it (see
+    /// [`SegmentClientBuilder::max_step`](super::SegmentClientBuilder::max_step)) but never go
+    /// below it.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("t")?.step(10)?.step_value(), 10);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn step(mut self, step: u64) -> Result<TagSpec> {
+        check_step("step", step)?;
+        self.step = step;
+        Ok(self)
+    }
+
+    /// A free-text description, up to 256 characters.
+    ///
+    /// ```
+    /// let s = idmint_core::segment::TagSpec::new("t")?.description("invoices")?;
+    /// assert_eq!(s.description_value(), "invoices");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn description(mut self, description: &str) -> Result<TagSpec> {
+        let n = description.chars().count();
+        if n > MAX_DESCRIPTION_LEN {
+            return Err(Error::InvalidArgument {
+                name: "description".into(),
+                value: format!("{n} characters"),
+                expected: format!("at most {MAX_DESCRIPTION_LEN} characters"),
+            });
+        }
+        self.description = description.to_string();
+        Ok(self)
+    }
+
+    /// The tag name.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("a")?.tag(), "a");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    /// The first ID.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("a")?.start_value(), 1);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn start_value(&self) -> u64 {
+        self.start
+    }
+
+    /// The step.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("a")?.step_value(), 1000);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn step_value(&self) -> u64 {
+        self.step
+    }
+
+    /// The description.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("a")?.description_value(), "");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn description_value(&self) -> &str {
+        &self.description
+    }
+
+    /// The `max_id` a new row holds: the last ID "already issued", `start - 1`.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagSpec::new("a")?.first_max_id(), 0);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn first_max_id(&self) -> i64 {
+        // start is 1..=i64::MAX, so this cannot wrap.
+        (self.start - 1) as i64
+    }
+}
+
+pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
+    if (1..=MAX_STEP).contains(&step) {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument {
+            name: name.into(),
+            value: step.to_string(),
+            expected: format!("1..={MAX_STEP}"),
+        })
+    }
+}
+
+/// Checks a count asked of a store, and returns the highest `max_id` that can still grow by it.
+pub(crate) fn check_count(count: u64) -> Result<i64> {
+    if !(1..=MAX_STEP).contains(&count) {
+        return Err(Error::InvalidArgument {
+            name: "count".into(),
+            value: count.to_string(),
+            expected: format!("1..={MAX_STEP}"),
+        });
+    }
+    Ok(i64::MAX - count as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags() {
+        for ok in ["a", "orders", "Orders-2024.v1:eu_west", &"x".repeat(128)] {
+            validate_tag(ok).unwrap();
+        }
+        for bad in [
+            "",
+            "-a",
+            "_a",
+            "a b",
+            "a'b",
+            "a\"b",
+            "a;b",
+            "a{b}",
+            "é",
+            "a\0",
+            &"x".repeat(129),
+        ] {
+            assert_eq!(
+                validate_tag(bad).unwrap_err().kind(),
+                "invalid_tag",
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn tables() {
+        for ok in ["t", "_t", "idmint_segments", &"t".repeat(63)] {
+            validate_table(ok).unwrap();
+        }
+        for bad in [
+            "",
+            "1t",
+            "a-b",
+            "a.b",
+            "a\"b",
+            "a`b",
+            "a b",
+            &"t".repeat(64),
+        ] {
+            assert!(validate_table(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn spec_bounds() {
+        let s = TagSpec::new("t").unwrap();
+        assert!(s.clone().start(MAX_ID).is_ok());
+        assert!(s.clone().start(MAX_ID + 1).is_err());
+        assert!(s.clone().step(MAX_STEP).is_ok());
+        assert!(s.clone().step(MAX_STEP + 1).is_err());
+        assert!(s.description(&"d".repeat(257)).is_err());
+        assert_eq!(check_count(1).unwrap(), i64::MAX - 1);
+        assert!(check_count(0).is_err());
+    }
+}

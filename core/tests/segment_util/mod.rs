@@ -1,0 +1,65 @@
+//! Helpers of the segment tests: finding the test servers, unique names.
+#![allow(dead_code)]
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
+/// `IDMINT_REQUIRE_SERVERS=1` (CI, `tests/run.sh segment`), else it is skipped with a note.
+pub fn server(name: &str) -> Option<String> {
+    let var = format!("IDMINT_TEST_{}_URL", name.to_ascii_uppercase());
+    match std::env::var(&var) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
+                "{var} is not set but IDMINT_REQUIRE_SERVERS=1: start the servers with tests/servers.sh"
+            );
+            eprintln!("skipped: {var} is not set (tests/servers.sh starts the servers)");
+            None
+        }
+    }
+}
+
+/// A name no earlier run used: tables, Redis prefixes and tags of one test never meet another's.
+pub fn unique(prefix: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
+}
+
+/// The store URLs to test: SQLite always (a temp file), the servers when their variable is set.
+/// Each gets its own table (SQL) or key prefix (Redis).
+pub fn store_urls() -> Vec<(String, String)> {
+    let mut urls = Vec::new();
+    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_seg")));
+    urls.push((
+        "sqlite".to_string(),
+        format!("sqlite:{}?table={}", file.display(), unique("t")),
+    ));
+    if let Some(u) = server("postgres") {
+        urls.push(("postgres".into(), format!("{u}?table={}", unique("t"))));
+    }
+    if let Some(u) = server("mysql") {
+        urls.push(("mysql".into(), format!("{u}?table={}", unique("t"))));
+    }
+    if let Some(u) = server("redis") {
+        urls.push(("redis".into(), format!("{u}?prefix={}", unique("p"))));
+        urls.push((
+            "redis-sharded".into(),
+            format!("{u}?prefix={}&shards=3&shard_refill=100", unique("p")),
+        ));
+    }
+    urls
+}
+
+/// Sorted IDs, and how many appear more than once.
+pub fn duplicates(ids: &mut [u64]) -> usize {
+    ids.sort_unstable();
+    ids.windows(2).filter(|w| w[0] == w[1]).count()
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds what the jar carries from Rust, for `mvn` (generate-sources phase) and tests/run.sh:
+#   1. in one cargo build (release, in target/jvm, so they share compiled dependencies): the
+#      cdylib bindings/jvm and the Java generator bindings/jvm/bindgen (`idmint-jvm-bindgen`:
+#      uniffi-bindgen-java 0.3.1 on uniffi 0.31.0, the version bindings/jvm pins, built in the
+#      workspace instead of `cargo install`ed: a fresh machine compiles only its own crates);
+#   2. the library -> target/native/linux-x86-64/libidmint_jvm.so, where JNA finds it on the
+#      classpath by itself;
+#   3. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi.
+# Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
+# library or the generator changed. Generated code is not committed.
+set -euo pipefail
+JAVA_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$JAVA_DIR/.." && pwd)
+
+case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) platform=linux-x86-64 lib=libidmint_jvm.so ;;
+    Linux-aarch64) platform=linux-aarch64 lib=libidmint_jvm.so ;;
+    Darwin-arm64) platform=darwin-aarch64 lib=libidmint_jvm.dylib ;;
+    Darwin-x86_64) platform=darwin-x86-64 lib=libidmint_jvm.dylib ;;
+    *) echo "idmint: no build recipe for $(uname -s)-$(uname -m)" >&2; exit 1 ;;
+esac
+
+target_dir=${IDMINT_JVM_TARGET_DIR:-$ROOT/target/jvm}
+bindgen="$target_dir/release/idmint-jvm-bindgen"
+[ -x "$bindgen" ] || echo "idmint: building bindings/jvm and its Java generator (first build: minutes)" >&2
+# The generator's binary needs its `generate` feature (off in workspace-wide builds).
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --release \
+    -p idmint-jvm -p idmint-jvm-bindgen --features idmint-jvm-bindgen/generate)
+built="$target_dir/release/$lib"
+
+native="$JAVA_DIR/target/native/$platform"
+generated="$JAVA_DIR/target/generated-sources/uniffi"
+mkdir -p "$native"
+stamp="$generated/.bindgen"
+if ! [ -f "$native/$lib" ] || ! cmp -s "$built" "$native/$lib" || ! [ -d "$generated/io" ] \
+    || ! [ -f "$stamp" ] || [ "$bindgen" -nt "$stamp" ]; then
+    rm -rf "$generated"
+    (cd "$ROOT" && "$bindgen" generate --no-format --out-dir "$generated" "$built" >/dev/null)
+    touch "$stamp"
+    cp "$built" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"
+fi

@@ -1,0 +1,43 @@
+package io.idmint;
+
+import com.sun.jna.Native;
+
+/**
+ * The hot paths (nextId, nextIds, UUIDv7 next, new ObjectId, hex) through JNA direct mapping with primitive
+ * arguments only. The generated uniffi layer passes a JNA {@code Structure} with every call, which
+ * JNA builds by reflection: microseconds per call, far above the 244 ns a twitter-layout ID may
+ * take at the cap. Same conversions, same core; a negative return means the call failed, and
+ * {@link #fail(long)} throws the core's error through the generated layer.
+ */
+final class Fast {
+    static {
+        NativeLibrary.ensureLoaded();
+        Native.register(Fast.class, com.sun.jna.NativeLibrary.getInstance(System.getProperty(
+                "uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME)));
+    }
+
+    private Fast() {}
+
+    static native long idmint_jvm_fast_next_id(long handle);
+
+    static native long idmint_jvm_fast_next_ids(long handle, long[] out, int n);
+
+    static native long idmint_jvm_fast_uuid7_next(long handle, long[] out);
+
+    static native long idmint_jvm_fast_object_id_new(byte[] out);
+
+    static native long idmint_jvm_fast_object_id_hex(byte[] bytes, byte[] out);
+
+    /** Throws the error of this thread's failed fast call. */
+    static IdmintException fail(long code) {
+        if (code == -2) {
+            return new IdmintException("internal", "idmint: internal error (a panic in the native library)");
+        }
+        try {
+            io.idmint.ffi.IdmintJvm.takeFastError();
+        } catch (io.idmint.ffi.FfiException e) {
+            return NativeLibrary.rethrow(e);
+        }
+        return new IdmintException("internal", "idmint: a fast call failed without an error");
+    }
+}

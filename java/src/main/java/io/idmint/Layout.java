@@ -1,0 +1,204 @@
+package io.idmint;
+
+import io.idmint.ffi.FfiException;
+import io.idmint.ffi.NodeValue;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A snowflake bit layout: a time field, node fields and a sequence, from an epoch.
+ *
+ * <p>Written as a preset name ({@code twitter}, {@code sonyflake}, {@code redis-lua}, {@code baidu})
+ * or a spec such as {@code time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657}. At
+ * most 63 bits, so every ID is a non-negative {@code long}. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Layout twitter = Layout.of("twitter");
+ * IdParts p = twitter.parse(1541815603606036480L);
+ * p.time();            // 2022-06-28T16:07:40.105Z
+ * p.nodes();           // {datacenter=11, worker=26}
+ * }</pre>
+ */
+public final class Layout {
+    static {
+        NativeLibrary.ensureLoaded();
+    }
+
+    final io.idmint.ffi.Layout inner;
+    private final String spec;
+
+    Layout(io.idmint.ffi.Layout inner) {
+        this.inner = inner;
+        this.spec = inner.spec();
+    }
+
+    /** A preset name or a layout spec; {@link InvalidLayoutException} if it is not valid. */
+    public static Layout of(String spec) {
+        return of(spec, null);
+    }
+
+    /**
+     * A preset name or spec from another epoch: {@code epoch} is unix milliseconds (digits) or an
+     * RFC 3339 date-time, or {@code null} to keep the layout's own.
+     */
+    public static Layout of(String spec, String epoch) {
+        try {
+            return new Layout(io.idmint.ffi.Layout.parse(spec, epoch));
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /** The names of the preset layouts. */
+    public static List<String> presets() {
+        return Idmint.presets();
+    }
+
+    /** The canonical spec, even for a preset. */
+    public String spec() {
+        return spec;
+    }
+
+    /** The preset this layout is, if it came from one unchanged. */
+    public Optional<String> presetName() {
+        return Optional.ofNullable(inner.presetName());
+    }
+
+    /** Bits used in all (at most 63). */
+    public int totalBits() {
+        return inner.totalBits();
+    }
+
+    /** Bits of the time field. */
+    public int timeBits() {
+        return inner.timeBits();
+    }
+
+    /** Length of one tick of the time field, ms. */
+    public long tickMs() {
+        return call(inner::tickMs);
+    }
+
+    /** The epoch, unix ms. */
+    public long epochMs() {
+        return call(inner::epochMs);
+    }
+
+    /** The largest ID this layout can hold. */
+    public long maxId() {
+        return call(inner::maxId);
+    }
+
+    /** The fields below the time field, most significant first. */
+    public List<Field> fields() {
+        List<Field> out = new ArrayList<>();
+        for (io.idmint.ffi.FieldInfo f : call(inner::fields)) {
+            out.add(new Field(f.name(), f.bits(), f.shift(), f.sequence(), f.max()));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The first instant (unix ms) the time field cannot hold: minting stops there. */
+    public long exhaustsAtMs() {
+        return call(inner::exhaustsAtMs);
+    }
+
+    /** {@link #exhaustsAtMs()} as RFC 3339, e.g. {@code 2080-07-10T17:30:30.208Z}. */
+    public String exhaustsAt() {
+        return inner.exhaustsAt();
+    }
+
+    /** How many IDs one generator can mint per second at most (twitter: 4,096,000). */
+    public double idsPerSecondCap() {
+        return inner.idsPerSecondCap();
+    }
+
+    /** Take an ID apart; {@link InvalidIdException} if it is negative or uses bits above the layout's. */
+    public IdParts parse(long id) {
+        try {
+            return parts(inner.decompose(id));
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /** Take an ID written in decimal apart; {@link InvalidIdException} if it is not one. */
+    public IdParts parse(String id) {
+        try {
+            return parts(inner.decomposeStr(id));
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /**
+     * Put an ID together from a time (unix ms; floored to its tick), a value for every node field,
+     * and a sequence. Errors: {@link TimeOutOfRangeException}, {@link ValueOutOfRangeException},
+     * {@link UnknownFieldException}, {@link MissingFieldException}.
+     */
+    public long compose(long timeMs, Map<String, Long> nodes, long sequence) {
+        try {
+            return inner.compose(timeMs, nodeValues(nodes), sequence);
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /** {@link #compose(long, Map, long)} from an {@link Instant}. */
+    public long compose(Instant time, Map<String, Long> nodes, long sequence) {
+        return compose(time.toEpochMilli(), nodes, sequence);
+    }
+
+    /** The layout's spec, or its preset name. */
+    @Override
+    public String toString() {
+        return presetName().orElse(spec);
+    }
+
+    /** Layouts are equal when their canonical specs are. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Layout l && l.spec.equals(spec);
+    }
+
+    @Override
+    public int hashCode() {
+        return spec.hashCode();
+    }
+
+    static IdParts parts(io.idmint.ffi.Parts p) {
+        Map<String, Long> nodes = new LinkedHashMap<>();
+        for (NodeValue n : p.nodes()) {
+            nodes.put(n.name(), n.value());
+        }
+        return new IdParts(p.timeMs(), p.time(), Collections.unmodifiableMap(nodes), p.sequence());
+    }
+
+    static List<NodeValue> nodeValues(Map<String, Long> nodes) {
+        List<NodeValue> out = new ArrayList<>(nodes.size());
+        for (Map.Entry<String, Long> e : nodes.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null) {
+                throw new NullPointerException("node names and values must not be null");
+            }
+            out.add(new NodeValue(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    interface FfiCall<T> {
+        T call() throws FfiException;
+    }
+
+    static <T> T call(FfiCall<T> f) {
+        try {
+            return f.call();
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+}

@@ -1,0 +1,404 @@
+// Types for idmint (Node). IDs are `bigint`; decimal strings are accepted wherever an ID is taken.
+
+/** An ID as accepted by every API: a bigint, a decimal string, or a number up to 2^53-1. */
+export type IdInput = bigint | string | number;
+
+/** A node field value, sequence or time given to idmint: a safe-integer number or a bigint. */
+export type Whole = number | bigint;
+
+/** What `parse` returns: the time, the sequence and each node field of the layout by name. */
+export interface Parts {
+  /** The start of the ID's tick. */
+  time: Date;
+  /** The same instant in unix milliseconds. */
+  timestampMs: number;
+  /** The sequence within the tick (a bigint only in layouts whose sequence is wider than 53 bits). */
+  sequence: number | bigint;
+  /** Node fields (datacenter, worker, shard, machine, ...): numbers, or bigints for fields wider than 53 bits. */
+  [nodeField: string]: number | bigint | Date;
+}
+
+/** What `compose` takes: `timestampMs` or `time`, `sequence`, and every node field of the layout. */
+export interface PartsInput {
+  timestampMs?: Whole;
+  time?: Date | Whole | string;
+  sequence: Whole;
+  [nodeField: string]: Whole | Date | string | undefined;
+}
+
+/** A preset name or a layout spec such as `time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z`. */
+export type LayoutSpec = 'twitter' | 'sonyflake' | 'redis-lua' | 'baidu' | (string & {});
+
+/** An epoch: unix milliseconds, digits or RFC 3339 text, or a Date. */
+export type EpochInput = number | bigint | string | Date;
+
+export interface FieldInfo {
+  name: string;
+  bits: number;
+  shift: number;
+  kind: 'node' | 'sequence';
+}
+
+export declare class Layout {
+  constructor(spec?: LayoutSpec, options?: { epoch?: EpochInput });
+  parse(id: IdInput): Parts;
+  compose(parts: PartsInput): bigint;
+  readonly spec: string;
+  readonly preset: string | null;
+  readonly fields: FieldInfo[];
+  readonly nodeFields: string[];
+  readonly timeBits: number;
+  readonly tickMs: number;
+  readonly epochMs: number;
+  readonly epoch: Date;
+  readonly totalBits: number;
+  readonly maxId: bigint;
+  readonly exhaustsAt: Date;
+  readonly idsPerSecondCap: number;
+  toString(): string;
+  toJSON(): string;
+}
+
+export interface SnowflakeOptions {
+  /** Default `'twitter'`. */
+  layout?: LayoutSpec | Layout;
+  /** Replaces the layout's epoch. */
+  epoch?: EpochInput;
+  /** `'wait'` (default) or `'borrow:MS'`. */
+  onExhausted?: string;
+  /** `'error'` (default), `'wait:MS'` or `'continue'`: what to do when the clock reads earlier than the last issued time. */
+  onRollback?: string;
+  /**
+   * The last ID this node issued before a restart (kept by you, e.g. in a database): every new
+   * ID is greater than it, and a clock behind its time is a rollback, handled by `onRollback`.
+   * A bigint or decimal string (a number only up to 2^53-1); InvalidIdError if it is not an ID
+   * of the layout.
+   */
+  resumeAfter?: IdInput;
+  /** `true`: node fields not given get random values (no stable identity; see README). */
+  random?: boolean;
+  /** Node fields whose names clash with an option (`layout`, `random`, `nodes`, ...). */
+  nodes?: Record<string, Whole>;
+  /** Node fields by name: every node field of the layout is required (unless `random: true`). */
+  [nodeField: string]: Whole | string | boolean | Date | Layout | Record<string, Whole> | undefined;
+}
+
+export interface Stats {
+  issued: number;
+  waits: number;
+  rollbacks: number;
+  leadMs: number;
+  maxLeadMs: number;
+}
+
+export declare class Snowflake {
+  constructor(options?: SnowflakeOptions);
+  nextId(): bigint;
+  nextIdString(): string;
+  nextIds(n: number): BigUint64Array;
+  parse(id: IdInput): Parts;
+  compose(parts: PartsInput): bigint;
+  readonly stats: Stats;
+  readonly layout: Layout;
+  readonly nodes: Record<string, number | bigint>;
+  readonly onExhausted: string;
+  readonly onRollback: string;
+}
+
+/** Anything with a `toHexString()`, such as bson's ObjectId. */
+export interface HexStringable {
+  toHexString(): string;
+}
+
+export declare class ObjectId {
+  constructor(input?: string | Uint8Array | ObjectId | HexStringable);
+  static generateHex(): string;
+  static createFromHexString(hex: string): ObjectId;
+  static createFromTime(seconds: number): ObjectId;
+  static isValid(value: unknown): boolean;
+  toHexString(): string;
+  toString(): string;
+  toJSON(): string;
+  /** The 12 bytes (a new Buffer each call). */
+  readonly id: Buffer;
+  readonly buffer: Buffer;
+  getTimestamp(): Date;
+  equals(other: unknown): boolean;
+  /** Throws: convert to bson's ObjectId before serializing. */
+  toBSON(): never;
+}
+
+export declare function parse(id: IdInput, layout: LayoutSpec | Layout | Snowflake): Parts;
+export declare function compose(parts: PartsInput, layout: LayoutSpec | Layout | Snowflake): bigint;
+
+/** Base of every idmint error (`instanceof IdmintError` is true for all of them). */
+export declare class IdmintError extends Error {
+  readonly code: string;
+  readonly kind: string;
+}
+interface KindError<K extends string, C extends string> {
+  readonly kind: K;
+  readonly code: C;
+}
+export declare class InvalidLayoutError extends IdmintError implements KindError<'invalid_layout', 'INVALID_LAYOUT'> {
+  readonly kind: 'invalid_layout';
+  readonly code: 'INVALID_LAYOUT';
+}
+export declare class ValueOutOfRangeError extends RangeError {
+  readonly kind: 'value_out_of_range';
+  readonly code: 'VALUE_OUT_OF_RANGE';
+}
+export declare class UnknownFieldError extends IdmintError {
+  readonly kind: 'unknown_field';
+  readonly code: 'UNKNOWN_FIELD';
+}
+export declare class MissingFieldError extends IdmintError {
+  readonly kind: 'missing_field';
+  readonly code: 'MISSING_FIELD';
+}
+export declare class TimeOutOfRangeError extends RangeError {
+  readonly kind: 'time_out_of_range';
+  readonly code: 'TIME_OUT_OF_RANGE';
+}
+export declare class EpochInFutureError extends IdmintError {
+  readonly kind: 'epoch_in_future';
+  readonly code: 'EPOCH_IN_FUTURE';
+}
+export declare class LayoutExhaustedError extends IdmintError {
+  readonly kind: 'layout_exhausted';
+  readonly code: 'LAYOUT_EXHAUSTED';
+}
+export declare class ClockMovedBackwardsError extends IdmintError {
+  readonly kind: 'clock_moved_backwards';
+  readonly code: 'CLOCK_MOVED_BACKWARDS';
+}
+export declare class InvalidIdError extends RangeError {
+  readonly kind: 'invalid_id';
+  readonly code: 'INVALID_ID';
+}
+export declare class InvalidObjectIdError extends IdmintError {
+  readonly kind: 'invalid_object_id';
+  readonly code: 'INVALID_OBJECT_ID';
+}
+export declare class InvalidArgumentError extends RangeError {
+  readonly kind: 'invalid_argument';
+  readonly code: 'INVALID_ARGUMENT';
+}
+
+export declare class InvalidKeyError extends IdmintError {
+  readonly kind: 'invalid_key';
+  readonly code: 'INVALID_KEY';
+}
+export declare class InvalidEncodingError extends IdmintError {
+  readonly kind: 'invalid_encoding';
+  readonly code: 'INVALID_ENCODING';
+}
+export declare class InvalidTemplateError extends IdmintError {
+  readonly kind: 'invalid_template';
+  readonly code: 'INVALID_TEMPLATE';
+}
+export declare class CounterOverflowError extends IdmintError {
+  readonly kind: 'counter_overflow';
+  readonly code: 'COUNTER_OVERFLOW';
+}
+export declare class InvalidUuidError extends IdmintError {
+  readonly kind: 'invalid_uuid';
+  readonly code: 'INVALID_UUID';
+}
+export declare class CheckDigitMismatchError extends IdmintError {
+  readonly kind: 'check_digit_mismatch';
+  readonly code: 'CHECK_DIGIT_MISMATCH';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display IDs (docs/formats.md); the same shapes as the wasm package (idmint-web). Values are
+// range-checked before they reach the core: a bigint, decimal string or number outside what an
+// operation takes is an InvalidIdError (a RangeError) quoting it.
+
+/**
+ * A short-string encoding: `base62` (1-11 characters), `base62-fixed` (11, sorts like the
+ * numbers), `base32` (Crockford, 1-13), `base32-fixed` (13, sorts like the numbers).
+ */
+export type EncodingName = 'base62' | 'base62-fixed' | 'base32' | 'base32-fixed';
+export declare const ENCODINGS: readonly ['base62', 'base62-fixed', 'base32', 'base32-fixed'];
+
+/**
+ * `id` (0..=2^64-1) as a short string. Throws InvalidIdError (a RangeError) outside that range,
+ * InvalidArgumentError for an unknown encoding.
+ */
+export declare function encode(id: IdInput, encoding: EncodingName): string;
+/**
+ * The value of a short string, read strictly: no signs, spaces or hyphens, no leading zero in
+ * the variable forms, exact length in the fixed ones; base32 is case-insensitive with I/L = 1,
+ * O = 0. Throws InvalidEncodingError.
+ */
+export declare function decode(text: string, encoding: EncodingName): bigint;
+
+/**
+ * Keys for keyed, reversible obfuscation of IDs in 0..=2^63-1: a pseudonym that hides volume and
+ * order, not encryption (docs/formats.md). The highest version obfuscates, every version reveals.
+ */
+export declare class Keyring {
+  private constructor();
+  /** Key-file text: one `idmint-key-v<version>:<32 hex>` a line; `#` comments, blank lines. InvalidKeyError. */
+  static fromText(text: string): Keyring;
+  /** One new key of `version` (0..=61) from the OS random source; export it with `toText()`. */
+  static generate(version: number | bigint): Keyring;
+  /** The ID shown in place of `id`, with the active key: a bigint in 0..=2^63-1. */
+  obfuscate(id: IdInput): bigint;
+  /** The ID `obfuscate` turned into `shown`, with key `version` (default: the active key). */
+  reveal(shown: IdInput, version?: number | bigint): bigint;
+  /** 12 characters: the active key's version (one base62 character) and 11 base62 digits. */
+  obfuscateTagged(id: IdInput): string;
+  /** Reveal the tagged form with the key it names (InvalidKeyError if the ring lacks it). */
+  revealTagged(text: string): bigint;
+  /** The versions held, ascending. */
+  readonly versions: number[];
+  /** The highest version: the one that obfuscates. */
+  readonly activeVersion: number;
+  /** The key-file text the ring was read from or generated as. It holds the secrets. */
+  toText(): string;
+  /** `Keyring(v1, v2; active v2)`: never the secrets. */
+  toString(): string;
+  /** `{ versions, activeVersion }`: never the secrets. */
+  toJSON(): { versions: number[]; activeVersion: number };
+}
+
+/** What `parseUuid7` and `parseUlid` return. */
+export interface Uuid7Parts {
+  /** Lowercase, hyphenated. */
+  uuid: string;
+  /** The same 128 bits as 26 Crockford base32 characters, upper case. */
+  ulid: string;
+  /** The 48-bit unix-millisecond timestamp. */
+  time: Date;
+  timestampMs: number;
+  /** The 12 bits after the version (the counter, for UUIDs of idmint's generators). */
+  randA: number;
+  /** The 62 bits after the variant. */
+  randB: bigint;
+}
+
+/**
+ * A new UUIDv7 (lowercase, hyphenated) from the process-wide generator: increasing within the
+ * process, across worker threads too.
+ */
+export declare function uuid7(): string;
+/** Read a UUIDv7: hyphenated or 32 hex digits, either case. Throws InvalidUuidError. */
+export declare function parseUuid7(text: string): Uuid7Parts;
+/** Read the 26-character ULID text of a UUIDv7, either case. Throws InvalidUuidError. */
+export declare function parseUlid(text: string): Uuid7Parts;
+
+/** A UUIDv7 generator of its own: RFC 9562 §6.2 method 1 (a 12-bit counter), strictly increasing. */
+export declare class Uuid7Generator {
+  constructor();
+  /** The next UUID, lowercase and hyphenated. */
+  next(): string;
+  /** The next UUID as its ULID text (same sequence as `next`). */
+  nextUlid(): string;
+}
+
+/** A time for templates: a Date, unix milliseconds, or RFC 3339 / unix-ms digits as text. */
+export type TimeInput = Date | number | bigint | string;
+
+export interface TemplateOptions {
+  /** The node label for `%L` / `%NL`: ASCII letters and digits. */
+  label?: string | null;
+  /** The fixed UTC offset of the date parts: `'Z'` (default), `'+08:00'`, `'-0530'`, ... (no IANA names). */
+  offset?: string | null;
+  /** Check digits appended: `'none'` (default), `'luhn'` (1 digit) or `'mod97'` (2, ISO 7064). */
+  check?: 'none' | 'luhn' | 'mod97' | null;
+}
+
+/** What `Template.parse` returns: only the parts the template has. */
+export interface TemplateParts {
+  year?: number;
+  month?: number;
+  day?: number;
+  hour?: number;
+  minute?: number;
+  second?: number;
+  /** As it appears (padding included). */
+  label?: string;
+  /** A number, or a bigint when the template's sequence is wider than 15 digits. */
+  sequence: number | bigint;
+  /** The check digits, already verified. */
+  check?: string;
+}
+
+/**
+ * An order-number template such as `'%L%Y%M%D%m%5S'`: `%Y %y %M %D %H %m %s` date parts,
+ * `%L`/`%NL` label, `%NS` sequence of N digits (1-19, exactly one), `%%`; anything else literal.
+ * InvalidTemplateError for a template that cannot be used.
+ */
+export declare class Template {
+  constructor(pattern: string, options?: TemplateOptions);
+  /**
+   * The order number for `time` and `sequence` (at most `capacity`: ValueOutOfRangeError beyond).
+   */
+  format(time: TimeInput, sequence: Whole): string;
+  /**
+   * A snowflake ID as the sequence and its own time as the date parts; InvalidTemplateError
+   * unless the sequence is as wide as the layout's largest ID (`%19S` for 63 bits).
+   */
+  formatSnowflake(id: IdInput, layout: LayoutSpec | Layout | Snowflake): string;
+  /** Read an order number back: InvalidIdError naming the position, CheckDigitMismatchError for a typo. */
+  parse(text: string): TemplateParts;
+  /** The day of `time` in the template's offset as the number yyyymmdd (a daily counter's key). */
+  dayOf(time: TimeInput): number;
+  readonly pattern: string;
+  readonly label: string | null;
+  readonly offsetSeconds: number;
+  readonly check: 'none' | 'luhn' | 'mod97';
+  readonly sequenceWidth: number;
+  /** 10^sequenceWidth - 1: a bigint when wider than 15 digits. */
+  readonly capacity: number | bigint;
+  toString(): string;
+  toJSON(): string;
+}
+
+/** Where an `OrderNumbers` counter resumes: its next value on `day` is `first`. */
+export interface OrderNumbersOptions {
+  /** yyyymmdd in the template's offset (`Template.dayOf`). */
+  day?: Whole;
+  /** 1 or more. */
+  first?: Whole;
+}
+
+/**
+ * Daily order numbers: a Template with `%Y`/`%y`, `%M` and `%D`, and a counter of this object's
+ * own that restarts at 1 each day (CounterOverflowError once past the sequence width). Two
+ * objects or processes with the same template repeat each other's numbers: see the README.
+ */
+export declare class OrderNumbers {
+  constructor(template: Template, options?: OrderNumbersOptions);
+  /** The next order number, now or at `time` (ClockMovedBackwardsError for an earlier day). */
+  next(time?: TimeInput): string;
+  readonly template: Template;
+}
+
+/** Every core error kind -> its class (kinds added to the core later included). */
+export declare const errors: Readonly<Record<string, new (message: string) => Error & { code: string; kind: string }>>;
+export declare const ERROR_KINDS: readonly string[];
+export declare const PRESETS: readonly ['twitter', 'sonyflake', 'redis-lua', 'baidu'];
+
+declare const idmint: {
+  Snowflake: typeof Snowflake;
+  Layout: typeof Layout;
+  ObjectId: typeof ObjectId;
+  parse: typeof parse;
+  compose: typeof compose;
+  encode: typeof encode;
+  decode: typeof decode;
+  ENCODINGS: typeof ENCODINGS;
+  Keyring: typeof Keyring;
+  uuid7: typeof uuid7;
+  parseUuid7: typeof parseUuid7;
+  parseUlid: typeof parseUlid;
+  Uuid7Generator: typeof Uuid7Generator;
+  Template: typeof Template;
+  OrderNumbers: typeof OrderNumbers;
+  IdmintError: typeof IdmintError;
+  errors: typeof errors;
+};
+export default idmint;

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+'use strict';
+// Builds the native addon (crate `idmint-node` in ../../bindings/node) with cargo and copies it
+// next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads.
+//
+//   node scripts/build.js               build (incremental; a no-op copy when nothing changed)
+//   node scripts/build.js --if-missing  only when the .node file is not there (the npm install hook)
+//   node scripts/build.js --debug       a debug build
+//
+// Needs a Rust toolchain (cargo) and the idmint repository around this package.
+
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const pkgDir = path.resolve(__dirname, '..');
+const repoRoot = path.resolve(pkgDir, '..');
+const out = path.join(pkgDir, `idmint.${process.platform}-${process.arch}.node`);
+const args = process.argv.slice(2);
+
+if (args.includes('--if-missing') && fs.existsSync(out)) process.exit(0);
+
+if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
+  console.error(
+    `idmint: no prebuilt addon at ${out} and no idmint source tree at ${repoRoot} to build one from.`
+  );
+  process.exit(1);
+}
+
+const release = !args.includes('--debug');
+const cargoArgs = ['build', '-p', 'idmint-node', '--message-format=json-render-diagnostics'];
+if (release) cargoArgs.push('--release');
+const r = spawnSync(process.env.CARGO || 'cargo', cargoArgs, {
+  cwd: repoRoot,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+  maxBuffer: 256 * 1024 * 1024,
+});
+if (r.error) {
+  console.error(`idmint: could not run cargo (${r.error.message}); install Rust from https://rustup.rs`);
+  process.exit(1);
+}
+if (r.status !== 0) {
+  console.error(`idmint: cargo build failed (exit ${r.status})`);
+  process.exit(r.status || 1);
+}
+
+let artifact;
+for (const line of r.stdout.split('\n')) {
+  if (!line.startsWith('{')) continue;
+  const msg = JSON.parse(line);
+  if (msg.reason === 'compiler-artifact' && msg.target && msg.target.name === 'idmint_node') {
+    artifact = msg.filenames.find((f) => /\.(so|dylib|dll)$/.test(f)) || artifact;
+  }
+}
+if (!artifact) {
+  console.error('idmint: cargo did not report the idmint_node library');
+  process.exit(1);
+}
+
+const same =
+  fs.existsSync(out) && Buffer.compare(fs.readFileSync(out), fs.readFileSync(artifact)) === 0;
+if (!same) {
+  // Copy then rename, so a process that has the old file loaded keeps a consistent image.
+  const tmp = `${out}.${process.pid}.tmp`;
+  fs.copyFileSync(artifact, tmp);
+  fs.renameSync(tmp, out);
+}
+console.error(`idmint: ${path.relative(process.cwd(), out) || out} ${same ? 'up to date' : 'built'}`);

@@ -1,0 +1,48 @@
+// The browser benchmark: headless Chromium (Debian's /usr/bin/chromium via playwright-core), one
+// page, one thread. idmint-web against uuid v7 and bson's browser build (devDependencies).
+// Prints a Markdown table. Build pkg/ first (node build.mjs).
+//
+//   node bench.mjs [--round MS] [--rounds N]
+import { launch } from './test/run-browser.mjs';
+import { startServer } from './test/serve.mjs';
+
+const arg = (name, dflt) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : dflt;
+};
+
+const server = await startServer();
+const browser = await launch();
+let r;
+try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => console.error('[pageerror]', e.message));
+    await page.goto(`${server.url}/node/web/bench/bench.html?round=${arg('--round', 300)}&rounds=${arg('--rounds', 5)}`);
+    await page.waitForFunction(() => window.__bench !== undefined, null, { timeout: 600_000 });
+    r = await page.evaluate(() => window.__bench);
+} finally {
+    await browser.close();
+    await server.close();
+}
+
+const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)} M/s` : `${(x / 1e3).toFixed(0)} k/s`);
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const rows = [
+    ['Snowflake.nextId() (twitter)', r.snowflake, `${pct(r.snowflake.opsPerSec / r.cap)} of the layout cap (${fmt(r.cap)}); goal ≥ 95%`],
+    ['uuid v7() (reference)', r.uuid, `nextId is ${(r.snowflake.opsPerSec / r.uuid.opsPerSec).toFixed(2)}× uuid v7`],
+    ['new ObjectId().toHexString()', r.oid, `${(r.oid.opsPerSec / r.bson.opsPerSec).toFixed(2)}× bson; goal ≥ 1×`],
+    ['ObjectId.generateHex()', r.oidHex, `${(r.oidHex.opsPerSec / r.bson.opsPerSec).toFixed(2)}× bson`],
+    ['bson new ObjectId().toHexString()', r.bson, 'baseline'],
+    ["parse(bigint, 'twitter')", r.parse, `${(r.parse.opsPerSec / r.uuidParse.opsPerSec).toFixed(2)}× uuid parse + time`],
+    ["parse(string, 'twitter')", r.parseStr, ''],
+    ['uuid parse(v7) + timestamp (reference)', r.uuidParse, ''],
+    ['new ObjectId(hex).getTimestamp()', r.oidTime, `${(r.oidTime.opsPerSec / r.bsonTime.opsPerSec).toFixed(2)}× bson`],
+    ['bson new ObjectId(hex).getTimestamp()', r.bsonTime, 'baseline'],
+];
+console.log(`\n${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}, one page, one thread; best of rounds\n`);
+console.log('| operation | ops/s | ratio |');
+console.log('|---|---:|---|');
+for (const [name, m, note] of rows) console.log(`| ${name} | ${fmt(m.opsPerSec)} | ${note} |`);
+const sfOk = r.snowflake.opsPerSec / r.cap >= 0.95;
+const oidOk = r.oid.opsPerSec >= r.bson.opsPerSec;
+console.log(`\nsnowflake ≥ 95% of cap: ${sfOk ? 'yes' : 'NO'}; ObjectId hex ≥ bson: ${oidOk ? 'yes' : 'NO'}`);

@@ -1,0 +1,30 @@
+// The web package's own test target: always idmint-web (the shared suite in node/test/ picks its
+// target from IDMINT_TARGET; these web-only cases need no choice). Same exports as
+// node/test/target.mjs: { idmint, vectors, TARGET }, with the display-ID vectors too (obfuscate,
+// shortid, uuid7, template: tests/vectors/README.md), fetched in a browser, read from disk in Node.
+
+const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
+
+async function loadVectors(name) {
+    if (inBrowser) {
+        const r = await fetch(`/tests/vectors/${name}.json`);
+        if (!r.ok) throw new Error(`GET /tests/vectors/${name}.json: ${r.status}`);
+        return r.json();
+    }
+    const { readFile } = await import('node:fs/promises');
+    return JSON.parse(await readFile(new URL(`../../../tests/vectors/${name}.json`, import.meta.url), 'utf8'));
+}
+
+const m = await import('../index.js');
+if (typeof m.default === 'function') await m.default();
+
+export const idmint = m;
+export const TARGET = 'web';
+export const vectors = {
+    snowflake: await loadVectors('snowflake'),
+    objectid: await loadVectors('objectid'),
+    obfuscate: await loadVectors('obfuscate'),
+    shortid: await loadVectors('shortid'),
+    uuid7: await loadVectors('uuid7'),
+    template: await loadVectors('template'),
+};

@@ -1,0 +1,137 @@
+"""idmint: unique IDs for sharded systems.
+
+- :class:`Snowflake`: 64-bit, time-ordered IDs of any bit :class:`Layout` (presets ``twitter``,
+  ``sonyflake``, ``redis-lua``, ``baidu``, or a spec such as ``time:41,worker:10,sequence:12``),
+  lock-free and thread-safe, with explicit policies for a full sequence and a clock that moves
+  backwards; :func:`parse` takes any ID apart.
+- :class:`ObjectId`: MongoDB-compatible 12-byte IDs, interchangeable with pymongo's
+  ``bson.ObjectId``.
+- IDs to show people: order numbers from a :class:`Template` (``%L%Y%M%D%m%5S``) with a daily
+  counter (:class:`OrderNumbers`) and Luhn or MOD 97-10 check digits; keyed, reversible
+  obfuscation of 63-bit IDs (:class:`Keyring`); short strings (:func:`encode`,
+  :func:`decode`: base62, Crockford base32); and time-ordered UUIDv7s (:func:`uuid7`,
+  :class:`Uuid7Generator`, :func:`parse_uuid7`) with their ULID text.
+
+The same Rust core (``idmint-core``) serves the Node, JVM and browser packages, so a layout
+means the same bits everywhere.
+
+>>> import idmint
+>>> gen = idmint.Snowflake(worker=1)          # twitter layout; datacenter not given -> 0
+>>> parts = idmint.parse(gen.next_id())
+>>> (parts.datacenter, parts.worker)
+(0, 1)
+>>> idmint.encode(1541815603606036480, "base62")
+'1ptWyK4WgZU'
+>>> idmint.Template("%L%Y%M%D%m%5S", tz="+08:00", label="7").format(1716309000000, 42)
+'7202405223000042'
+>>> idmint.parse_uuid7("017f22e2-79b0-7cc3-98c4-dc0c0c07398f").ulid
+'01FWHE4YDGFK1SHH6W1G60EECF'
+"""
+
+from __future__ import annotations
+
+from ._errors import (
+    CheckDigitMismatch,
+    ClockMovedBackwards,
+    CounterOverflow,
+    EpochInFuture,
+    Error,
+    InvalidArgument,
+    InvalidEncoding,
+    InvalidId,
+    InvalidKey,
+    InvalidLayout,
+    InvalidObjectId,
+    InvalidTag,
+    InvalidTemplate,
+    InvalidUuid,
+    LayoutExhausted,
+    MissingField,
+    RangeBelowIssued,
+    StoreUnavailable,
+    TagExhausted,
+    TimeOutOfRange,
+    UnknownField,
+    UnknownTag,
+    ValueOutOfRange,
+)
+from ._idmint import (
+    ENCODINGS,
+    ERROR_KINDS,
+    PRESETS,
+    Field,
+    Key,
+    Keyring,
+    Layout,
+    ManualClock,
+    MemoryDailyCounter,
+    ObjectId,
+    ObjectIdGenerator,
+    OrderNumbers,
+    Parts,
+    Snowflake,
+    Stats,
+    Template,
+    TemplateParts,
+    Uuid7,
+    Uuid7Generator,
+    __version__,
+    decode,
+    encode,
+    parse,
+    parse_uuid7,
+    split_tagged,
+    uuid7,
+)
+
+__all__ = [
+    "ENCODINGS",
+    "ERROR_KINDS",
+    "PRESETS",
+    "CheckDigitMismatch",
+    "ClockMovedBackwards",
+    "CounterOverflow",
+    "EpochInFuture",
+    "Error",
+    "Field",
+    "InvalidArgument",
+    "InvalidEncoding",
+    "InvalidId",
+    "InvalidKey",
+    "InvalidLayout",
+    "InvalidObjectId",
+    "InvalidTag",
+    "InvalidTemplate",
+    "InvalidUuid",
+    "Key",
+    "Keyring",
+    "Layout",
+    "LayoutExhausted",
+    "ManualClock",
+    "MemoryDailyCounter",
+    "MissingField",
+    "ObjectId",
+    "ObjectIdGenerator",
+    "OrderNumbers",
+    "Parts",
+    "RangeBelowIssued",
+    "Snowflake",
+    "Stats",
+    "StoreUnavailable",
+    "TagExhausted",
+    "Template",
+    "TemplateParts",
+    "TimeOutOfRange",
+    "UnknownField",
+    "UnknownTag",
+    "Uuid7",
+    "Uuid7Generator",
+    "ValueOutOfRange",
+    "__version__",
+    "decode",
+    "encode",
+    "parse",
+    "parse_uuid7",
+    "split_tagged",
+    "uuid7",
+]

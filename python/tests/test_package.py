@@ -1,0 +1,66 @@
+import importlib.metadata
+from pathlib import Path
+
+import idmint
+
+
+def test_public_names_exist():
+    for name in idmint.__all__:
+        assert hasattr(idmint, name), name
+    assert set(idmint.PRESETS) == {"twitter", "sonyflake", "redis-lua", "baidu"}
+
+
+def test_version_matches_distribution():
+    assert idmint.__version__ == importlib.metadata.version("idmint")
+
+
+def test_typed_package_ships_stubs():
+    pkg = Path(idmint.__file__).parent
+    assert (pkg / "py.typed").exists()
+    stub = (pkg / "_idmint.pyi").read_text()
+    for cls in ("class Snowflake", "class ObjectId", "class Layout", "class Parts", "def parse("):
+        assert cls in stub
+    for name in idmint.__all__:
+        if name[0].islower() and not name.startswith("_"):
+            assert f"def {name}(" in stub, name
+        elif name in vars(idmint._idmint) and isinstance(getattr(idmint, name), type):
+            assert f"class {name}:" in stub, name
+
+
+def test_classes_report_the_public_module():
+    for cls in (
+        idmint.Snowflake,
+        idmint.ObjectId,
+        idmint.Layout,
+        idmint.Parts,
+        idmint.Stats,
+        idmint.Key,
+        idmint.Keyring,
+        idmint.Uuid7,
+        idmint.Uuid7Generator,
+        idmint.Template,
+        idmint.TemplateParts,
+        idmint.MemoryDailyCounter,
+        idmint.OrderNumbers,
+    ):
+        assert cls.__module__ == "idmint"
+
+
+def test_module_docstring_example():
+    import doctest
+
+    result = doctest.testmod(idmint, verbose=False)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_readme_examples_run():
+    """The Python blocks of python/README.md (the PyPI page) run as written, in order."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert len(blocks) >= 2
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), namespace)
+    assert namespace["p"].worker == 1

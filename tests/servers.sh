@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Test servers for the segment stores: Redis, PostgreSQL and MariaDB on loopback, on free
+# non-default ports, with data in a temporary directory, started and stopped by PID.
+#
+#   tests/servers.sh install                 apt-install what is missing (idempotent)
+#   tests/servers.sh start [redis|postgres|mysql ...]   start (all by default), print env lines
+#   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
+#   tests/servers.sh stop [NAME ...]         stop by PID (all by default)
+#   tests/servers.sh env                     print the IDMINT_TEST_* lines for started servers
+#
+# State (ports, PIDs, data) lives in $IDMINT_SERVERS_DIR (required except for `install`;
+# tests/run.sh makes a temp one). Use as `eval "$(tests/servers.sh start)"`. A restarted
+# server reuses its port and data, so a fault test can kill one and bring it back.
+set -euo pipefail
+
+if [ "${1:-}" != install ]; then
+    DIR=${IDMINT_SERVERS_DIR:?set IDMINT_SERVERS_DIR to a temporary directory}
+    mkdir -p "$DIR"
+    chmod 755 "$DIR"
+fi
+
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+
+log() { printf '[servers] %s\n' "$*" >&2; }
+
+free_port() {
+    python3 - <<'EOF'
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()
+EOF
+}
+
+port_of() {
+    local f="$DIR/$1.port"
+    [ -s "$f" ] || free_port >"$f"
+    cat "$f"
+}
+
+wait_for() { # wait_for SECONDS CMD...
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
+
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+install() {
+    local need=()
+    command -v redis-server >/dev/null || need+=(redis-server)
+    [ -n "$PGBIN" ] && [ -x "$PGBIN/postgres" ] || need+=(postgresql)
+    command -v mariadbd >/dev/null || need+=(mariadb-server)
+    if [ ${#need[@]} -gt 0 ]; then
+        log "installing ${need[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq "${need[@]}" >/dev/null
+    fi
+}
+
+start_redis() {
+    local port
+    port=$(port_of redis)
+    mkdir -p "$DIR/redis"
+    # AOF with fsync on every write: a counter must survive a kill, or IDs repeat.
+    redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/redis" \
+        --appendonly yes --appendfsync always --save "" \
+        --daemonize yes --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log"
+    wait_for 20 redis-cli -p "$port" ping || { log "redis did not start"; cat "$DIR/redis.log" >&2; return 1; }
+    wait_for 5 test -s "$DIR/redis.pid"
+}
+
+start_postgres() {
+    local port
+    port=$(port_of postgres)
+    if [ ! -s "$DIR/pg/PG_VERSION" ]; then
+        mkdir -p "$DIR/pg" "$DIR/pgsock"
+        [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg" "$DIR/pgsock"
+        as_postgres "$PGBIN/initdb" -D "$DIR/pg" -A trust -U postgres >"$DIR/pg-init.log" 2>&1
+    fi
+    [ "$(id -u)" = 0 ] && touch "$DIR/pg.log" && chown postgres "$DIR/pg.log"
+    # After a SIGKILL, old backends may hold shared memory for a moment: retry the start.
+    local tries=0
+    until as_postgres "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg.log" -w -t 30 \
+        -o "-p $port -k $DIR/pgsock -c listen_addresses=127.0.0.1" start >/dev/null; do
+        tries=$((tries + 1))
+        [ $tries -lt 10 ] || { log "postgres did not start"; tail -20 "$DIR/pg.log" >&2; return 1; }
+        sleep 1
+    done
+    head -1 "$DIR/pg/postmaster.pid" >"$DIR/postgres.pid"
+    psql -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='idmint'" \
+        | grep -q 1 || psql -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE idmint"
+}
+
+start_mysql() {
+    local port
+    port=$(port_of mysql)
+    if [ ! -d "$DIR/mysql/mysql" ]; then
+        mkdir -p "$DIR/mysql"
+        mariadb-install-db --datadir="$DIR/mysql" --user="$(id -un)" --skip-test-db \
+            --auth-root-authentication-method=socket >"$DIR/mysql-init.log" 2>&1
+    fi
+    mariadbd --no-defaults --datadir="$DIR/mysql" --port="$port" --socket="$DIR/mysql.sock" \
+        --bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$DIR/mysql.pid" \
+        --log-error="$DIR/mysql.log" --skip-name-resolve >/dev/null 2>&1 &
+    wait_for 60 mariadb --socket="$DIR/mysql.sock" -u root -e "SELECT 1" \
+        || { log "mariadb did not start"; tail -20 "$DIR/mysql.log" >&2; return 1; }
+    mariadb --socket="$DIR/mysql.sock" -u root -e "
+        CREATE DATABASE IF NOT EXISTS idmint;
+        CREATE USER IF NOT EXISTS 'idmint'@'127.0.0.1' IDENTIFIED BY 'idmint';
+        GRANT ALL ON idmint.* TO 'idmint'@'127.0.0.1';"
+    wait_for 5 test -s "$DIR/mysql.pid"
+}
+
+pid_of() { [ -s "$DIR/$1.pid" ] && cat "$DIR/$1.pid"; }
+
+alive() { local p; p=$(pid_of "$1") && kill -0 "$p" 2>/dev/null; }
+
+stop_one() {
+    local name=$1 pid
+    pid=$(pid_of "$name") || return 0
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        wait_for 30 bash -c "! kill -0 $pid" || kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$DIR/$name.pid"
+}
+
+kill_one() {
+    local name=$1 pid
+    pid=$(pid_of "$name") || { log "$name is not running"; return 1; }
+    kill -KILL "$pid"
+    wait_for 30 bash -c "! kill -0 $pid"
+    if [ "$name" = postgres ]; then
+        # Backends exit on their own once the postmaster is gone; wait for the port to close.
+        wait_for 30 bash -c "! (exec 3<>/dev/tcp/127.0.0.1/$(port_of postgres)) 2>/dev/null"
+    fi
+    rm -f "$DIR/$name.pid"
+}
+
+env_lines() {
+    [ -s "$DIR/redis.port" ] && alive redis &&
+        echo "export IDMINT_TEST_REDIS_URL=redis://127.0.0.1:$(cat "$DIR/redis.port")"
+    [ -s "$DIR/postgres.port" ] && alive postgres &&
+        echo "export IDMINT_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$(cat "$DIR/postgres.port")/idmint"
+    [ -s "$DIR/mysql.port" ] && alive mysql &&
+        echo "export IDMINT_TEST_MYSQL_URL=mysql://idmint:idmint@127.0.0.1:$(cat "$DIR/mysql.port")/idmint"
+    echo "export IDMINT_SERVERS_DIR=$DIR"
+    return 0
+}
+
+cmd=${1:-}
+shift || true
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(redis postgres mysql)
+case "$cmd" in
+    install) install ;;
+    start)
+        for n in "${names[@]}"; do
+            alive "$n" || { log "starting $n"; "start_$n"; }
+        done
+        env_lines
+        ;;
+    kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
+    stop) for n in "${names[@]}"; do stop_one "$n"; done ;;
+    env) env_lines ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|postgres|mysql ...]" >&2; exit 2 ;;
+esac
