@@ -701,10 +701,7 @@ impl Layout {
 
     fn check_fits(&self, id: u64) -> Result<()> {
         if id > i64::MAX as u64 {
-            return Err(Error::invalid_id(
-                id,
-                "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
-            ));
+            return Err(id_too_large(id));
         }
         if id > self.max_id() {
             return Err(Error::invalid_id(
@@ -851,18 +848,23 @@ fn check_value(f: &Field, value: i128) -> Result<u64> {
     Ok(value as u64)
 }
 
+fn id_negative(id: impl ToString) -> Error {
+    Error::invalid_id(id, "negative; IDs are 0..=9223372036854775807")
+}
+
+fn id_too_large(id: impl ToString) -> Error {
+    Error::invalid_id(
+        id,
+        "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
+    )
+}
+
 fn check_id_wide(id: i128) -> Result<u64> {
     if id < 0 {
-        return Err(Error::invalid_id(
-            id,
-            "negative; IDs are 0..=9223372036854775807",
-        ));
+        return Err(id_negative(id));
     }
     if id > i64::MAX as i128 {
-        return Err(Error::invalid_id(
-            id,
-            "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
-        ));
+        return Err(id_too_large(id));
     }
     Ok(id as u64)
 }
@@ -892,14 +894,8 @@ pub fn parse_id(text: &str) -> Result<u64> {
     };
     match value {
         Some(v) if v <= i64::MAX as u64 => Ok(v),
-        _ if negative => Err(Error::invalid_id(
-            text,
-            "negative; IDs are 0..=9223372036854775807",
-        )),
-        _ => Err(Error::invalid_id(
-            text,
-            "above 2^63-1 (9223372036854775807), the largest positive signed 64-bit value",
-        )),
+        _ if negative => Err(id_negative(text)),
+        _ => Err(id_too_large(text)),
     }
 }
 
