@@ -235,6 +235,32 @@ pub enum Error {
         /// The check digits it carries.
         found: String,
     },
+
+    /// No value of a worker-ID range could be leased: every value is held, or frozen after its
+    /// holder's lease expired.
+    #[error("no free worker value in {first}..={last} at {store}: {reason}")]
+    NoFreeLease {
+        /// The lease store, without credentials.
+        store: String,
+        /// First value of the range.
+        first: u64,
+        /// Last value of the range.
+        last: u64,
+        /// How many are held and frozen, or what else kept them.
+        reason: String,
+    },
+
+    /// A generator's worker lease is no longer known to be held (renewals failed, or another
+    /// holder took the value), so it issues no IDs until it holds a lease again.
+    #[error("lease of worker value {value} at {store} is lost: {reason}")]
+    LeaseLost {
+        /// The leased value.
+        value: u64,
+        /// The lease store, without credentials.
+        store: String,
+        /// Why: the renewal errors, or the value's new holder.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -268,6 +294,8 @@ impl Error {
             Error::CounterOverflow { .. } => "counter_overflow",
             Error::InvalidUuid { .. } => "invalid_uuid",
             Error::CheckDigitMismatch { .. } => "check_digit_mismatch",
+            Error::NoFreeLease { .. } => "no_free_lease",
+            Error::LeaseLost { .. } => "lease_lost",
         }
     }
 
@@ -299,6 +327,8 @@ impl Error {
         "counter_overflow",
         "invalid_uuid",
         "check_digit_mismatch",
+        "no_free_lease",
+        "lease_lost",
     ];
 
     pub(crate) fn invalid_id(id: impl ToString, reason: impl Into<String>) -> Error {

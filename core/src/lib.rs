@@ -37,7 +37,10 @@
 pub mod clock;
 mod datetime;
 mod error;
+mod guard;
 pub mod layout;
+#[cfg(feature = "segment")]
+pub mod lease;
 pub mod obfuscate;
 pub mod objectid;
 #[cfg(feature = "segment")]

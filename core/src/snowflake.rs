@@ -11,11 +11,14 @@
 //! (borrow) or wait for.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::clock::{Clock, MonotonicClock};
+use crate::guard::{Admit, Guard, HighWaterMark};
 use crate::layout::{Layout, Parts};
 use crate::{Error, Result};
 
@@ -242,7 +245,17 @@ pub struct Snowflake<C: Clock = MonotonicClock> {
     borrow_ticks: u64,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
+    guard: Option<Arc<Guard>>,
 }
+
+/// Where a leased generator gets its node value: implemented by the worker-lease module.
+pub(crate) trait GuardSource: fmt::Debug + Send + Sync {
+    /// Leases a node value for `layout` and starts keeping it; the guard holds the value.
+    fn start(&self, layout: &Layout, ahead: Duration) -> Result<Arc<Guard>>;
+}
+
+/// How far ahead of its IDs a guarded generator records its fence, unless set.
+pub const DEFAULT_FENCE_AHEAD: Duration = Duration::from_secs(1);
 
 /// Configures a [`Snowflake`]: node values, policies, clock.
 ///
@@ -269,6 +282,9 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
     clock: C,
+    pub(crate) high_water_mark: Option<PathBuf>,
+    pub(crate) lease: Option<Arc<dyn GuardSource>>,
+    fence_ahead: Duration,
 }
 
 impl<C: Clock> SnowflakeBuilder<C> {
@@ -316,6 +332,48 @@ impl<C: Clock> SnowflakeBuilder<C> {
         self
     }
 
+    /// Keep a high-water mark in the file at `path`: the time up to which this generator may
+    /// have issued IDs, written ahead (by [`SnowflakeBuilder::fence_ahead`], default 1 s) and
+    /// synced to disk before an ID past it is handed out. A restart reads it, so a clock that is
+    /// behind after a reboot or a crash cannot make the node reissue: IDs stay above the mark
+    /// and the [`OnRollback`] policy decides whether to wait, continue ahead, or fail. A clean
+    /// exit (dropping the generator) lowers the mark to the last ID really issued.
+    ///
+    /// One file per node value and process: two generators sharing a file do not see each
+    /// other's IDs. Without a worker lease, this is how a node survives restarts.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let path = std::env::temp_dir().join(format!("idmint-doc-hwm-{}", std::process::id()));
+    /// let clock = ManualClock::new(1_700_000_000_000);
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, &clock)
+    ///     .node("datacenter", 1).node("worker", 1)
+    ///     .high_water_mark(&path)
+    ///     .build()?;
+    /// let last = g.next_id()?;
+    /// drop(g);
+    /// clock.set_ms(1_699_999_995_000); // restarted with the clock 5 s behind
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, &clock)
+    ///     .node("datacenter", 1).node("worker", 1)
+    ///     .high_water_mark(&path)
+    ///     .build()?;
+    /// assert_eq!(g.next_id().unwrap_err().kind(), "clock_moved_backwards");
+    /// # drop(g); std::fs::remove_file(&path).ok();
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn high_water_mark(mut self, path: impl Into<PathBuf>) -> Self {
+        self.high_water_mark = Some(path.into());
+        self
+    }
+
+    /// How far ahead of the IDs' time a high-water mark or a lease fence is recorded (default
+    /// 1 s, [`DEFAULT_FENCE_AHEAD`]): the record is written at most once per this long, and a
+    /// restart after a crash may have to wait this long.
+    pub fn fence_ahead(mut self, ahead: Duration) -> Self {
+        self.fence_ahead = ahead;
+        self
+    }
+
     /// Set node field `name` (e.g. `worker`) to `value`; checked against the layout on build.
     pub fn node(mut self, name: &str, value: impl Into<i128>) -> Self {
         self.nodes.push((name.to_string(), value.into()));
@@ -355,6 +413,9 @@ impl<C: Clock> SnowflakeBuilder<C> {
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
             clock,
+            high_water_mark: self.high_water_mark,
+            lease: self.lease,
+            fence_ahead: self.fence_ahead,
         }
     }
 
@@ -363,6 +424,39 @@ impl<C: Clock> SnowflakeBuilder<C> {
     pub fn build(self) -> Result<Snowflake<C>> {
         let layout = self.layout;
         let mut nodes = self.nodes;
+        let guard = match (&self.lease, &self.high_water_mark) {
+            (Some(_), Some(_)) => {
+                return Err(Error::InvalidArgument {
+                    name: "high_water_mark".into(),
+                    value: "a file and a lease".into(),
+                    expected: "one of them: a lease keeps its fence in the lease store".into(),
+                })
+            }
+            (Some(source), None) => {
+                if let Some((name, _)) = nodes.first() {
+                    return Err(Error::InvalidArgument {
+                        name: name.clone(),
+                        value: "set by hand".into(),
+                        expected:
+                            "no node value with a lease: the leased value fills every node field"
+                                .into(),
+                    });
+                }
+                let guard = source.start(&layout, self.fence_ahead)?;
+                let bits = guard.node_bits();
+                nodes = layout
+                    .node_fields()
+                    .map(|f| {
+                        (
+                            f.name().to_string(),
+                            ((bits >> f.shift()) & f.max()) as i128,
+                        )
+                    })
+                    .collect();
+                Some(guard)
+            }
+            (None, _) => None,
+        };
         if self.random_nodes {
             for f in layout.node_fields() {
                 if !nodes.iter().any(|(n, _)| n == f.name()) {
@@ -392,7 +486,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             .node_fields()
             .map(|f| (f.name().to_string(), (node_bits >> f.shift()) & f.max()))
             .collect();
-        let start_slot = match self.resume_after {
+        let mut start_slot = match self.resume_after {
             Some(last) => {
                 let (time_ms, sequence) =
                     layout.decompose_into(last, &mut vec![0; layout.fields().len() - 1])?;
@@ -401,7 +495,25 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             None => 0,
         };
+        let guard = match (guard, &self.high_water_mark) {
+            (None, Some(path)) => {
+                let (file, mark) = HighWaterMark::open(path)?;
+                Some(Arc::new(Guard::new(
+                    Box::new(file),
+                    node_bits,
+                    mark,
+                    mark,
+                    self.fence_ahead,
+                    false,
+                )))
+            }
+            (g, _) => g,
+        };
+        if let Some(g) = &guard {
+            start_slot = start_slot.max(slot_after(&layout, g.floor_ms()));
+        }
         Ok(Snowflake {
+            guard,
             state: Padded(AtomicU64::new(start_slot)),
             counters: Padded::default(),
             seq_bits: seq.bits(),
@@ -450,6 +562,9 @@ impl<C: Clock> Snowflake<C> {
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),
             clock,
+            high_water_mark: None,
+            lease: None,
+            fence_ahead: DEFAULT_FENCE_AHEAD,
         }
     }
 }
@@ -461,8 +576,25 @@ impl<C: Clock> Snowflake<C> {
     /// [`OnRollback::Wait`]; [`Error::LayoutExhausted`] once the time field has run out.
     #[inline]
     pub fn next_id(&self) -> Result<u64> {
-        let (slot, _) = self.reserve(1)?;
-        Ok(self.id_of(slot))
+        let Some(g) = &self.guard else {
+            let (slot, _) = self.reserve(1)?;
+            return Ok(self.id_of(slot, self.node_bits));
+        };
+        loop {
+            let generation = g.generation();
+            let (slot, _) = self.reserve(1)?;
+            let id = self.id_of(slot, g.node_bits());
+            match g.admit(generation, self.tick_start_ms(slot >> self.seq_bits))? {
+                Admit::Ok => return Ok(id),
+                Admit::Retry { floor_ms } => self.raise_floor(floor_ms),
+            }
+        }
+    }
+
+    /// Move the state past every slot whose time is at or below `floor_ms`.
+    fn raise_floor(&self, floor_ms: u64) {
+        let slot = slot_after(&self.layout, floor_ms);
+        self.state.0.fetch_max(slot, Ordering::AcqRel);
     }
 
     /// `n` IDs, increasing, reserved a run of sequence numbers at a time (one atomic step per
@@ -486,9 +618,21 @@ impl<C: Clock> Snowflake<C> {
     pub fn next_ids_into(&self, out: &mut [u64]) -> Result<()> {
         let mut filled = 0;
         while filled < out.len() {
+            let generation = self.guard.as_ref().map_or(0, |g| g.generation());
             let (start, count) = self.reserve((out.len() - filled) as u64)?;
+            let node_bits = self
+                .guard
+                .as_ref()
+                .map_or(self.node_bits, |g| g.node_bits());
+            if let Some(g) = &self.guard {
+                let last_ms = self.tick_start_ms((start + count - 1) >> self.seq_bits);
+                if let Admit::Retry { floor_ms } = g.admit(generation, last_ms)? {
+                    self.raise_floor(floor_ms);
+                    continue;
+                }
+            }
             for (i, slot) in (start..start + count).enumerate() {
-                out[filled + i] = self.id_of(slot);
+                out[filled + i] = self.id_of(slot, node_bits);
             }
             filled += count as usize;
         }
@@ -496,9 +640,9 @@ impl<C: Clock> Snowflake<C> {
     }
 
     #[inline]
-    fn id_of(&self, slot: u64) -> u64 {
+    fn id_of(&self, slot: u64, node_bits: u64) -> u64 {
         ((slot >> self.seq_bits) << self.time_shift)
-            | self.node_bits
+            | node_bits
             | ((slot & self.seq_mask) << self.seq_shift)
     }
 
@@ -626,7 +770,8 @@ impl<C: Clock> Snowflake<C> {
         &self.layout
     }
 
-    /// This generator's node field values, in layout order.
+    /// This generator's node field values, in layout order, as built (a leased generator that
+    /// lost its lease and leased another value since reports that in its IDs, not here).
     pub fn nodes(&self) -> &[(String, u64)] {
         &self.nodes
     }
@@ -649,6 +794,24 @@ impl<C: Clock> Snowflake<C> {
     /// Split an ID of this layout into its parts (any node values, not only this generator's).
     pub fn decompose(&self, id: u64) -> Result<Parts> {
         self.layout.decompose(id)
+    }
+}
+
+/// The first slot whose tick starts after `floor_ms` (0 for a floor before the epoch).
+fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
+    match floor_ms.checked_sub(layout.epoch_ms()) {
+        None => 0,
+        Some(since) => (since / layout.tick_ms() + 1) << layout.sequence_field().bits(),
+    }
+}
+
+impl<C: Clock> Drop for Snowflake<C> {
+    fn drop(&mut self) {
+        if let Some(g) = &self.guard {
+            let s = self.state.0.load(Ordering::Acquire);
+            let last_ms = (s > 0).then(|| self.tick_start_ms((s - 1) >> self.seq_bits));
+            g.release(last_ms);
+        }
     }
 }
 

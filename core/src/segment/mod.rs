@@ -166,7 +166,7 @@ impl StoreOptions {
     }
 
     /// Applies and removes this crate's query parameters from a URL.
-    fn apply_url(mut self, url: &str) -> Result<(Self, String)> {
+    pub(crate) fn apply_url(mut self, url: &str) -> Result<(Self, String)> {
         let Some((base, query)) = url.split_once('?') else {
             return Ok((self, url.to_string()));
         };

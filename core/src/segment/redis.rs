@@ -267,7 +267,7 @@ impl RedisStore {
     }
 
     /// Runs a script; on an I/O failure drops the connection so the next call reconnects.
-    async fn run<T: redis::FromRedisValue>(
+    pub(crate) async fn run<T: redis::FromRedisValue>(
         &self,
         what: &str,
         invocation: &redis::ScriptInvocation<'_>,
@@ -288,7 +288,11 @@ impl RedisStore {
         }
     }
 
-    async fn cmd<T: redis::FromRedisValue>(&self, what: &str, cmd: &redis::Cmd) -> Result<T> {
+    pub(crate) async fn cmd<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        cmd: &redis::Cmd,
+    ) -> Result<T> {
         let mut conn = self.connection().await?;
         match conn.req_packed_command(cmd).await {
             Ok(v) => redis::from_redis_value(&v).map_err(|e| self.err(what, e)),

@@ -1,0 +1,271 @@
+//! What a snowflake generator checks before it hands out an ID that must stay unique across
+//! restarts and machines: a *fence* (a time recorded outside the process that its IDs may not
+//! pass until the record is moved ahead) and, with a worker lease, a *deadline* after which the
+//! node value may no longer be ours.
+//!
+//! The generator's hot path pays two atomic loads (and a monotonic clock read under a lease);
+//! everything else happens on the rare slow path, under a lock: moving the fence ahead (a file
+//! write or a store round trip), reporting a lost lease, or noticing that the node value changed.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::{Error, Result};
+
+/// Where a guard records its fence, and how it learns it may go on.
+pub(crate) trait Keeper: Send + Sync {
+    /// Record durably that IDs up to `to_ms` may be issued; returns the time recorded (≥ `to_ms`).
+    fn extend(&self, to_ms: u64) -> Result<u64>;
+
+    /// The error for a lease past its deadline.
+    fn lost(&self) -> Error;
+
+    /// The generator is going away; `last_ms` is the time of the last ID it issued, if any.
+    fn release(&self, last_ms: Option<u64>);
+}
+
+/// The outcome of [`Guard::admit`] other than an error.
+pub(crate) enum Admit {
+    /// The ID may be handed out.
+    Ok,
+    /// The node value or the floor changed since the ID was composed: drop it, move the
+    /// generator's state above `floor_ms` and compose again.
+    Retry { floor_ms: u64 },
+}
+
+pub(crate) struct Guard {
+    /// IDs may carry times up to this (unix ms); above it the fence must be moved first.
+    recorded_ms: AtomicU64,
+    /// IDs must carry times above this: the fence a previous holder of the node value left.
+    floor_ms: AtomicU64,
+    /// Changes whenever the node value does; an ID composed under another generation is dropped.
+    generation: AtomicU64,
+    node_bits: AtomicU64,
+    /// Nanoseconds since `base` until which the lease is ours; `u64::MAX` without a lease.
+    deadline_ns: AtomicU64,
+    leased: bool,
+    base: Instant,
+    /// How far ahead of an ID's time the fence is moved, so it is moved once per this long.
+    ahead_ms: u64,
+    slow: Mutex<()>,
+    keeper: Box<dyn Keeper>,
+}
+
+impl Guard {
+    pub(crate) fn new(
+        keeper: Box<dyn Keeper>,
+        node_bits: u64,
+        floor_ms: u64,
+        recorded_ms: u64,
+        ahead: Duration,
+        leased: bool,
+    ) -> Guard {
+        Guard {
+            recorded_ms: AtomicU64::new(recorded_ms),
+            floor_ms: AtomicU64::new(floor_ms),
+            generation: AtomicU64::new(0),
+            node_bits: AtomicU64::new(node_bits),
+            deadline_ns: AtomicU64::new(if leased { 0 } else { u64::MAX }),
+            leased,
+            base: Instant::now(),
+            ahead_ms: ahead.as_millis().min(u64::MAX as u128) as u64,
+            slow: Mutex::new(()),
+            keeper,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    #[inline]
+    pub(crate) fn node_bits(&self) -> u64 {
+        self.node_bits.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn floor_ms(&self) -> u64 {
+        self.floor_ms.load(Ordering::Acquire)
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.base.elapsed().as_nanos().min(u64::MAX as u128) as u64
+    }
+
+    /// May an ID composed under generation `generation` with time `time_ms` be handed out?
+    #[inline]
+    pub(crate) fn admit(&self, generation: u64, time_ms: u64) -> Result<Admit> {
+        if time_ms <= self.recorded_ms.load(Ordering::Acquire)
+            && self.generation.load(Ordering::Acquire) == generation
+            && time_ms > self.floor_ms.load(Ordering::Relaxed)
+            && (!self.leased || self.now_ns() < self.deadline_ns.load(Ordering::Acquire))
+        {
+            return Ok(Admit::Ok);
+        }
+        self.admit_slow(generation, time_ms)
+    }
+
+    #[cold]
+    fn admit_slow(&self, generation: u64, time_ms: u64) -> Result<Admit> {
+        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        if self.leased && self.now_ns() >= self.deadline_ns.load(Ordering::Acquire) {
+            return Err(self.keeper.lost());
+        }
+        let floor_ms = self.floor_ms.load(Ordering::Acquire);
+        if self.generation.load(Ordering::Acquire) != generation || time_ms <= floor_ms {
+            return Ok(Admit::Retry { floor_ms });
+        }
+        if time_ms > self.recorded_ms.load(Ordering::Acquire) {
+            let recorded = self.keeper.extend(time_ms.saturating_add(self.ahead_ms))?;
+            self.recorded_ms.fetch_max(recorded, Ordering::AcqRel);
+            if time_ms > recorded {
+                return Err(self.keeper.lost());
+            }
+        }
+        Ok(Admit::Ok)
+    }
+
+    /// The fence now stands at `recorded_ms` (a renewal moved it).
+    pub(crate) fn recorded(&self, recorded_ms: u64) {
+        self.recorded_ms.fetch_max(recorded_ms, Ordering::AcqRel);
+    }
+
+    pub(crate) fn recorded_ms(&self) -> u64 {
+        self.recorded_ms.load(Ordering::Acquire)
+    }
+
+    /// The lease is ours until `until` (a monotonic instant).
+    pub(crate) fn hold_until(&self, until: Instant) {
+        let ns = until
+            .saturating_duration_since(self.base)
+            .as_nanos()
+            .min(u64::MAX as u128 - 1) as u64;
+        self.deadline_ns.store(ns, Ordering::Release);
+    }
+
+    /// The lease is gone: no ID passes until [`Guard::hold_until`] is called again.
+    pub(crate) fn drop_lease(&self) {
+        self.deadline_ns.store(0, Ordering::Release);
+    }
+
+    /// A new node value (a lease of another value), whose IDs must carry times above `floor_ms`.
+    /// Call while the lease is dropped.
+    pub(crate) fn switch(&self, node_bits: u64, floor_ms: u64, recorded_ms: u64) {
+        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        self.node_bits.store(node_bits, Ordering::Release);
+        self.floor_ms.fetch_max(floor_ms, Ordering::AcqRel);
+        self.recorded_ms.store(recorded_ms, Ordering::Release);
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Raise the floor for the same node value (a re-lease found a higher fence).
+    pub(crate) fn raise_floor(&self, floor_ms: u64) {
+        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        if floor_ms > self.floor_ms.load(Ordering::Acquire) {
+            self.floor_ms.store(floor_ms, Ordering::Release);
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// The generator is going away after issuing IDs up to `last_ms`. Never reports less than
+    /// the floor: the fence left by an earlier holder stands even if this one issued nothing.
+    pub(crate) fn release(&self, last_ms: Option<u64>) {
+        let floor = self.floor_ms();
+        let last = last_ms.map_or(floor, |ms| ms.max(floor));
+        self.keeper.release((last > 0).then_some(last));
+    }
+}
+
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard")
+            .field("recorded_ms", &self.recorded_ms.load(Ordering::Relaxed))
+            .field("floor_ms", &self.floor_ms.load(Ordering::Relaxed))
+            .field("leased", &self.leased)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A high-water-mark file: the last time a generator may have issued, written ahead.
+pub(crate) struct HighWaterMark {
+    path: PathBuf,
+}
+
+impl HighWaterMark {
+    /// Opens `path` and reads the mark in it (0 when the file does not exist yet).
+    pub(crate) fn open(path: &Path) -> Result<(HighWaterMark, u64)> {
+        let mark = match fs::read_to_string(path) {
+            Ok(text) => text
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| Error::InvalidArgument {
+                    name: "high-water-mark file".into(),
+                    value: path.display().to_string(),
+                    expected: format!(
+                        "a file holding one unix time in ms written by idmint, found {:?}",
+                        text.chars().take(40).collect::<String>()
+                    ),
+                })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(file_error(path, "reading", e)),
+        };
+        Ok((
+            HighWaterMark {
+                path: path.to_path_buf(),
+            },
+            mark,
+        ))
+    }
+
+    /// Replaces the mark: a temp file, fsync, rename, so a crash leaves the old mark or the new.
+    fn write(&self, mark: u64) -> Result<()> {
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut f = fs::File::create(&tmp).map_err(|e| file_error(&tmp, "creating", e))?;
+        writeln!(f, "{mark}").map_err(|e| file_error(&tmp, "writing", e))?;
+        f.sync_all().map_err(|e| file_error(&tmp, "syncing", e))?;
+        fs::rename(&tmp, &self.path).map_err(|e| file_error(&self.path, "replacing", e))?;
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            // The rename is durable only once the directory entry is.
+            if let Ok(d) = fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+fn file_error(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::StoreUnavailable {
+        store: format!("file:{}", path.display()),
+        reason: format!("{what} the high-water-mark file: {e}"),
+    }
+}
+
+impl Keeper for HighWaterMark {
+    fn extend(&self, to_ms: u64) -> Result<u64> {
+        self.write(to_ms)?;
+        Ok(to_ms)
+    }
+
+    fn lost(&self) -> Error {
+        // A file has no deadline; `admit` never asks.
+        Error::StoreUnavailable {
+            store: format!("file:{}", self.path.display()),
+            reason: "the high-water mark could not be moved".into(),
+        }
+    }
+
+    fn release(&self, last_ms: Option<u64>) {
+        // Lower the mark to what was really issued, so a restart right after a clean exit does
+        // not wait for (or trip over) the written-ahead part.
+        if let Some(ms) = last_ms {
+            let _ = self.write(ms);
+        }
+    }
+}

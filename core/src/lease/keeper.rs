@@ -1,0 +1,600 @@
+//! Holding a lease for a generator: acquire, renew in the background, move the fence, release.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use tokio::runtime::{Handle, Runtime};
+
+use super::{ms, open_lease_store, Grant, LeaseRequest, LeaseStore};
+use crate::clock::{Clock, WallClock};
+use crate::guard::{Guard, Keeper};
+use crate::layout::Layout;
+use crate::snowflake::{GuardSource, SnowflakeBuilder};
+use crate::{Error, Result};
+
+#[derive(Clone)]
+enum StoreRef {
+    Url(String),
+    Store(Arc<dyn LeaseStore>),
+}
+
+/// How a generator leases its node value: the store, the range of values, and the timings.
+///
+/// The leased value fills every node field of the layout: for `twitter` (datacenter 5 bits,
+/// worker 5 bits) value `v` is datacenter `v >> 5`, worker `v & 31`. The range defaults to
+/// every value the node fields can hold.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::lease::LeaseOptions;
+/// let opts = LeaseOptions::url("sqlite:./idmint-leases.db")
+///     .range(0, 7)
+///     .ttl(Duration::from_secs(10))
+///     .freeze(Duration::from_secs(20))
+///     .holder("web-1");
+/// # let _ = opts;
+/// ```
+#[derive(Clone)]
+pub struct LeaseOptions {
+    store: StoreRef,
+    range: Option<(u64, u64)>,
+    ttl: Duration,
+    freeze: Option<Duration>,
+    margin: Option<Duration>,
+    holder: Option<String>,
+    op_timeout: Option<Duration>,
+}
+
+impl std::fmt::Debug for LeaseOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let store = match &self.store {
+            StoreRef::Url(u) => crate::segment::describe_url(u),
+            StoreRef::Store(s) => s.describe(),
+        };
+        f.debug_struct("LeaseOptions")
+            .field("store", &store)
+            .field("range", &self.range)
+            .field("ttl", &self.ttl)
+            .field("freeze", &self.freeze_time())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The TTL of a lease unless set: renewed every 3⅓ s, lost 2 s before it ends.
+pub const DEFAULT_TTL: Duration = Duration::from_secs(10);
+
+impl LeaseOptions {
+    /// Lease from the store at `url` (see [`open_lease_store`]), opened when the generator is
+    /// built.
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("redis://127.0.0.1:6379");
+    /// # let _ = opts;
+    /// ```
+    pub fn url(url: &str) -> LeaseOptions {
+        LeaseOptions::with(StoreRef::Url(url.to_string()))
+    }
+
+    /// Lease from an open store.
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::store(idmint_core::lease::MemoryLeaseStore::new());
+    /// # let _ = opts;
+    /// ```
+    pub fn store(store: Arc<dyn LeaseStore>) -> LeaseOptions {
+        LeaseOptions::with(StoreRef::Store(store))
+    }
+
+    fn with(store: StoreRef) -> LeaseOptions {
+        LeaseOptions {
+            store,
+            range: None,
+            ttl: DEFAULT_TTL,
+            freeze: None,
+            margin: None,
+            holder: None,
+            op_timeout: None,
+        }
+    }
+
+    /// Lease a value in `first..=last` (default: all the layout's node values).
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").range(8, 15);
+    /// # let _ = opts;
+    /// ```
+    pub fn range(mut self, first: u64, last: u64) -> LeaseOptions {
+        self.range = Some((first, last));
+        self
+    }
+
+    /// How long a lease lasts without renewal (default 10 s, at least 300 ms). Renewals run
+    /// every TTL/3.
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").ttl(std::time::Duration::from_secs(30));
+    /// # let _ = opts;
+    /// ```
+    pub fn ttl(mut self, ttl: Duration) -> LeaseOptions {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How long a value stays frozen after its lease expired before anyone may take it
+    /// (default: the TTL).
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").freeze(std::time::Duration::from_secs(60));
+    /// # let _ = opts;
+    /// ```
+    pub fn freeze(mut self, freeze: Duration) -> LeaseOptions {
+        self.freeze = Some(freeze);
+        self
+    }
+
+    /// How long before the TTL ends an unrenewed lease counts as lost (default TTL/5): room
+    /// for a stalled thread or a slow clock between the check and the ID reaching anyone.
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").margin(std::time::Duration::from_secs(1));
+    /// # let _ = opts;
+    /// ```
+    pub fn margin(mut self, margin: Duration) -> LeaseOptions {
+        self.margin = Some(margin);
+        self
+    }
+
+    /// The holder's name shown in the store (default `host:pid`).
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").holder("orders-api-7");
+    /// # let _ = opts;
+    /// ```
+    pub fn holder(mut self, holder: &str) -> LeaseOptions {
+        self.holder = Some(holder.to_string());
+        self
+    }
+
+    /// The longest one store call may take (default TTL/4).
+    ///
+    /// ```
+    /// let opts = idmint_core::lease::LeaseOptions::url("memory:").op_timeout(std::time::Duration::from_millis(500));
+    /// # let _ = opts;
+    /// ```
+    pub fn op_timeout(mut self, timeout: Duration) -> LeaseOptions {
+        self.op_timeout = Some(timeout);
+        self
+    }
+
+    fn freeze_time(&self) -> Duration {
+        self.freeze.unwrap_or(self.ttl)
+    }
+
+    fn margin_time(&self) -> Duration {
+        self.margin.unwrap_or(self.ttl / 5)
+    }
+
+    fn op_time(&self) -> Duration {
+        self.op_timeout.unwrap_or(self.ttl / 4)
+    }
+
+    fn check(&self) -> Result<()> {
+        let bad = |name: &str, value: Duration, expected: &str| Error::InvalidArgument {
+            name: name.into(),
+            value: format!("{} ms", value.as_millis()),
+            expected: expected.into(),
+        };
+        if self.ttl < Duration::from_millis(300) || self.ttl > Duration::from_secs(86_400) {
+            return Err(bad("ttl", self.ttl, "300 ms ..= 1 day"));
+        }
+        if self.margin_time() >= self.ttl / 2 {
+            return Err(bad("margin", self.margin_time(), "less than half the TTL"));
+        }
+        if self.op_time().is_zero() || self.op_time() > self.ttl / 2 {
+            return Err(bad(
+                "op_timeout",
+                self.op_time(),
+                "more than 0, at most half the TTL",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn default_holder() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".into());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Runs `fut` on the lease runtime from a plain thread, giving up after `timeout`.
+fn run<T: Send + 'static>(
+    handle: &Handle,
+    timeout: Duration,
+    fut: impl Future<Output = Result<T>> + Send + 'static,
+) -> Option<Result<T>> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    handle.spawn(async move {
+        let _ = tx.send(tokio::time::timeout(timeout, fut).await);
+    });
+    match rx.recv_timeout(timeout + Duration::from_secs(1)) {
+        Ok(Ok(r)) => Some(r),
+        _ => None,
+    }
+}
+
+fn node_bits_of(layout: &Layout, value: u64) -> Result<u64> {
+    let fields: Vec<_> = layout.node_fields().collect();
+    let mut rest = value;
+    let mut parts = Vec::with_capacity(fields.len());
+    for f in fields.iter().rev() {
+        parts.push((f.name(), (rest & f.max()) as i128));
+        rest >>= f.bits();
+    }
+    layout.node_bits(parts)
+}
+
+/// What the keeper and the renewer both see: the value held and the last renewal error.
+struct Shared {
+    value: Mutex<u64>,
+    token: String,
+    last_error: Mutex<String>,
+}
+
+impl Shared {
+    fn value(&self) -> u64 {
+        *self.value.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn note(&self, error: String) {
+        *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) = error;
+    }
+}
+
+/// What a guard keeps for a leased generator: the store, the held value, the runtime its
+/// renewals run on.
+struct LeaseKeeper {
+    store: Arc<dyn LeaseStore>,
+    describe: String,
+    shared: Arc<Shared>,
+    runtime: Mutex<Option<Runtime>>,
+    handle: Handle,
+    ttl_ms: u64,
+    freeze_ms: u64,
+    op_timeout: Duration,
+}
+
+impl LeaseKeeper {
+    fn held(&self) -> (u64, String) {
+        (self.shared.value(), self.shared.token.clone())
+    }
+}
+
+impl Keeper for LeaseKeeper {
+    fn extend(&self, to_ms: u64) -> Result<u64> {
+        let (value, token) = self.held();
+        let store = self.store.clone();
+        let (ttl, freeze) = (self.ttl_ms, self.freeze_ms);
+        let lost = |reason: String| Error::LeaseLost {
+            value,
+            store: self.describe.clone(),
+            reason,
+        };
+        match run(&self.handle, self.op_timeout, async move {
+            store.renew(value, &token, ttl, freeze, to_ms).await
+        }) {
+            Some(Ok(true)) => Ok(to_ms),
+            Some(Ok(false)) => Err(lost("another holder has the value".into())),
+            Some(Err(e)) => Err(lost(format!("moving the fence failed: {e}"))),
+            None => Err(lost(format!(
+                "moving the fence took over {} ms",
+                self.op_timeout.as_millis()
+            ))),
+        }
+    }
+
+    fn lost(&self) -> Error {
+        let (value, _) = self.held();
+        let last = self
+            .shared
+            .last_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        Error::LeaseLost {
+            value,
+            store: self.describe.clone(),
+            reason: if last.is_empty() {
+                "not renewed in time".into()
+            } else {
+                last
+            },
+        }
+    }
+
+    fn release(&self, last_ms: Option<u64>) {
+        let Some(rt) = self
+            .runtime
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        else {
+            return;
+        };
+        if let Some(fence) = last_ms {
+            let (value, token) = self.held();
+            let store = self.store.clone();
+            let _ = run(rt.handle(), self.op_timeout, async move {
+                store.release(value, &token, fence).await
+            });
+        }
+        rt.shutdown_background();
+    }
+}
+
+impl GuardSource for LeaseOptions {
+    fn start(&self, layout: &Layout, ahead: Duration) -> Result<Arc<Guard>> {
+        self.check()?;
+        let node_bits: u32 = layout.node_fields().map(|f| f.bits()).sum();
+        if node_bits == 0 {
+            return Err(Error::InvalidArgument {
+                name: "lease".into(),
+                value: layout.spec(),
+                expected: "a layout with node fields for the leased value to fill".into(),
+            });
+        }
+        let top = if node_bits >= 62 {
+            super::MAX_VALUE
+        } else {
+            (1u64 << node_bits) - 1
+        };
+        let (first, last) = self.range.unwrap_or((0, top));
+        if first > last || last > top {
+            return Err(Error::InvalidArgument {
+                name: "lease range".into(),
+                value: format!("{first}..={last}"),
+                expected: format!("first <= last <= {top}, the largest value of the layout's {node_bits} node bits"),
+            });
+        }
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("idmint-lease")
+            .enable_all()
+            .build()
+            .map_err(|e| Error::InvalidArgument {
+                name: "runtime".into(),
+                value: "1 worker thread".into(),
+                expected: format!("a runtime the OS can start ({e})"),
+            })?;
+        let handle = rt.handle().clone();
+        let op_timeout = self.op_time();
+        let store = match &self.store {
+            StoreRef::Store(s) => s.clone(),
+            StoreRef::Url(url) => {
+                let u = url.clone();
+                match run(
+                    &handle,
+                    op_timeout.max(Duration::from_secs(5)),
+                    async move { open_lease_store(&u).await },
+                ) {
+                    Some(r) => r?,
+                    None => {
+                        rt.shutdown_background();
+                        return Err(Error::StoreUnavailable {
+                            store: crate::segment::describe_url(url),
+                            reason: "opening the lease store did not finish".into(),
+                        });
+                    }
+                }
+            }
+        };
+        let describe = store.describe();
+        let holder = self.holder.clone().unwrap_or_else(default_holder);
+        let req = LeaseRequest::new(first, last, &holder, self.ttl, self.freeze_time())?;
+        let sent = Instant::now();
+        let s = store.clone();
+        let r = req.clone();
+        let grant = match run(&handle, op_timeout, async move { s.acquire(&r).await }) {
+            Some(Ok(Some(g))) => g,
+            Some(Ok(None)) => {
+                return Err(Error::NoFreeLease {
+                    store: describe,
+                    first,
+                    last,
+                    reason: format!(
+                        "all {} are held, or frozen for {} ms after their lease expired",
+                        last - first + 1,
+                        ms(self.freeze_time())
+                    ),
+                })
+            }
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(Error::StoreUnavailable {
+                    store: describe,
+                    reason: format!("leasing took over {} ms", op_timeout.as_millis()),
+                })
+            }
+        };
+        let shared = Arc::new(Shared {
+            value: Mutex::new(grant.value),
+            token: req.token.clone(),
+            last_error: Mutex::new(String::new()),
+        });
+        let keeper = LeaseKeeper {
+            store: store.clone(),
+            describe,
+            shared: shared.clone(),
+            runtime: Mutex::new(Some(rt)),
+            handle: handle.clone(),
+            ttl_ms: req.ttl_ms,
+            freeze_ms: req.freeze_ms,
+            op_timeout,
+        };
+        let ttl = self.ttl;
+        let margin = self.margin_time();
+        let guard = Arc::new(Guard::new(
+            Box::new(keeper),
+            node_bits_of(layout, grant.value)?,
+            grant.fence_ms,
+            grant.fence_ms,
+            ahead,
+            true,
+        ));
+        guard.hold_until(sent + ttl - margin);
+        let renewer = Renewer {
+            guard: Arc::downgrade(&guard),
+            shared,
+            store,
+            layout: layout.clone(),
+            req,
+            value: grant.value,
+            ttl,
+            margin,
+            op_timeout,
+        };
+        handle.spawn(renewer.run());
+        Ok(guard)
+    }
+}
+
+/// The background task: renew every TTL/3, move the fence ahead, re-lease after a loss.
+struct Renewer {
+    guard: Weak<Guard>,
+    shared: Arc<Shared>,
+    store: Arc<dyn LeaseStore>,
+    layout: Layout,
+    req: LeaseRequest,
+    value: u64,
+    ttl: Duration,
+    margin: Duration,
+    op_timeout: Duration,
+}
+
+impl Renewer {
+    async fn run(mut self) {
+        // The first renewal moves the fence ahead of the wall clock at once, so the first IDs
+        // need no store round trip.
+        let mut wait = Duration::ZERO;
+        loop {
+            tokio::time::sleep(wait).await;
+            let Some(guard) = self.guard.upgrade() else {
+                return;
+            };
+            let sent = Instant::now();
+            let fence = guard.recorded_ms().max(WallClock.now_ms() + ms(self.ttl));
+            let renewed = tokio::time::timeout(
+                self.op_timeout,
+                self.store.renew(
+                    self.value,
+                    &self.req.token,
+                    self.req.ttl_ms,
+                    self.req.freeze_ms,
+                    fence,
+                ),
+            )
+            .await;
+            wait = match renewed {
+                Ok(Ok(true)) => {
+                    guard.recorded(fence);
+                    guard.hold_until(sent + self.ttl - self.margin);
+                    self.shared.note(String::new());
+                    self.ttl / 3
+                }
+                Ok(Ok(false)) => {
+                    guard.drop_lease();
+                    self.shared
+                        .note("the store no longer holds the lease".into());
+                    self.relet(&guard).await
+                }
+                Ok(Err(e)) => {
+                    self.shared.note(format!("renewal failed: {e}"));
+                    self.ttl / 10
+                }
+                Err(_) => {
+                    self.shared.note(format!(
+                        "renewal took over {} ms",
+                        self.op_timeout.as_millis()
+                    ));
+                    self.ttl / 10
+                }
+            };
+        }
+    }
+
+    /// Lease again (the same value first) after the store lost or gave away ours.
+    async fn relet(&mut self, guard: &Guard) -> Duration {
+        let mut req = self.req.clone();
+        req.prefer = Some(self.value);
+        let sent = Instant::now();
+        let grant: Grant =
+            match tokio::time::timeout(self.op_timeout, self.store.acquire(&req)).await {
+                Ok(Ok(Some(g))) => g,
+                Ok(Ok(None)) => {
+                    self.shared
+                        .note("lost, and no value of the range is free".into());
+                    return self.ttl / 3;
+                }
+                _ => return self.ttl / 10,
+            };
+        let recorded = guard.recorded_ms();
+        let fence = recorded
+            .max(grant.fence_ms)
+            .max(WallClock.now_ms() + ms(self.ttl));
+        if grant.value == self.value {
+            // A fence above ours means someone else held the value meanwhile.
+            if grant.fence_ms > recorded {
+                guard.raise_floor(grant.fence_ms);
+            }
+        } else {
+            let Ok(bits) = node_bits_of(&self.layout, grant.value) else {
+                return self.ttl / 3;
+            };
+            guard.switch(bits, grant.fence_ms, grant.fence_ms);
+            *self.shared.value.lock().unwrap_or_else(|p| p.into_inner()) = grant.value;
+            self.value = grant.value;
+        }
+        let renewed = tokio::time::timeout(
+            self.op_timeout,
+            self.store
+                .renew(grant.value, &req.token, req.ttl_ms, req.freeze_ms, fence),
+        )
+        .await;
+        if let Ok(Ok(true)) = renewed {
+            guard.recorded(fence);
+            guard.hold_until(sent + self.ttl - self.margin);
+            self.shared.note(String::new());
+            self.ttl / 3
+        } else {
+            self.ttl / 10
+        }
+    }
+}
+
+impl<C> SnowflakeBuilder<C> {
+    /// Lease the node value from a store instead of setting it: every node field is filled
+    /// from the leased value, renewed in the background while the generator lives and released
+    /// when it is dropped. Building fails with [`Error::NoFreeLease`] when every value of the
+    /// range is taken; a generator whose renewals fail stops with [`Error::LeaseLost`] before
+    /// its lease can have ended for others.
+    ///
+    /// ```
+    /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+    /// use idmint_core::{Layout, Snowflake};
+    /// let g = Snowflake::builder(Layout::preset("sonyflake")?)
+    ///     .lease(LeaseOptions::store(MemoryLeaseStore::new()).range(100, 199))
+    ///     .build()?;
+    /// assert_eq!(g.nodes()[0], ("machine".to_string(), 100));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn lease(mut self, options: LeaseOptions) -> Self {
+        self.lease = Some(Arc::new(options));
+        self
+    }
+}

@@ -1,0 +1,289 @@
+//! Worker-ID leases: node values that two live processes never share, reused safely.
+//!
+//! A snowflake node value (datacenter and worker, machine, shard) must belong to one process at
+//! a time, and a process that takes over a value must never mint an ID its previous holder
+//! could have minted. Hand-set values collide when containers come and go; Baidu's scheme
+//! burns a new value on every start; Leaf never recycles. Here a store hands out values:
+//!
+//! - **Lease**: a free value of a range is taken for a TTL and renewed in the background every
+//!   TTL/3. A value whose lease expired is *frozen* for a further period before anyone may take
+//!   it (a stalled holder that wakes up late finds it still unusable for others).
+//! - **Fence**: the holder records, ahead of time, the last time its IDs may carry (the value's
+//!   `last_time_ms`). A later holder of the value issues only IDs with a later time: it waits,
+//!   continues ahead or fails, by its [`OnRollback`](crate::OnRollback) policy, so reuse after a
+//!   crash is safe even when the new process's clock is behind.
+//! - **Lost lease**: when renewals fail, the generator stops issuing ([`Error::LeaseLost`]) a
+//!   safety margin before the TTL ends, and carries on once a renewal (or a new lease)
+//!   succeeds.
+//!
+//! Stores: [`MemoryLeaseStore`] (this process), and by URL ([`open_lease_store`]) SQLite,
+//! PostgreSQL, MySQL/MariaDB (table `idmint_workers`) and Redis (a key per value), behind the
+//! same cargo features as the segment stores.
+//!
+//! ```
+//! use std::time::Duration;
+//! use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+//! use idmint_core::{Layout, Snowflake};
+//!
+//! let store = MemoryLeaseStore::new();
+//! let lease = LeaseOptions::store(store.clone()).range(0, 1).ttl(Duration::from_secs(5));
+//! let a = Snowflake::builder(Layout::preset("twitter")?).lease(lease.clone()).build()?;
+//! let b = Snowflake::builder(Layout::preset("twitter")?).lease(lease.clone()).build()?;
+//! assert_ne!(a.nodes(), b.nodes());
+//! let err = Snowflake::builder(Layout::preset("twitter")?).lease(lease).build().unwrap_err();
+//! assert_eq!(err.kind(), "no_free_lease");
+//! assert!(a.next_id()? != b.next_id()?);
+//! # Ok::<(), idmint_core::Error>(())
+//! ```
+
+mod keeper;
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+mod sql;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use keeper::LeaseOptions;
+pub use memory::MemoryLeaseStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisLeaseStore;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+pub use sql::SqlLeaseStore;
+
+use crate::segment::{describe_url, StoreFuture, StoreOptions};
+use crate::{Error, Result};
+
+/// The SQL table of leases unless the URL says `?table=…`.
+pub const DEFAULT_LEASE_TABLE: &str = "idmint_workers";
+
+/// The Redis key prefix of leases unless the URL says `?prefix=…`.
+pub const DEFAULT_LEASE_PREFIX: &str = "idmint:lease";
+
+/// What a holder asks for when it leases a value.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::lease::LeaseRequest;
+/// let req = LeaseRequest::new(0, 31, "web-1:4242", Duration::from_secs(10), Duration::from_secs(10))?;
+/// assert_eq!(req.token.len(), 32);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseRequest {
+    /// First value of the range.
+    pub first: u64,
+    /// Last value of the range (included).
+    pub last: u64,
+    /// A value to try before the others (the one held before a lost lease).
+    pub prefer: Option<u64>,
+    /// Who asks, for people reading the store (`host:pid`).
+    pub holder: String,
+    /// A random secret that proves holding: renewals and releases compare it.
+    pub token: String,
+    /// How long the lease lasts unless renewed.
+    pub ttl_ms: u64,
+    /// How long an expired lease keeps the value from others.
+    pub freeze_ms: u64,
+}
+
+impl LeaseRequest {
+    /// A request for a value in `first..=last` with a fresh random token.
+    pub fn new(
+        first: u64,
+        last: u64,
+        holder: &str,
+        ttl: Duration,
+        freeze: Duration,
+    ) -> Result<LeaseRequest> {
+        if first > last || last > MAX_VALUE {
+            return Err(Error::InvalidArgument {
+                name: "range".into(),
+                value: format!("{first}..={last}"),
+                expected: format!("first <= last <= {MAX_VALUE}"),
+            });
+        }
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| Error::InvalidArgument {
+            name: "token".into(),
+            value: "16 random bytes".into(),
+            expected: format!("an OS random source ({e})"),
+        })?;
+        Ok(LeaseRequest {
+            first,
+            last,
+            prefer: None,
+            holder: holder.chars().take(200).collect(),
+            token: hex::encode(bytes),
+            ttl_ms: ms(ttl),
+            freeze_ms: ms(freeze),
+        })
+    }
+}
+
+/// The largest value a lease store keeps (node values use at most 63 bits; stores use BIGINT).
+pub const MAX_VALUE: u64 = (1 << 62) - 1;
+
+pub(crate) fn ms(d: Duration) -> u64 {
+    d.as_millis().min(u64::MAX as u128) as u64
+}
+
+/// A value just leased.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// The value.
+    pub value: u64,
+    /// The fence its previous holders left: IDs of this value must carry later times.
+    pub fence_ms: u64,
+}
+
+/// One value as a store holds it, for `idmint lease list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseInfo {
+    /// The value.
+    pub value: u64,
+    /// The holder's name, empty when released.
+    pub holder: String,
+    /// Milliseconds until the holder's lease ends (negative: ended that long ago).
+    pub expires_in_ms: i64,
+    /// Milliseconds until others may take the value (0 when they may now).
+    pub free_in_ms: i64,
+    /// The fence: IDs of this value so far carry times up to this.
+    pub last_time_ms: u64,
+}
+
+impl LeaseInfo {
+    /// `held`, `frozen` (expired, not yet free) or `free`.
+    ///
+    /// ```
+    /// let i = idmint_core::lease::LeaseInfo { value: 3, holder: "a:1".into(), expires_in_ms: -5, free_in_ms: 995, last_time_ms: 0 };
+    /// assert_eq!(i.state(), "frozen");
+    /// ```
+    pub fn state(&self) -> &'static str {
+        if self.holder.is_empty() || self.free_in_ms <= 0 {
+            "free"
+        } else if self.expires_in_ms > 0 {
+            "held"
+        } else {
+            "frozen"
+        }
+    }
+}
+
+/// Where leases live. Every method is one atomic step in the store; times (expiry, freeze) are
+/// the store's own clock where it has one (SQL servers, Redis), so holders with skewed clocks
+/// agree on when a lease ends.
+///
+/// ```
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// use std::time::Duration;
+/// use idmint_core::lease::{LeaseRequest, LeaseStore, MemoryLeaseStore};
+/// let store = MemoryLeaseStore::new();
+/// let req = LeaseRequest::new(0, 0, "a:1", Duration::from_secs(10), Duration::from_secs(10))?;
+/// let grant = store.acquire(&req).await?.expect("free");
+/// assert!(store.renew(grant.value, &req.token, 10_000, 10_000, 1_700_000_000_000).await?);
+/// let other = LeaseRequest::new(0, 0, "b:2", Duration::from_secs(10), Duration::from_secs(10))?;
+/// assert_eq!(store.acquire(&other).await?, None);
+/// assert!(store.release(grant.value, &req.token, 1_700_000_000_000).await?);
+/// assert_eq!(store.acquire(&other).await?.unwrap().fence_ms, 1_700_000_000_000);
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub trait LeaseStore: Send + Sync + 'static {
+    /// The store, for messages: kind and address, never credentials.
+    fn describe(&self) -> String;
+
+    /// Takes a free value of the request's range (its `prefer` first, then the lowest free),
+    /// or `None` when all are held or frozen.
+    fn acquire<'a>(&'a self, req: &'a LeaseRequest) -> StoreFuture<'a, Option<Grant>>;
+
+    /// Extends the lease of `value` held with `token` to `ttl_ms` from now (frozen for
+    /// `freeze_ms` after that) and raises its fence to at least `fence_ms`. False when the
+    /// value is no longer held with `token`.
+    fn renew<'a>(
+        &'a self,
+        value: u64,
+        token: &'a str,
+        ttl_ms: u64,
+        freeze_ms: u64,
+        fence_ms: u64,
+    ) -> StoreFuture<'a, bool>;
+
+    /// Gives the value up at once, setting its fence to `fence_ms` (the last time really
+    /// issued). False when it was not held with `token`.
+    fn release<'a>(&'a self, value: u64, token: &'a str, fence_ms: u64) -> StoreFuture<'a, bool>;
+
+    /// Every value the store has a record of, in order.
+    fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>>;
+}
+
+impl std::fmt::Debug for dyn LeaseStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LeaseStore({})", self.describe())
+    }
+}
+
+/// Opens a lease store by URL: `memory:` (a fresh store for this process), `sqlite:PATH`,
+/// `postgres://…`, `mysql://…` (table `idmint_workers`, or `?table=…`, created if missing) or
+/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`). The same URLs as the segment
+/// stores, and the same features.
+///
+/// ```
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// let store = idmint_core::lease::open_lease_store("memory:").await?;
+/// assert_eq!(store.describe(), "memory:");
+/// let err = idmint_core::lease::open_lease_store("ftp://x").await.unwrap_err();
+/// assert_eq!(err.kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
+    let defaults = StoreOptions::default()
+        .table(DEFAULT_LEASE_TABLE)?
+        .redis_prefix(DEFAULT_LEASE_PREFIX)?;
+    let (opts, url) = defaults.apply_url(url)?;
+    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+    #[allow(unused_variables)]
+    let missing = |feature: &str| Error::InvalidArgument {
+        name: "store".into(),
+        value: describe_url(&url),
+        expected: format!(
+            "a store this build supports: build idmint-core with feature `{feature}`"
+        ),
+    };
+    let _ = &opts;
+    match scheme.as_str() {
+        "memory" => Ok(MemoryLeaseStore::new()),
+        "sqlite" => {
+            #[cfg(feature = "sqlite")]
+            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "sqlite"))]
+            Err(missing("sqlite"))
+        }
+        "postgres" | "postgresql" => {
+            #[cfg(feature = "postgres")]
+            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "postgres"))]
+            Err(missing("postgres"))
+        }
+        "mysql" | "mariadb" => {
+            #[cfg(feature = "mysql")]
+            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "mysql"))]
+            Err(missing("mysql"))
+        }
+        "redis" => {
+            #[cfg(feature = "redis")]
+            return Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?));
+            #[cfg(not(feature = "redis"))]
+            Err(missing("redis"))
+        }
+        _ => Err(Error::InvalidArgument {
+            name: "store".into(),
+            value: describe_url(&url),
+            expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:".into(),
+        }),
+    }
+}
