@@ -120,9 +120,10 @@ pub enum Error {
         expected: String,
     },
 
-    /// A segment store that could not be reached or answered with an error, and no buffered
-    /// IDs were left to serve while waiting for it.
-    #[error("segment store `{store}` unavailable: {reason}")]
+    /// A store (segment, lease, daily counter, high-water-mark file) that could not be reached
+    /// or answered with an error; a segment client returns it only once no buffered IDs are
+    /// left to serve while it waits.
+    #[error("store `{store}` unavailable: {reason}")]
     StoreUnavailable {
         /// The store, as `kind://host` without credentials (e.g. `postgres://127.0.0.1:5432`).
         store: String,

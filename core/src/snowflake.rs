@@ -424,6 +424,28 @@ impl<C: Clock> SnowflakeBuilder<C> {
     pub fn build(self) -> Result<Snowflake<C>> {
         let layout = self.layout;
         let mut nodes = self.nodes;
+        let now_ms = self.clock.now_ms();
+        if now_ms < layout.epoch_ms() {
+            return Err(Error::EpochInFuture {
+                epoch_ms: layout.epoch_ms(),
+                now_ms,
+            });
+        }
+        if layout.is_exhausted_at(now_ms) {
+            return Err(layout.exhausted_error());
+        }
+        let seq = layout.sequence_field();
+        // Everything that can fail is checked before a lease is taken, so a failed build
+        // leaves no value held.
+        let mut start_slot = match self.resume_after {
+            Some(last) => {
+                let (time_ms, sequence) =
+                    layout.decompose_into(last, &mut vec![0; layout.fields().len() - 1])?;
+                let tick = (time_ms - layout.epoch_ms()) / layout.tick_ms();
+                ((tick << seq.bits()) | sequence) + 1
+            }
+            None => 0,
+        };
         let guard = match (&self.lease, &self.high_water_mark) {
             (Some(_), Some(_)) => {
                 return Err(Error::InvalidArgument {
@@ -465,17 +487,6 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
         }
         let node_bits = layout.node_bits(nodes.iter().map(|(n, v)| (n.as_str(), *v)))?;
-        let now_ms = self.clock.now_ms();
-        if now_ms < layout.epoch_ms() {
-            return Err(Error::EpochInFuture {
-                epoch_ms: layout.epoch_ms(),
-                now_ms,
-            });
-        }
-        if layout.is_exhausted_at(now_ms) {
-            return Err(layout.exhausted_error());
-        }
-        let seq = layout.sequence_field();
         let borrow_ticks = match self.on_exhausted {
             OnExhausted::Wait => 0,
             OnExhausted::Borrow { max_ahead } => {
@@ -486,15 +497,6 @@ impl<C: Clock> SnowflakeBuilder<C> {
             .node_fields()
             .map(|f| (f.name().to_string(), (node_bits >> f.shift()) & f.max()))
             .collect();
-        let mut start_slot = match self.resume_after {
-            Some(last) => {
-                let (time_ms, sequence) =
-                    layout.decompose_into(last, &mut vec![0; layout.fields().len() - 1])?;
-                let tick = (time_ms - layout.epoch_ms()) / layout.tick_ms();
-                ((tick << seq.bits()) | sequence) + 1
-            }
-            None => 0,
-        };
         let guard = match (guard, &self.high_water_mark) {
             (None, Some(path)) => {
                 let (file, mark) = HighWaterMark::open(path)?;

@@ -338,6 +338,21 @@ impl Keeper for LeaseKeeper {
     }
 }
 
+impl Drop for LeaseKeeper {
+    fn drop(&mut self) {
+        // Not released (the generator was never built): the lease runs out by itself. The
+        // runtime must not be dropped in place, which panics inside an async caller.
+        if let Some(rt) = self
+            .runtime
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            rt.shutdown_background();
+        }
+    }
+}
+
 impl GuardSource for LeaseOptions {
     fn start(&self, layout: &Layout, ahead: Duration) -> Result<Arc<Guard>> {
         self.check()?;
