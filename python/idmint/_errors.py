@@ -32,6 +32,8 @@ __all__ = [
     "CounterOverflow",
     "InvalidUuid",
     "CheckDigitMismatch",
+    "NoFreeLease",
+    "LeaseLost",
 ]
 
 
@@ -193,6 +195,22 @@ class CheckDigitMismatch(Error, ValueError):
     kind = "check_digit_mismatch"
 
 
+# Worker-ID leases of the core (the classes exist so that those errors map to their own class as
+# soon as leases are bound).
+
+
+class NoFreeLease(Error, RuntimeError):
+    """No worker value of the range could be leased: all are held, or frozen after expiry."""
+
+    kind = "no_free_lease"
+
+
+class LeaseLost(Error, RuntimeError):
+    """A generator's worker lease is no longer known to be held; it issues nothing until re-leased."""
+
+    kind = "lease_lost"
+
+
 #: Each error kind of the core to its class; the native module looks classes up here.
 BY_KIND: dict[str, type[Error]] = {
     cls.kind: cls
@@ -219,5 +237,7 @@ BY_KIND: dict[str, type[Error]] = {
         CounterOverflow,
         InvalidUuid,
         CheckDigitMismatch,
+        NoFreeLease,
+        LeaseLost,
     )
 }

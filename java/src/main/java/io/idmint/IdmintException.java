@@ -41,6 +41,8 @@ public class IdmintException extends RuntimeException {
             case InvalidTagException.KIND: return new InvalidTagException(message);
             case RangeBelowIssuedException.KIND: return new RangeBelowIssuedException(message);
             case TagExhaustedException.KIND: return new TagExhaustedException(message);
+            case NoFreeLeaseException.KIND: return new NoFreeLeaseException(message);
+            case LeaseLostException.KIND: return new LeaseLostException(message);
             case InvalidKeyException.KIND: return new InvalidKeyException(message);
             case InvalidEncodingException.KIND: return new InvalidEncodingException(message);
             case InvalidTemplateException.KIND: return new InvalidTemplateException(message);

@@ -55,9 +55,9 @@ class ErrorKindsTest {
         return c;
     }
 
-    /** Kinds of core features the JVM package does not carry yet (segment IDs). */
+    /** Kinds of core features the JVM package does not carry yet (segment IDs, worker leases). */
     static final Set<String> NOT_BOUND_YET = Set.of("store_unavailable", "unknown_tag", "invalid_tag",
-            "range_below_issued", "tag_exhausted");
+            "range_below_issued", "tag_exhausted", "no_free_lease", "lease_lost");
 
     @Test
     void everyCoreKindHasItsOwnUncheckedClass() {

@@ -42,6 +42,8 @@ class VectorsTest {
             Map.entry("invalid_tag", InvalidTagException.class),
             Map.entry("range_below_issued", RangeBelowIssuedException.class),
             Map.entry("tag_exhausted", TagExhaustedException.class),
+            Map.entry("no_free_lease", NoFreeLeaseException.class),
+            Map.entry("lease_lost", LeaseLostException.class),
             Map.entry("invalid_key", InvalidKeyException.class),
             Map.entry("invalid_encoding", InvalidEncodingException.class),
             Map.entry("invalid_template", InvalidTemplateException.class),
