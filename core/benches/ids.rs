@@ -20,6 +20,8 @@ use idmint_core::{Layout, ObjectId, Snowflake};
 const SNOWFLAKE: &str = "snowflake";
 const TWITTER_NEXT: &str = "idmint/twitter next_id";
 const WIDE22_NEXT: &str = "idmint/wide22 next_id";
+const WIDE22_HWM: &str = "idmint/wide22 next_id, high-water-mark file";
+const WIDE22_LEASED: &str = "idmint/wide22 next_id, leased (memory store)";
 const TWITTER_BATCH: &str = "idmint/twitter next_ids(1000)";
 const RS_SNOWFLAKE: &str = "rs-snowflake/real_time_generate";
 const UUID_V7: &str = "uuid/now_v7";
@@ -82,6 +84,30 @@ fn bench_snowflake(c: &mut Criterion) {
 
     let gen = wide22();
     g.bench_function(WIDE22_NEXT, |b| b.iter(|| gen.next_id().expect("next_id")));
+
+    // What the restart and lease guards cost per ID: the wide layout is uncapped, so the
+    // difference to WIDE22_NEXT is the guard's check (and, once a second, the file write).
+    let hwm = std::env::temp_dir().join(format!("idmint-bench-hwm-{}", std::process::id()));
+    let gen = Snowflake::builder(Layout::parse(WIDE22_SPEC).expect("wide22 layout"))
+        .node("worker", 1)
+        .high_water_mark(&hwm)
+        .build()
+        .expect("wide22 generator with a high-water mark");
+    g.bench_function(WIDE22_HWM, |b| b.iter(|| gen.next_id().expect("next_id")));
+    drop(gen);
+    let _ = fs::remove_file(&hwm);
+
+    #[cfg(feature = "segment")]
+    {
+        use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+        let gen = Snowflake::builder(Layout::parse(WIDE22_SPEC).expect("wide22 layout"))
+            .lease(LeaseOptions::store(MemoryLeaseStore::new()))
+            .build()
+            .expect("leased wide22 generator");
+        g.bench_function(WIDE22_LEASED, |b| {
+            b.iter(|| gen.next_id().expect("next_id"))
+        });
+    }
 
     let mut rs = snowflake::SnowflakeIdGenerator::new(1, 1);
     g.bench_function(RS_SNOWFLAKE, |b| b.iter(|| rs.real_time_generate()));
@@ -274,6 +300,16 @@ fn print_table(r: &Results, twitter_cap_ns: f64) {
                 Note::Vs(RS_SNOWFLAKE, "rs-snowflake"),
                 Note::Vs(UUID_V7, "uuid v7"),
             ],
+        ),
+        (
+            SNOWFLAKE,
+            WIDE22_HWM,
+            vec![Note::Vs(WIDE22_NEXT, "unguarded")],
+        ),
+        (
+            SNOWFLAKE,
+            WIDE22_LEASED,
+            vec![Note::Vs(WIDE22_NEXT, "unguarded")],
         ),
         (
             SNOWFLAKE,
