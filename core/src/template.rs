@@ -555,6 +555,26 @@ impl Template {
         )
     }
 
+    /// [`format`](Template::format) for a counter's value: a value past the sequence width is
+    /// [`Error::CounterOverflow`] of the counter's `period`, since the counter, not the caller,
+    /// ran out of numbers.
+    pub(crate) fn format_counted(
+        &self,
+        time_ms: u64,
+        value: u64,
+        period: impl FnOnce() -> String,
+    ) -> Result<String> {
+        if value > self.capacity() {
+            return Err(Error::CounterOverflow {
+                period: period(),
+                value,
+                max: self.capacity(),
+                width: self.width,
+            });
+        }
+        self.format(time_ms, value)
+    }
+
     /// Format the order number for `time_ms` (unix ms) and `sequence`.
     ///
     /// Errors: [`Error::ValueOutOfRange`] for a sequence wider than the template's, a missing
@@ -892,6 +912,16 @@ fn days_between(earlier: u32, later: u32) -> u64 {
     }
 }
 
+impl MemoryDailyCounter {
+    /// The error of a daily counter asked for `day` after it moved on to the later `current`.
+    pub(crate) fn refuse_earlier(day: u32, current: u32) -> Error {
+        Error::ClockMovedBackwards {
+            behind_ms: days_between(day, current) * 86_400_000,
+            allowed_ms: 0,
+        }
+    }
+}
+
 impl DailyCounter for MemoryDailyCounter {
     fn next(&self, day: u32) -> Result<u64> {
         loop {
@@ -910,10 +940,7 @@ impl DailyCounter for MemoryDailyCounter {
             } else if day > current {
                 ((day as u64) << DAY_SHIFT) | 1
             } else {
-                return Err(Error::ClockMovedBackwards {
-                    behind_ms: days_between(day, current) * 86_400_000,
-                    allowed_ms: 0,
-                });
+                return Err(Self::refuse_earlier(day, current));
             };
             if self
                 .state
@@ -990,15 +1017,9 @@ impl<D: DailyCounter, C: Clock> OrderNumbers<D, C> {
                 }
                 other => other?,
             };
-            if value > self.template.capacity() {
-                return Err(Error::CounterOverflow {
-                    period: self.template.period_name(day),
-                    value,
-                    max: self.template.capacity(),
-                    width: self.template.width,
-                });
-            }
-            return self.template.format(now, value);
+            return self
+                .template
+                .format_counted(now, value, || self.template.period_name(day));
         }
     }
 }
