@@ -837,6 +837,14 @@ pub trait DailyCounter: Send + Sync {
     fn next(&self, day: u32) -> Result<u64>;
 }
 
+impl fmt::Debug for dyn DailyCounter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Counters hold connections, not state worth printing; this lets results holding one
+        // be unwrapped.
+        f.write_str("DailyCounter")
+    }
+}
+
 impl<D: DailyCounter + ?Sized> DailyCounter for std::sync::Arc<D> {
     fn next(&self, day: u32) -> Result<u64> {
         (**self).next(day)
