@@ -827,8 +827,9 @@ impl FromStr for Template {
 /// A counter per day that starts at 1 each day: the sequence source of daily order numbers.
 ///
 /// `day` is `yyyymmdd` in the template's time zone ([`Template::day_of`]). Implementations:
-/// [`MemoryDailyCounter`] (one process); a shared store keeps one counter per day, e.g. Redis
-/// `INCR` on `orders:20240522` with an expiry a few days out (see `docs/formats.md`).
+/// [`MemoryDailyCounter`] (one process); with feature `segment`, counters shared across
+/// processes: a tag per day in a segment store or `INCR` on a key per day in Redis
+/// (`segment::open_daily_counter` opens one by URL; see `docs/formats.md`).
 pub trait DailyCounter: Send + Sync {
     /// The next value for `day`: 1 on the first call of a day, then 2, 3, …
     ///
