@@ -1012,24 +1012,43 @@ impl<D: DailyCounter, C: Clock> OrderNumbers<D, C> {
     ///
     /// Errors: [`Error::CounterOverflow`] once the day's counter passes the sequence width;
     /// the counter's own errors.
+    ///
+    /// ```
+    /// use idmint_core::{ManualClock, MemoryDailyCounter, OrderNumbers, Template};
+    /// let orders = OrderNumbers::new(Template::new("%Y%M%D%3S")?, MemoryDailyCounter::new(), ManualClock::new(0))?;
+    /// assert_eq!(orders.next()?, "19700101001");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
     pub fn next(&self) -> Result<String> {
         let mut tries = 0;
         loop {
-            let now = self.clock.now_ms();
-            let day = self.template.day_of(now)?;
-            let value = match self.counter.next(day) {
+            match self.next_at(self.clock.now_ms()) {
                 // Another thread crossed midnight between our clock read and our count: read
                 // the clock again, which is in the new day by now.
-                Err(Error::ClockMovedBackwards { .. }) if tries < 2 => {
-                    tries += 1;
-                    continue;
-                }
-                other => other?,
-            };
-            return self
-                .template
-                .format_counted(now, value, || self.template.period_name(day));
+                Err(Error::ClockMovedBackwards { .. }) if tries < 2 => tries += 1,
+                other => return other,
+            }
         }
+    }
+
+    /// The next order number dated `time_ms` (unix ms) rather than the clock's time, e.g. an
+    /// order's own time; it counts in that day.
+    ///
+    /// Errors: as [`next`](OrderNumbers::next), and [`Error::ClockMovedBackwards`] for a day
+    /// before one the counter has moved past.
+    ///
+    /// ```
+    /// use idmint_core::{MemoryDailyCounter, OrderNumbers, Template, WallClock};
+    /// let orders = OrderNumbers::new(Template::new("%Y%M%D%3S")?, MemoryDailyCounter::new(), WallClock)?;
+    /// assert_eq!(orders.next_at(1_716_309_000_000)?, "20240521001");
+    /// assert_eq!(orders.next_at(1_716_309_000_000)?, "20240521002");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn next_at(&self, time_ms: u64) -> Result<String> {
+        let day = self.template.day_of(time_ms)?;
+        let value = self.counter.next(day)?;
+        self.template
+            .format_counted(time_ms, value, || self.template.period_name(day))
     }
 }
 
