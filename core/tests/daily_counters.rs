@@ -14,7 +14,6 @@
 mod segment_util;
 
 use std::collections::HashSet;
-use std::process::Command;
 use std::sync::{Arc, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,7 +23,7 @@ use idmint_core::segment::{
     TagOrderNumbers,
 };
 use idmint_core::{DailyCounter, ManualClock, OrderNumbers, Template};
-use segment_util::{duplicates, server, store_urls, unique};
+use segment_util::{can_stop_servers, duplicates, server, servers, store_urls, unique};
 
 /// Tests take it shared; the one that kills Redis takes it alone, so no other test sees the
 /// outage.
@@ -188,26 +187,11 @@ fn redis_keys_expire() {
     assert!(86_400_000 < pttl && pttl <= 2 * 86_400_000, "PTTL {pttl}");
 }
 
-fn servers(args: &[&str]) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/servers.sh");
-    let status = Command::new("bash")
-        .arg(script)
-        .args(args)
-        .status()
-        .unwrap();
-    assert!(status.success(), "tests/servers.sh {args:?} failed");
-}
-
 #[test]
 fn killed_redis_is_store_unavailable_within_the_timeout() {
     let _alone = SERVERS.write().unwrap_or_else(|p| p.into_inner());
     let Some(url) = server("redis") else { return };
-    if std::env::var("IDMINT_SERVERS_DIR").is_err() {
-        assert!(
-            std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
-            "IDMINT_SERVERS_DIR is not set: run through tests/run.sh segment"
-        );
-        eprintln!("skipped: IDMINT_SERVERS_DIR is not set");
+    if !can_stop_servers() {
         return;
     }
     let name = unique("down");
