@@ -136,13 +136,13 @@ section_segment() {
     export IDMINT_REQUIRE_SERVERS=1
     step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers)"
     cargo test -p idmint-core --release --features "$features" --lib \
-        --test segment_client --test segment_stores --test segment_faults
+        --test segment_client --test segment_stores --test segment_faults --test daily_counters
     # Each doctest links on its own (edition 2021): the client's with only `segment` (no
     # database drivers: quick links), then the few of the store modules with their features.
     step "segment: doctests"
     cargo test -p idmint-core --features segment --doc -- segment
     cargo test -p idmint-core --features "$features" --doc -- \
-        segment::sqlite segment::postgres segment::mysql segment::redis segment::open_store
+        segment::sqlite segment::postgres segment::mysql segment::redis segment::open_store segment::orders
     tests/servers.sh stop
     trap - EXIT
     rm -rf "$IDMINT_SERVERS_DIR"

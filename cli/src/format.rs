@@ -1,12 +1,17 @@
-//! `idmint format`: order numbers from a template, with a daily counter or snowflake IDs as
-//! the sequence; or read them back into their parts.
+//! `idmint format`: order numbers from a template, with a daily counter (this run's own, or
+//! shared in a store), snowflake IDs or a segment tag as the sequence; or read them back into
+//! their parts.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use idmint_core::segment::{
+    open_daily_counter, DailyCounterOptions, SegmentClient, TagOrderNumbers, DEFAULT_STORE_URL,
+};
 use idmint_core::{
-    parse_time_ms, CheckDigit, Clock, ManualClock, MemoryDailyCounter, MonotonicClock,
-    OrderNumbers, Snowflake, Template,
+    parse_time_ms, CheckDigit, Clock, DailyCounter, ManualClock, MemoryDailyCounter,
+    MonotonicClock, OrderNumbers, Snowflake, Template,
 };
 
 use crate::args::{LayoutArgs, NodeValue};
@@ -15,10 +20,13 @@ use crate::sink::LineSink;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Source {
-    /// A counter that starts at --start each day (held by this run only)
+    /// A counter that restarts each day: this run's own (from --start), or shared (--counter)
     Daily,
     /// A snowflake ID as the sequence (needs a sequence as wide as the layout's IDs: %19S)
     Snowflake,
+    /// A segment tag's next ID (--store, --tag): unique across the store's clients, never
+    /// restarting
+    Segment,
 }
 
 #[derive(Args, Debug)]
@@ -49,10 +57,27 @@ pub struct FormatArgs {
     #[arg(long, value_enum, default_value = "daily")]
     source: Source,
 
-    /// The daily counter's first value in this run (a run holds its own counter: to carry on
-    /// from an earlier run, start after its last number)
+    /// The daily counter's first value in this run, for the in-memory counter (a run holds its
+    /// own counter: to carry on from an earlier run, start after its last number)
     #[arg(long, value_name = "N", default_value_t = 1)]
     start: u64,
+
+    /// A daily counter shared across runs and processes: sqlite:PATH, postgres://…, mysql://…
+    /// (a tag per day), redis://host:port (INCR on a key per day), or memory: (this run's own)
+    #[arg(long, value_name = "URL", default_value = "memory:")]
+    counter: String,
+
+    /// The shared daily counter's name: each day's tag or key is NAME:yyyymmdd
+    #[arg(long, value_name = "NAME", default_value = "orders")]
+    name: String,
+
+    /// The store of --source segment: sqlite:PATH, postgres://…, mysql://…, redis://…
+    #[arg(long, value_name = "URL", default_value = DEFAULT_STORE_URL)]
+    store: String,
+
+    /// The tag of --source segment (created on first use)
+    #[arg(long, value_name = "TAG")]
+    tag: Option<String>,
 
     /// How many to format
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -102,16 +127,24 @@ fn mint<C: Clock>(args: &FormatArgs, t: Template, clock: C) -> Result<(), CliErr
     let mut sink = LineSink::new(args.count);
     match args.source {
         Source::Daily => {
-            let day = t.day_of(clock.now_ms())?;
-            let counter = MemoryDailyCounter::starting_at(day, args.start)?;
+            let counter = daily_counter(args, &t, &clock)?;
             let orders = OrderNumbers::new(t, counter, &clock)?;
-            for _ in 0..args.count {
-                let line = orders.next()?;
-                let out = sink.out();
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")?;
-                sink.advance(1);
-            }
+            write_lines(&mut sink, args.count, || orders.next())?;
+        }
+        Source::Segment => {
+            let tag = args
+                .tag
+                .as_deref()
+                .ok_or_else(|| idmint_core::Error::InvalidArgument {
+                    name: "tag".into(),
+                    value: "none".into(),
+                    expected: "--tag TAG with --source segment".into(),
+                })?;
+            let client = SegmentClient::builder()
+                .store_url(&args.store)
+                .connect_blocking()?;
+            let orders = TagOrderNumbers::new(t, client.tag(tag)?, &clock);
+            write_lines(&mut sink, args.count, || orders.next())?;
         }
         Source::Snowflake => {
             let layout = args.layout.resolve()?;
@@ -129,16 +162,48 @@ fn mint<C: Clock>(args: &FormatArgs, t: Template, clock: C) -> Result<(), CliErr
             if !defaulted.is_empty() {
                 note(format_args!("{} not given; using 0", defaulted.join(", ")));
             }
-            for _ in 0..args.count {
-                let line = t.format_snowflake(generator.layout(), generator.next_id()?)?;
-                let out = sink.out();
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")?;
-                sink.advance(1);
-            }
+            write_lines(&mut sink, args.count, || {
+                t.format_snowflake(generator.layout(), generator.next_id()?)
+            })?;
         }
     }
     Ok(sink.finish()?)
+}
+
+fn write_lines(
+    sink: &mut LineSink,
+    count: u64,
+    mut next: impl FnMut() -> idmint_core::Result<String>,
+) -> Result<(), CliError> {
+    for _ in 0..count {
+        let line = next()?;
+        let out = sink.out();
+        out.write_all(line.as_bytes())?;
+        out.write_all(b"\n")?;
+        sink.advance(1);
+    }
+    Ok(())
+}
+
+/// This run's own counter from --start, or the shared one of --counter.
+fn daily_counter<C: Clock>(
+    args: &FormatArgs,
+    t: &Template,
+    clock: &C,
+) -> idmint_core::Result<Arc<dyn DailyCounter>> {
+    if args.counter.trim() == "memory:" {
+        let day = t.day_of(clock.now_ms())?;
+        return Ok(Arc::new(MemoryDailyCounter::starting_at(day, args.start)?));
+    }
+    if args.start != 1 {
+        return Err(idmint_core::Error::InvalidArgument {
+            name: "start".into(),
+            value: args.start.to_string(),
+            expected: "1 with a shared --counter: the store holds where each day's counter is"
+                .into(),
+        });
+    }
+    open_daily_counter(&args.counter, &args.name, &DailyCounterOptions::default())
 }
 
 fn parse(t: &Template, texts: &[String]) -> Result<(), CliError> {

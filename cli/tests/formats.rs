@@ -340,3 +340,120 @@ fn encode_and_decode_match_the_vectors() {
     assert!(err.contains("'U' at position 0"), "{err}");
     failure(&idmint(&["encode", "--to", "base64", "1"]), 2);
 }
+
+/// A fresh SQLite file for one test.
+fn sqlite_url(test: &str) -> (std::path::PathBuf, String) {
+    let path = std::env::temp_dir().join(format!("idmint-{test}-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let url = format!("sqlite:{}", path.display());
+    (path, url)
+}
+
+#[test]
+fn format_with_a_shared_daily_counter() {
+    let (path, url) = sqlite_url("daily");
+    let run = || {
+        lines(&idmint(&[
+            "format",
+            "--template",
+            "%Y%M%D-%5S",
+            "--time",
+            "2024-05-22T10:00:00Z",
+            "--counter",
+            &url,
+            "--name",
+            "shop",
+            "--count",
+            "3",
+        ]))
+    };
+    let first = run();
+    assert_eq!(
+        first,
+        ["20240522-00001", "20240522-00002", "20240522-00003"]
+    );
+    // A second run is a second client: it carries on in the same day's tag, from its own range
+    // (unique, not consecutive: the first run's unused numbers are skipped).
+    let second = run();
+    assert_eq!(second.len(), 3);
+    assert!(second.iter().all(|n| !first.contains(n)), "{second:?}");
+    assert!(second.windows(2).all(|w| w[0] < w[1]), "{second:?}");
+    // The next day starts again at 1.
+    let next_day = lines(&idmint(&[
+        "format",
+        "--template",
+        "%Y%M%D-%5S",
+        "--time",
+        "2024-05-23T10:00:00Z",
+        "--counter",
+        &url,
+        "--name",
+        "shop",
+    ]));
+    assert_eq!(next_day, ["20240523-00001"]);
+    // --start belongs to this run's own counter only.
+    let err = failure(
+        &idmint(&[
+            "format",
+            "--template",
+            "%Y%M%D-%5S",
+            "--counter",
+            &url,
+            "--start",
+            "5",
+        ]),
+        2,
+    );
+    assert!(err.contains("--counter"), "{err}");
+    let err = failure(
+        &idmint(&["format", "--template", "%Y%M%D-%5S", "--counter", "ftp://x"]),
+        2,
+    );
+    assert!(err.contains("redis://"), "{err}");
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn format_with_a_segment_tag() {
+    let (path, url) = sqlite_url("segtag");
+    let run = |count: &str| {
+        idmint(&[
+            "format",
+            "--template",
+            "SO-%4S",
+            "--source",
+            "segment",
+            "--store",
+            &url,
+            "--tag",
+            "so",
+            "--count",
+            count,
+        ])
+    };
+    let first = lines(&run("2"));
+    assert_eq!(first, ["SO-0001", "SO-0002"]);
+    // The tag's next range starts after the first run's: no repeats across runs.
+    let second = lines(&run("1"));
+    assert_eq!(second, ["SO-1001"]);
+    // Past the sequence width: the tag's IDs no longer fit.
+    let err = failure(&run("9000"), 1);
+    assert!(
+        err.contains("tag `so`") && err.contains("past 9999"),
+        "{err}"
+    );
+    let err = failure(
+        &idmint(&[
+            "format",
+            "--template",
+            "%4S",
+            "--source",
+            "segment",
+            "--store",
+            &url,
+        ]),
+        2,
+    );
+    assert!(err.contains("--tag"), "{err}");
+    let _ = std::fs::remove_file(path);
+}

@@ -207,7 +207,8 @@ pub enum Error {
     /// A period's counter passed what its fixed-width field can hold.
     #[error("the sequence for {period} reached {value}, past {max}, the most {width} digits can hold; widen the sequence field")]
     CounterOverflow {
-        /// The period whose counter ran out, e.g. `2024-05-22 (+08:00)`.
+        /// The period whose counter ran out, e.g. `2024-05-22 (+08:00)`, or the segment tag
+        /// (e.g. ``tag `orders` ``) whose IDs no longer fit.
         period: String,
         /// The value the counter reached.
         value: u64,

@@ -555,6 +555,26 @@ impl Template {
         )
     }
 
+    /// [`format`](Template::format) for a counter's value: a value past the sequence width is
+    /// [`Error::CounterOverflow`] of the counter's `period`, since the counter, not the caller,
+    /// ran out of numbers.
+    pub(crate) fn format_counted(
+        &self,
+        time_ms: u64,
+        value: u64,
+        period: impl FnOnce() -> String,
+    ) -> Result<String> {
+        if value > self.capacity() {
+            return Err(Error::CounterOverflow {
+                period: period(),
+                value,
+                max: self.capacity(),
+                width: self.width,
+            });
+        }
+        self.format(time_ms, value)
+    }
+
     /// Format the order number for `time_ms` (unix ms) and `sequence`.
     ///
     /// Errors: [`Error::ValueOutOfRange`] for a sequence wider than the template's, a missing
@@ -807,14 +827,23 @@ impl FromStr for Template {
 /// A counter per day that starts at 1 each day: the sequence source of daily order numbers.
 ///
 /// `day` is `yyyymmdd` in the template's time zone ([`Template::day_of`]). Implementations:
-/// [`MemoryDailyCounter`] (one process); a shared store keeps one counter per day, e.g. Redis
-/// `INCR` on `orders:20240522` with an expiry a few days out (see `docs/formats.md`).
+/// [`MemoryDailyCounter`] (one process); with feature `segment`, counters shared across
+/// processes: a tag per day in a segment store or `INCR` on a key per day in Redis
+/// (`segment::open_daily_counter` opens one by URL; see `docs/formats.md`).
 pub trait DailyCounter: Send + Sync {
     /// The next value for `day`: 1 on the first call of a day, then 2, 3, …
     ///
     /// A day earlier than one already counted may be refused with
     /// [`Error::ClockMovedBackwards`]; [`OrderNumbers`] then reads the clock again.
     fn next(&self, day: u32) -> Result<u64>;
+}
+
+impl fmt::Debug for dyn DailyCounter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Counters hold connections, not state worth printing; this lets results holding one
+        // be unwrapped.
+        f.write_str("DailyCounter")
+    }
 }
 
 impl<D: DailyCounter + ?Sized> DailyCounter for std::sync::Arc<D> {
@@ -892,6 +921,16 @@ fn days_between(earlier: u32, later: u32) -> u64 {
     }
 }
 
+impl MemoryDailyCounter {
+    /// The error of a daily counter asked for `day` after it moved on to the later `current`.
+    pub(crate) fn refuse_earlier(day: u32, current: u32) -> Error {
+        Error::ClockMovedBackwards {
+            behind_ms: days_between(day, current) * 86_400_000,
+            allowed_ms: 0,
+        }
+    }
+}
+
 impl DailyCounter for MemoryDailyCounter {
     fn next(&self, day: u32) -> Result<u64> {
         loop {
@@ -910,10 +949,7 @@ impl DailyCounter for MemoryDailyCounter {
             } else if day > current {
                 ((day as u64) << DAY_SHIFT) | 1
             } else {
-                return Err(Error::ClockMovedBackwards {
-                    behind_ms: days_between(day, current) * 86_400_000,
-                    allowed_ms: 0,
-                });
+                return Err(Self::refuse_earlier(day, current));
             };
             if self
                 .state
@@ -976,30 +1012,43 @@ impl<D: DailyCounter, C: Clock> OrderNumbers<D, C> {
     ///
     /// Errors: [`Error::CounterOverflow`] once the day's counter passes the sequence width;
     /// the counter's own errors.
+    ///
+    /// ```
+    /// use idmint_core::{ManualClock, MemoryDailyCounter, OrderNumbers, Template};
+    /// let orders = OrderNumbers::new(Template::new("%Y%M%D%3S")?, MemoryDailyCounter::new(), ManualClock::new(0))?;
+    /// assert_eq!(orders.next()?, "19700101001");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
     pub fn next(&self) -> Result<String> {
         let mut tries = 0;
         loop {
-            let now = self.clock.now_ms();
-            let day = self.template.day_of(now)?;
-            let value = match self.counter.next(day) {
+            match self.next_at(self.clock.now_ms()) {
                 // Another thread crossed midnight between our clock read and our count: read
                 // the clock again, which is in the new day by now.
-                Err(Error::ClockMovedBackwards { .. }) if tries < 2 => {
-                    tries += 1;
-                    continue;
-                }
-                other => other?,
-            };
-            if value > self.template.capacity() {
-                return Err(Error::CounterOverflow {
-                    period: self.template.period_name(day),
-                    value,
-                    max: self.template.capacity(),
-                    width: self.template.width,
-                });
+                Err(Error::ClockMovedBackwards { .. }) if tries < 2 => tries += 1,
+                other => return other,
             }
-            return self.template.format(now, value);
         }
+    }
+
+    /// The next order number dated `time_ms` (unix ms) rather than the clock's time, e.g. an
+    /// order's own time; it counts in that day.
+    ///
+    /// Errors: as [`next`](OrderNumbers::next), and [`Error::ClockMovedBackwards`] for a day
+    /// before one the counter has moved past.
+    ///
+    /// ```
+    /// use idmint_core::{MemoryDailyCounter, OrderNumbers, Template, WallClock};
+    /// let orders = OrderNumbers::new(Template::new("%Y%M%D%3S")?, MemoryDailyCounter::new(), WallClock)?;
+    /// assert_eq!(orders.next_at(1_716_309_000_000)?, "20240521001");
+    /// assert_eq!(orders.next_at(1_716_309_000_000)?, "20240521002");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn next_at(&self, time_ms: u64) -> Result<String> {
+        let day = self.template.day_of(time_ms)?;
+        let value = self.counter.next(day)?;
+        self.template
+            .format_counted(time_ms, value, || self.template.period_name(day))
     }
 }
 

@@ -5,24 +5,13 @@
 
 mod segment_util;
 
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use idmint_core::segment::SegmentClient;
-use segment_util::{duplicates, server, unique};
-
-fn servers(args: &[&str]) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/servers.sh");
-    let status = Command::new("bash")
-        .arg(script)
-        .args(args)
-        .status()
-        .unwrap();
-    assert!(status.success(), "tests/servers.sh {args:?} failed");
-}
+use segment_util::{can_stop_servers, duplicates, server, servers, unique};
 
 #[derive(Default)]
 struct Log {
@@ -33,12 +22,7 @@ struct Log {
 }
 
 fn kill_and_restart(name: &str, url: String) {
-    if std::env::var("IDMINT_SERVERS_DIR").is_err() {
-        assert!(
-            std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
-            "IDMINT_SERVERS_DIR is not set: run through tests/run.sh segment"
-        );
-        eprintln!("skipped: IDMINT_SERVERS_DIR is not set");
+    if !can_stop_servers() {
         return;
     }
     let client = SegmentClient::builder()

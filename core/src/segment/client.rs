@@ -799,6 +799,16 @@ impl SegmentClient {
         out
     }
 
+    /// Drops a tag from this client's cache, so a client that moves through many tags (one a
+    /// day) holds only the ones in use; handles already given out keep working.
+    pub(crate) fn forget(&self, tag: &str) {
+        self.shared()
+            .tags
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(tag);
+    }
+
     /// The store, as kind and address (no credentials).
     ///
     /// ```

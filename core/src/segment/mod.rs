@@ -9,6 +9,9 @@
 //! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; SQLite, PostgreSQL, MySQL/MariaDB
 //!   (features `sqlite`, `postgres`, `mysql`, with sqlx) and Redis (feature `redis`);
 //!   [`open_store`] opens one by URL.
+//! - Order numbers ([`Template`](crate::Template)) from shared stores: daily counters
+//!   ([`SegmentDailyCounter`], a tag per day; [`RedisDailyCounter`], `INCR` per day;
+//!   [`open_daily_counter`] by URL) and [`TagOrderNumbers`], a tag as the sequence.
 //! - [`SegmentClient`]: the client, blocking (its own one-thread runtime) or async (the
 //!   caller's tokio runtime); [`TagHandle`] is a cached tag whose
 //!   [`next_id`](TagHandle::next_id) is one atomic `fetch_add`.
@@ -32,6 +35,7 @@
 mod client;
 #[cfg(feature = "mysql")]
 mod mysql;
+mod orders;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(feature = "redis")]
@@ -49,6 +53,11 @@ use std::time::Duration;
 pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 #[cfg(feature = "mysql")]
 pub use mysql::MySqlStore;
+#[cfg(feature = "redis")]
+pub use orders::RedisDailyCounter;
+pub use orders::{
+    open_daily_counter, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers, DEFAULT_DAY_STEP,
+};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(feature = "redis")]

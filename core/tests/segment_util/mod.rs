@@ -1,6 +1,7 @@
 //! Helpers of the segment tests: finding the test servers, unique names.
 #![allow(dead_code)]
 
+use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
@@ -62,4 +63,29 @@ pub fn store_urls() -> Vec<(String, String)> {
 pub fn duplicates(ids: &mut [u64]) -> usize {
     ids.sort_unstable();
     ids.windows(2).filter(|w| w[0] == w[1]).count()
+}
+
+/// Runs `tests/servers.sh` (e.g. `kill redis`, `start redis`), for tests that stop a server.
+pub fn servers(args: &[&str]) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/servers.sh");
+    let status = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .status()
+        .unwrap();
+    assert!(status.success(), "tests/servers.sh {args:?} failed");
+}
+
+/// Whether the servers' state directory is known, so a test may stop and restart them. Unset:
+/// the test fails when `IDMINT_REQUIRE_SERVERS=1`, else it is skipped with a note.
+pub fn can_stop_servers() -> bool {
+    if std::env::var("IDMINT_SERVERS_DIR").is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
+        "IDMINT_SERVERS_DIR is not set: run through tests/run.sh segment"
+    );
+    eprintln!("skipped: IDMINT_SERVERS_DIR is not set");
+    false
 }
