@@ -134,9 +134,9 @@ section_segment() {
     trap 'tests/servers.sh stop >/dev/null 2>&1 || true; rm -rf "$IDMINT_SERVERS_DIR"' EXIT
     eval "$(tests/servers.sh start)"
     export IDMINT_REQUIRE_SERVERS=1
-    step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers)"
+    step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers; worker leases)"
     cargo test -p idmint-core --release --features "$features" --lib \
-        --test segment_client --test segment_stores --test segment_faults
+        --test segment_client --test segment_stores --test segment_faults --test lease --test lease_stores
     # Each doctest links on its own (edition 2021): the client's with only `segment` (no
     # database drivers: quick links), then the few of the store modules with their features.
     step "segment: doctests"
