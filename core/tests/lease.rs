@@ -254,7 +254,8 @@ fn store_down_stops_issuing_before_the_ttl_and_recovers() {
             .build()
             .unwrap(),
     );
-    let log: Arc<Mutex<Vec<(Instant, Result<u64, &'static str>)>>> = Arc::default();
+    type Log = Vec<(Instant, Result<u64, &'static str>)>;
+    let log: Arc<Mutex<Log>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
     let minter = {
         let (g, log, stop) = (g.clone(), log.clone(), stop.clone());

@@ -104,7 +104,7 @@ impl LeaseStore for MemoryLeaseStore {
             let now = self.clock.now_ms();
             let free = |rows: &BTreeMap<u64, Row>, v: u64| {
                 rows.get(&v)
-                    .is_none_or(|r| r.token.is_empty() || r.free_at <= now)
+                    .map_or(true, |r| r.token.is_empty() || r.free_at <= now)
             };
             let pick = req
                 .prefer
