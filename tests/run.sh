@@ -134,15 +134,19 @@ section_segment() {
     trap 'tests/servers.sh stop >/dev/null 2>&1 || true; rm -rf "$IDMINT_SERVERS_DIR"' EXIT
     eval "$(tests/servers.sh start)"
     export IDMINT_REQUIRE_SERVERS=1
-    step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers)"
+    step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers; worker leases)"
     cargo test -p idmint-core --release --features "$features" --lib \
-        --test segment_client --test segment_stores --test segment_faults --test daily_counters
+        --test segment_client --test segment_stores --test segment_faults --test daily_counters \
+        --test lease
+    # One at a time: one of these kills Redis, which the others lease from.
+    step "segment: worker leases on every store (16 generators in 4 processes, SIGKILL, Redis killed)"
+    cargo test -p idmint-core --release --features "$features" --test lease_stores -- --test-threads=1
     # Each doctest links on its own (edition 2021): the client's with only `segment` (no
     # database drivers: quick links), then the few of the store modules with their features.
     step "segment: doctests"
     cargo test -p idmint-core --features segment --doc -- segment
     cargo test -p idmint-core --features "$features" --doc -- \
-        segment::sqlite segment::postgres segment::mysql segment::redis segment::open_store segment::orders
+        segment::sqlite segment::postgres segment::mysql segment::redis segment::open_store segment::orders lease
     tests/servers.sh stop
     trap - EXIT
     rm -rf "$IDMINT_SERVERS_DIR"

@@ -8,6 +8,7 @@ mod encode;
 mod format;
 mod inputs;
 mod layouts;
+mod lease;
 mod obfuscate;
 mod objectid;
 mod parse;
@@ -46,7 +47,8 @@ enum Command {
   idmint snowflake --node datacenter=1 --node worker=7
   idmint snowflake --layout sonyflake --node machine=513 --count 5
   idmint snowflake --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z --count 1000000 > ids.txt
-  idmint snowflake --on-exhausted borrow:50 --count 10000000 | sort -n -c")]
+  idmint snowflake --on-exhausted borrow:50 --count 10000000 | sort -n -c
+  idmint snowflake --lease sqlite:./idmint-leases.db --lease-range 0..7 --count 1000")]
     Snowflake(SnowflakeArgs),
 
     /// Mint MongoDB-compatible ObjectIds (24 hex digits), one a line
@@ -136,6 +138,15 @@ enum Command {
   idmint segment --store redis://127.0.0.1:6379 --tag orders --count 10 --metrics")]
     Segment(segment::SegmentArgs),
 
+    /// Worker-ID leases in a store (`idmint snowflake --lease URL` takes one)
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  idmint lease list --store sqlite:./idmint-leases.db
+  idmint lease list --store redis://127.0.0.1:6379 --json"
+    )]
+    Lease(lease::LeaseCommand),
+
     /// A short tour: a few IDs of each kind, each with its parts
     #[command(after_help = "Example:
   idmint demo")]
@@ -150,6 +161,9 @@ struct SnowflakeArgs {
     /// A node field's value, e.g. worker=7; repeat for each field. Fields not given are 0
     #[arg(long = "node", value_name = "NAME=VALUE", value_parser = args::parse_node)]
     nodes: Vec<NodeValue>,
+
+    #[command(flatten)]
+    lease: lease::LeaseArgs,
 
     /// How many IDs to mint
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -213,6 +227,7 @@ fn main() -> ExitCode {
         Command::Layouts => layouts::run(),
         Command::Demo => demo::run(),
         Command::Segment(a) => segment::run(a),
+        Command::Lease(a) => lease::run(a),
         Command::Format(a) => format::run(a),
         Command::Obfuscate(a) => obfuscate::obfuscate(a),
         Command::Reveal(a) => obfuscate::reveal(a),

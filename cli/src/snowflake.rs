@@ -15,18 +15,26 @@ const BATCH: usize = 4096;
 
 pub fn run(args: &SnowflakeArgs) -> Result<(), CliError> {
     let layout = args.layout.resolve()?;
-    let defaulted = defaulted_fields(&layout, &args.nodes);
-    // The nodes given come first so that a name the layout lacks is reported as such, not
-    // hidden behind a defaulted field.
-    let generator = Snowflake::builder(layout)
-        .nodes(args.nodes.iter().map(|n| (n.name.as_str(), n.value)))
-        .nodes(defaulted.iter().map(|name| (name.as_str(), 0)))
+    let builder = Snowflake::builder(layout.clone())
         .on_exhausted(args.on_exhausted)
-        .on_rollback(args.on_rollback)
-        .build()?;
-    if !defaulted.is_empty() {
-        note(format_args!("{} not given; using 0", defaulted.join(", ")));
-    }
+        .on_rollback(args.on_rollback);
+    let generator = match args.lease.options() {
+        // The leased value fills every node field; clap rejects --node with --lease.
+        Some(lease) => builder.lease(lease).build()?,
+        None => {
+            let defaulted = defaulted_fields(&layout, &args.nodes);
+            // The nodes given come first so that a name the layout lacks is reported as such,
+            // not hidden behind a defaulted field.
+            let generator = builder
+                .nodes(args.nodes.iter().map(|n| (n.name.as_str(), n.value)))
+                .nodes(defaulted.iter().map(|name| (name.as_str(), 0)))
+                .build()?;
+            if !defaulted.is_empty() {
+                note(format_args!("{} not given; using 0", defaulted.join(", ")));
+            }
+            generator
+        }
+    };
 
     let mut sink = LineSink::new(args.count);
     let mut ids = vec![0u64; BATCH.min(usize::try_from(args.count).unwrap_or(BATCH))];

@@ -176,7 +176,7 @@ impl Guard {
     pub(crate) fn release(&self, last_ms: Option<u64>) {
         let floor = self.floor_ms();
         let last = last_ms.map_or(floor, |ms| ms.max(floor));
-        self.keeper.release((last > 0).then_some(last));
+        self.keeper.release(Some(last));
     }
 }
 

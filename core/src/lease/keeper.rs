@@ -243,6 +243,8 @@ fn node_bits_of(layout: &Layout, value: u64) -> Result<u64> {
 /// What the keeper and the renewer both see: the value held and the last renewal error.
 struct Shared {
     value: Mutex<u64>,
+    /// The renewal task, stopped before a release so it cannot lease the value again.
+    renewer: Mutex<Option<tokio::task::JoinHandle<()>>>,
     token: String,
     last_error: Mutex<String>,
 }
@@ -330,7 +332,18 @@ impl Keeper for LeaseKeeper {
         if let Some(fence) = last_ms {
             let (value, token) = self.held();
             let store = self.store.clone();
+            let renewer = self
+                .shared
+                .renewer
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
             let _ = run(rt.handle(), self.op_timeout, async move {
+                // A renewal in flight would find the value released and lease it again.
+                if let Some(task) = renewer {
+                    task.abort();
+                    let _ = task.await;
+                }
                 store.release(value, &token, fence).await
             });
         }
@@ -440,6 +453,7 @@ impl GuardSource for LeaseOptions {
         let shared = Arc::new(Shared {
             value: Mutex::new(grant.value),
             token: req.token.clone(),
+            renewer: Mutex::new(None),
             last_error: Mutex::new(String::new()),
         });
         let keeper = LeaseKeeper {
@@ -465,7 +479,7 @@ impl GuardSource for LeaseOptions {
         guard.hold_until(sent + ttl - margin);
         let renewer = Renewer {
             guard: Arc::downgrade(&guard),
-            shared,
+            shared: shared.clone(),
             store,
             layout: layout.clone(),
             req,
@@ -474,7 +488,8 @@ impl GuardSource for LeaseOptions {
             margin,
             op_timeout,
         };
-        handle.spawn(renewer.run());
+        *shared.renewer.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(handle.spawn(renewer.run()));
         Ok(guard)
     }
 }

@@ -163,10 +163,20 @@ impl SqlLeaseStore {
                 last_time_ms BIGINT NOT NULL DEFAULT 0
             )"
         );
-        sqlx::query(&ddl)
-            .execute(&pool)
-            .await
-            .map_err(|e| db_err("creating the table", e))?;
+        // Concurrent CREATE TABLE IF NOT EXISTS can still collide in PostgreSQL's catalog (a
+        // unique violation on pg_type) when several processes start at once: the loser retries
+        // and then finds the table, as the segment store does.
+        let mut attempt = 0;
+        loop {
+            match sqlx::query(&ddl).execute(&pool).await {
+                Ok(_) => break,
+                Err(_) if attempt < 3 => {
+                    attempt += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
+                }
+                Err(e) => return Err(db_err("creating the table", e)),
+            }
+        }
         Ok(SqlLeaseStore {
             pool,
             describe,

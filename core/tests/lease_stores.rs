@@ -1,0 +1,431 @@
+//! Worker-ID leases on real stores, with real processes: 16 generators in 4 processes leasing
+//! from 8 values; a holder killed with SIGKILL; Redis killed under a leased generator. SQLite
+//! always runs (a temp file); the servers need `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL`
+//! (tests/servers.sh starts them) and, for the Redis kill, `IDMINT_SERVERS_DIR`.
+#![cfg(all(
+    feature = "sqlite",
+    feature = "postgres",
+    feature = "mysql",
+    feature = "redis"
+))]
+
+mod segment_util;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use idmint_core::lease::{open_lease_store, LeaseInfo, LeaseOptions};
+use idmint_core::{Clock, Layout, OnRollback, Snowflake, WallClock};
+use segment_util::{duplicates, server, servers, unique};
+
+const CHILD_URL: &str = "IDMINT_LEASE_CHILD_URL";
+const CHILD_DIR: &str = "IDMINT_LEASE_CHILD_DIR";
+
+fn twitter() -> Layout {
+    Layout::preset("twitter").unwrap()
+}
+
+/// Every lease store to test, each with a table or key prefix of its own.
+fn lease_urls() -> Vec<(&'static str, String)> {
+    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_lease")));
+    let mut urls = vec![(
+        "sqlite",
+        format!("sqlite:{}?table={}", file.display(), unique("w")),
+    )];
+    for name in ["redis", "postgres", "mysql"] {
+        if let Some(u) = server(name) {
+            let opt = if name == "redis" { "prefix" } else { "table" };
+            urls.push((name, format!("{u}?{opt}={}", unique("w"))));
+        }
+    }
+    urls
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(unique(name));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// This test binary run again as a child process, running only the ignored test `test`.
+fn spawn_child(test: &str, url: &str, dir: &Path) -> Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            test,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_URL, url)
+        .env(CHILD_DIR, dir)
+        .spawn()
+        .unwrap()
+}
+
+fn child_env() -> Option<(String, PathBuf)> {
+    Some((
+        std::env::var(CHILD_URL).ok()?,
+        PathBuf::from(std::env::var(CHILD_DIR).ok()?),
+    ))
+}
+
+fn lease_list(url: &str) -> Vec<LeaseInfo> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async { open_lease_store(url).await?.list().await })
+        .unwrap()
+}
+
+fn wait_for(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !cond() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const PROCESSES: usize = 4;
+const PER_PROCESS: usize = 4;
+const VALUES: u64 = 8;
+const PER_GENERATOR: usize = 1_000_000;
+
+/// One of the 4 processes: 4 generators (threads) lease from values 0..=7. The leased ones
+/// mint 1 M IDs each into `<pid>_<i>.ids` (u64 LE); the others write their error kind into
+/// `<pid>_<i>.err` (kind, tab, message). Nobody drops a generator before all 4 processes wrote `<pid>.tried`, so
+/// no value is released while another process may still be asking.
+#[test]
+#[ignore = "a child process of sixteen_generators_four_processes_eight_values"]
+fn child_leases() {
+    let Some((url, dir)) = child_env() else {
+        return;
+    };
+    let pid = std::process::id();
+    let built = Arc::new(Barrier::new(PER_PROCESS + 1));
+    let done = Arc::new(Barrier::new(PER_PROCESS + 1));
+    let threads: Vec<_> = (0..PER_PROCESS)
+        .map(|i| {
+            let (url, dir, built, done) = (url.clone(), dir.clone(), built.clone(), done.clone());
+            thread::spawn(move || {
+                let g = Snowflake::builder(twitter())
+                    .lease(
+                        LeaseOptions::url(&url)
+                            .range(0, VALUES - 1)
+                            .ttl(Duration::from_secs(10))
+                            .holder(&format!("child-{pid}-{i}")),
+                    )
+                    .build();
+                built.wait();
+                match &g {
+                    Ok(g) => {
+                        let mut ids = vec![0u64; PER_GENERATOR];
+                        g.next_ids_into(&mut ids).unwrap();
+                        let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+                        std::fs::write(dir.join(format!("{pid}_{i}.ids")), bytes).unwrap();
+                    }
+                    Err(e) => {
+                        let text = format!("{}\t{e}", e.kind());
+                        std::fs::write(dir.join(format!("{pid}_{i}.err")), text).unwrap();
+                    }
+                }
+                done.wait();
+                drop(g);
+            })
+        })
+        .collect();
+    built.wait();
+    std::fs::write(dir.join(format!("{pid}.tried")), "").unwrap();
+    let count = |ext: &str| {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == ext)
+            })
+            .count()
+    };
+    wait_for("every process to try", Duration::from_secs(120), || {
+        count("tried") == PROCESSES
+    });
+    done.wait();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
+#[test]
+fn sixteen_generators_four_processes_eight_values() {
+    for (name, url) in lease_urls() {
+        let dir = temp_dir("idmint_lease16");
+        let children: Vec<_> = (0..PROCESSES)
+            .map(|_| spawn_child("child_leases", &url, &dir))
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success(), "{name}: a child failed");
+        }
+        let (mut ids, mut leased, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("ids") => {
+                    let bytes = std::fs::read(&path).unwrap();
+                    assert_eq!(bytes.len(), PER_GENERATOR * 8, "{name}: {path:?}");
+                    let first = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+                    let parts = twitter().decompose(first).unwrap();
+                    leased.push(
+                        (parts.node("datacenter").unwrap() << 5) | parts.node("worker").unwrap(),
+                    );
+                    ids.extend(
+                        bytes
+                            .chunks_exact(8)
+                            .map(|c| u64::from_le_bytes(c.try_into().unwrap())),
+                    );
+                }
+                Some("err") => {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let (kind, message) = text.split_once('\t').unwrap();
+                    if kind != "no_free_lease" {
+                        eprintln!("{name}: {message}");
+                    }
+                    errors.push(kind.to_string());
+                }
+                _ => {}
+            }
+        }
+        leased.sort_unstable();
+        let dups = duplicates(&mut ids);
+        eprintln!(
+            "{name}: {} leased {leased:?}, refused {errors:?}, {} IDs, {dups} duplicates",
+            leased.len(),
+            ids.len()
+        );
+        assert_eq!(leased, (0..VALUES).collect::<Vec<_>>(), "{name}");
+        assert_eq!(errors, vec!["no_free_lease"; 8], "{name}");
+        assert_eq!(ids.len(), 8 * PER_GENERATOR, "{name}");
+        assert_eq!(dups, 0, "{name}");
+        // Every generator released its value on drop: all free again.
+        let after = lease_list(&url);
+        assert_eq!(after.len(), VALUES as usize, "{name}: {after:?}");
+        assert!(
+            after.iter().all(|i| i.state() == "free"),
+            "{name}: {after:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+const KILL_TTL: Duration = Duration::from_secs(1);
+const KILL_FREEZE: Duration = Duration::from_secs(2);
+
+fn kill_opts(url: &str) -> LeaseOptions {
+    LeaseOptions::url(url)
+        .range(0, 0)
+        .ttl(KILL_TTL)
+        .freeze(KILL_FREEZE)
+        // Server round trips on a loaded 2-core machine: more than TTL/4, still below TTL/2.
+        .op_timeout(Duration::from_millis(450))
+}
+
+/// The holder that gets killed: leases value 0 and mints until it is, writing its last ID
+/// to `last` (through a rename, so the parent never reads half a number).
+#[test]
+#[ignore = "a child process of holder_killed_with_sigkill"]
+fn child_holder() {
+    let Some((url, dir)) = child_env() else {
+        return;
+    };
+    let g = Snowflake::builder(twitter())
+        .lease(kill_opts(&url).holder("doomed"))
+        .build()
+        .unwrap();
+    loop {
+        let ids = g.next_ids(1_000).unwrap();
+        std::fs::write(dir.join("last.tmp"), ids[999].to_string()).unwrap();
+        std::fs::rename(dir.join("last.tmp"), dir.join("last")).unwrap();
+        thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The wall clock 5 s behind: the next holder's machine.
+struct Behind;
+
+impl Clock for Behind {
+    fn now_ms(&self) -> u64 {
+        WallClock.now_ms() - 5_000
+    }
+}
+
+#[test]
+fn holder_killed_with_sigkill() {
+    for (name, url) in lease_urls() {
+        let dir = temp_dir("idmint_lease_kill");
+        let mut child = spawn_child("child_holder", &url, &dir);
+        let last_file = dir.join("last");
+        wait_for("the holder's IDs", Duration::from_secs(30), || {
+            std::fs::read_to_string(&last_file).is_ok_and(|s| s.parse::<u64>().is_ok())
+        });
+        thread::sleep(Duration::from_millis(500));
+        child.kill().unwrap();
+        let killed_at = Instant::now();
+        child.wait().unwrap();
+        let dead_last: u64 = std::fs::read_to_string(&last_file)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let first = lease_list(&url);
+        let observed_at = Instant::now();
+        assert_eq!(first.len(), 1, "{name}: {first:?}");
+        assert_eq!(first[0].holder, "doomed", "{name}");
+        let free_in = Duration::from_millis(first[0].free_in_ms as u64);
+        // The last renewal was at most TTL/3 (plus a slow round trip) before the kill.
+        assert!(
+            free_in <= KILL_TTL + KILL_FREEZE
+                && free_in + KILL_TTL / 3 + Duration::from_millis(700) >= KILL_TTL + KILL_FREEZE,
+            "{name}: free in {free_in:?}"
+        );
+        let mut states = vec![first[0].state()];
+        let acquired = loop {
+            let info = lease_list(&url);
+            let state = info[0].state();
+            if states.last() != Some(&state) {
+                states.push(state);
+            }
+            match Snowflake::with_clock(twitter(), Behind)
+                .lease(kill_opts(&url))
+                .on_rollback(OnRollback::Error)
+                .build()
+            {
+                Ok(g) => break g,
+                Err(e) => assert_eq!(e.kind(), "no_free_lease", "{name}: {e}"),
+            }
+            assert!(
+                killed_at.elapsed() < KILL_TTL + KILL_FREEZE + Duration::from_secs(5),
+                "{name}: never freed"
+            );
+            thread::sleep(Duration::from_millis(50));
+        };
+        let acquired_at = Instant::now();
+        // Not before the store said: 100 ms of slack for the store clock's resolution.
+        assert!(
+            acquired_at + Duration::from_millis(100) >= observed_at + free_in,
+            "{name}: taken {:?} after the kill, the store said free in {free_in:?}",
+            acquired_at - killed_at
+        );
+        assert_eq!(states[..2], ["held", "frozen"], "{name}: {states:?}");
+        assert!(
+            states[2..].iter().all(|s| *s == "free"),
+            "{name}: {states:?}"
+        );
+        // The dead holder's fence stands: a clock 5 s behind it is a rollback...
+        assert_eq!(
+            acquired.next_id().unwrap_err().kind(),
+            "clock_moved_backwards",
+            "{name}"
+        );
+        drop(acquired);
+        // ... and under Continue every ID is above the dead holder's.
+        let g = Snowflake::with_clock(twitter(), Behind)
+            .lease(kill_opts(&url))
+            .on_rollback(OnRollback::Continue)
+            .build()
+            .unwrap_or_else(|e| panic!("{name}: {e}; after a release: {:?}", lease_list(&url)));
+        let ids = g.next_ids(100_000).unwrap();
+        assert!(ids[0] > dead_last, "{name}: {} <= {dead_last}", ids[0]);
+        eprintln!(
+            "{name}: killed holder's value taken {:?} after the kill (store said {free_in:?}), states {states:?}",
+            acquired_at - killed_at
+        );
+        drop(g);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn redis_killed_during_renewals() {
+    let Some(url) = server("redis") else { return };
+    if std::env::var("IDMINT_SERVERS_DIR").is_err() {
+        assert!(
+            std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
+            "IDMINT_SERVERS_DIR is not set: run through tests/run.sh segment"
+        );
+        eprintln!("skipped: IDMINT_SERVERS_DIR is not set");
+        return;
+    }
+    let ttl = Duration::from_secs(2);
+    let g = Arc::new(
+        Snowflake::builder(twitter())
+            .lease(
+                LeaseOptions::url(&format!("{url}?prefix={}", unique("w")))
+                    .range(0, 3)
+                    .ttl(ttl),
+            )
+            .build()
+            .unwrap(),
+    );
+    type Log = Vec<(Instant, Result<u64, &'static str>)>;
+    let log: Arc<Mutex<Log>> = Arc::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let minter = {
+        let (g, log, stop) = (g.clone(), log.clone(), stop.clone());
+        thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let r = g.next_id().map_err(|e| e.kind());
+                log.lock().unwrap().push((Instant::now(), r));
+                thread::sleep(Duration::from_micros(500));
+            }
+        })
+    };
+    let count = |after: Instant, ok: bool| {
+        log.lock()
+            .unwrap()
+            .iter()
+            .filter(|(t, r)| *t > after && r.is_ok() == ok)
+            .count()
+    };
+    let start = Instant::now();
+    wait_for("IDs before the kill", Duration::from_secs(10), || {
+        count(start, true) > 1000
+    });
+    let killed_at = Instant::now();
+    servers(&["kill", "redis"]);
+    wait_for("lease_lost", ttl * 2, || count(killed_at, false) > 0);
+    thread::sleep(Duration::from_secs(1));
+    servers(&["start", "redis"]);
+    let restarted_at = Instant::now();
+    wait_for("minting again", Duration::from_secs(30), || {
+        count(restarted_at, true) > 1000
+    });
+    stop.store(true, Ordering::Relaxed);
+    minter.join().unwrap();
+    let log = log.lock().unwrap();
+    let first_lost = log
+        .iter()
+        .find(|(t, r)| *t > killed_at && r.is_err())
+        .map(|(t, _)| *t)
+        .unwrap();
+    let kinds: Vec<_> = log.iter().filter_map(|(_, r)| r.err()).collect();
+    let mut ids: Vec<u64> = log.iter().filter_map(|(_, r)| r.ok()).collect();
+    let dups = duplicates(&mut ids);
+    eprintln!(
+        "redis: lease_lost {:?} after the kill, {} errors, {} IDs, {dups} duplicates",
+        first_lost - killed_at,
+        kinds.len(),
+        ids.len()
+    );
+    // The last renewal was before the kill: the lease may end for others a TTL after it.
+    assert!(first_lost - killed_at < ttl);
+    assert!(kinds.iter().all(|k| *k == "lease_lost"), "{kinds:?}");
+    assert!(!log
+        .iter()
+        .any(|(t, r)| r.is_ok() && *t > killed_at + ttl && *t < restarted_at));
+    assert_eq!(dups, 0);
+}
