@@ -209,6 +209,16 @@ export declare class CheckDigitMismatchError extends IdmintError {
   readonly kind: 'check_digit_mismatch';
   readonly code: 'CHECK_DIGIT_MISMATCH';
 }
+/** A shared counter's name makes a tag the store refuses (`OrderNumbers` `{ name }`). */
+export declare class InvalidTagError extends IdmintError {
+  readonly kind: 'invalid_tag';
+  readonly code: 'INVALID_TAG';
+}
+/** A shared counter's store did not answer in time; the message names it without credentials. */
+export declare class StoreUnavailableError extends IdmintError {
+  readonly kind: 'store_unavailable';
+  readonly code: 'STORE_UNAVAILABLE';
+}
 
 // ---------------------------------------------------------------------------------------------
 // Display IDs (docs/formats.md); the same shapes as the wasm package (idmint-web). Values are
@@ -357,12 +367,26 @@ export declare class Template {
   toJSON(): string;
 }
 
-/** Where an `OrderNumbers` counter resumes: its next value on `day` is `first`. */
+/**
+ * Where an `OrderNumbers` counter resumes (its next value on `day` is `first`), or the shared
+ * counter it uses (`counter`, `name`, `step`); `day`/`first` with `counter` is an
+ * InvalidArgumentError.
+ */
 export interface OrderNumbersOptions {
   /** yyyymmdd in the template's offset (`Template.dayOf`). */
   day?: Whole;
   /** 1 or more. */
   first?: Whole;
+  /**
+   * A shared daily counter's URL: `sqlite:PATH`, `postgres://…`, `mysql://…` (a tag per day;
+   * unique across processes, with gaps), `redis://…` (`INCR` per day) or `memory:` (this object).
+   * InvalidArgumentError for another URL, StoreUnavailableError when the store does not answer.
+   */
+  counter?: string;
+  /** The shared counter's name (default `'orders'`): each day's tag or key is `name:yyyymmdd`. */
+  name?: string;
+  /** SQL stores: how many numbers a process takes at once (default 100); only with `counter`. */
+  step?: Whole;
 }
 
 /**

@@ -51,6 +51,9 @@ const KINDS = {
   counter_overflow: ['CounterOverflowError', IdmintError],
   invalid_uuid: ['InvalidUuidError', IdmintError],
   check_digit_mismatch: ['CheckDigitMismatchError', IdmintError],
+  // Shared daily counters (OrderNumbers { counter: URL }).
+  invalid_tag: ['InvalidTagError', IdmintError],
+  store_unavailable: ['StoreUnavailableError', IdmintError],
 };
 
 const pascal = (kind) => kind.replace(/(^|_)([a-z0-9])/g, (_, __, c) => c.toUpperCase());
@@ -1078,16 +1081,20 @@ class Template {
 }
 
 /**
- * Daily order numbers: a `Template` with a full date (`%Y`/`%y`, `%M`, `%D`) and a counter of
- * this object's own that starts at 1 each day (in the template's offset). Two objects (or two
- * processes) with the same template repeat each other's numbers: give each its own `%L` label,
- * or share one counter (see the README).
+ * Daily order numbers: a `Template` with a full date (`%Y`/`%y`, `%M`, `%D`) and a counter that
+ * starts at 1 each day (in the template's offset): by default one of this object's own, so two
+ * objects (or two processes) with the same template repeat each other's numbers: give each its
+ * own `%L` label, or share one counter with `{ counter: URL, name }` (see the README).
  */
 class OrderNumbers {
   #n;
   #template;
 
-  /** `options.day` (yyyymmdd) with `options.first`: the counter's next value on that day. */
+  /**
+   * `options.day` (yyyymmdd) with `options.first`: the counter's next value on that day.
+   * `options.counter`: a shared counter's URL (`sqlite:PATH`, `postgres://…`, `mysql://…`,
+   * `redis://…`, `memory:`) with `options.name` (default 'orders') and `options.step`.
+   */
   constructor(template, options = {}) {
     const nt = template instanceof Template ? NATIVE_TEMPLATE.get(template) : undefined;
     if (nt === undefined) {
@@ -1095,18 +1102,24 @@ class OrderNumbers {
     }
     if (!isPlainObject(options)) {
       throw new InvalidArgumentError(
-        `invalid argument \`options\` = ${show(options)}: an object such as { day, first }`
+        `invalid argument \`options\` = ${show(options)}: an object such as { day, first } or { counter, name }`
       );
     }
-    const { day, first } = options;
+    const { day, first, counter, name, step } = options;
     if ((day === undefined) !== (first === undefined)) {
       throw new InvalidArgumentError(
         'invalid argument `options`: give both `day` (yyyymmdd) and `first`, or neither'
       );
     }
+    for (const [key, value] of [['counter', counter], ['name', name]]) {
+      if (value !== undefined && typeof value !== 'string') {
+        throw new InvalidArgumentError(`invalid argument \`${key}\` = ${show(value)}: a string`);
+      }
+    }
     const d = day === undefined ? undefined : wholeValue('day', day);
     const f = first === undefined ? undefined : wholeValue('first', first);
-    this.#n = call(() => new native.NativeOrderNumbers(nt, d, f));
+    const s = step === undefined ? undefined : wholeValue('step', step);
+    this.#n = call(() => new native.NativeOrderNumbers(nt, d, f, counter, name, s));
     this.#template = template;
   }
 

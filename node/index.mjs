@@ -37,6 +37,8 @@ export const {
   CounterOverflowError,
   InvalidUuidError,
   CheckDigitMismatchError,
+  InvalidTagError,
+  StoreUnavailableError,
   errors,
   ERROR_KINDS,
   PRESETS,

@@ -7,7 +7,8 @@
 - :class:`ObjectId`: MongoDB-compatible 12-byte IDs, interchangeable with pymongo's
   ``bson.ObjectId``.
 - IDs to show people: order numbers from a :class:`Template` (``%L%Y%M%D%m%5S``) with a daily
-  counter (:class:`OrderNumbers`) and Luhn or MOD 97-10 check digits; keyed, reversible
+  counter (:class:`OrderNumbers`, in memory or shared in SQLite, PostgreSQL, MySQL or Redis) and
+  Luhn or MOD 97-10 check digits; keyed, reversible
   obfuscation of 63-bit IDs (:class:`Keyring`); short strings (:func:`encode`,
   :func:`decode`: base62, Crockford base32); and time-ordered UUIDv7s (:func:`uuid7`,
   :class:`Uuid7Generator`, :func:`parse_uuid7`) with their ULID text.

@@ -417,11 +417,19 @@ class OrderNumbers:
         cls,
         template: Template | str,
         *,
-        counter: MemoryDailyCounter | None = None,
+        counter: MemoryDailyCounter | str | None = None,
+        name: str | None = None,
+        step: SupportsIndex | None = None,
         clock: _Clock = None,
-    ) -> OrderNumbers: ...
+    ) -> OrderNumbers:
+        """``counter``: a MemoryDailyCounter (default: a new one) or a shared counter's URL
+        (``memory:``, ``sqlite:PATH``, ``postgres://...``, ``mysql://...``, ``redis://...``);
+        ``name`` (default ``"orders"``) and ``step`` (SQL stores, default 100) only with a URL."""
+        ...
     def next(self) -> str: ...
     @property
     def template(self) -> Template: ...
     @property
-    def counter(self) -> MemoryDailyCounter: ...
+    def counter(self) -> MemoryDailyCounter | None:
+        """The MemoryDailyCounter in use; None with a counter URL."""
+        ...

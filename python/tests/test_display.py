@@ -160,7 +160,7 @@ def test_iana_zone_objects_are_refused_by_name():
         lambda: idmint.Template("%5S").format(1.5, 1),
         lambda: idmint.Template("%5S").parse(12345),
         lambda: idmint.OrderNumbers(5),
-        lambda: idmint.OrderNumbers("%Y%M%D%5S", counter="x"),
+        lambda: idmint.OrderNumbers("%Y%M%D%5S", counter=5),
         lambda: idmint.MemoryDailyCounter().next("20240522"),
     ],
 )

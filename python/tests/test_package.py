@@ -53,14 +53,16 @@ def test_module_docstring_example():
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_readme_examples_run():
-    """The Python blocks of python/README.md (the PyPI page) run as written, in order."""
+def test_readme_examples_run(tmp_path, monkeypatch):
+    """The Python blocks of python/README.md (the PyPI page) run as written, in order (in a
+    temporary directory: an example opens ./orders.db)."""
     import re
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
     assert len(blocks) >= 2
     namespace: dict = {}
+    monkeypatch.chdir(tmp_path)
     for block in blocks:
         exec(compile(block, "README.md", "exec"), namespace)
     assert namespace["p"].worker == 1

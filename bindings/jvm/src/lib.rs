@@ -123,6 +123,13 @@ fn given(e: core::Error, given: Option<i128>) -> core::Error {
                 max,
             }
         }
+        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
+            core::Error::InvalidArgument {
+                name,
+                value: g.to_string(),
+                expected,
+            }
+        }
         (e, _) => e,
     }
 }
@@ -863,14 +870,86 @@ pub struct CounterStart {
     pub first: i64,
 }
 
-type MemCounter = Arc<core::MemoryDailyCounter>;
+type Counter = Arc<dyn core::DailyCounter>;
 
 enum Orders {
-    Monotonic(core::OrderNumbers<MemCounter, core::MonotonicClock>),
-    Manual(core::OrderNumbers<MemCounter, Arc<core::ManualClock>>),
+    Monotonic(core::OrderNumbers<Counter, core::MonotonicClock>),
+    Manual(core::OrderNumbers<Counter, Arc<core::ManualClock>>),
 }
 
-/// Daily order numbers ([`idmint_core::OrderNumbers`]) over an in-memory daily counter.
+/// A shared daily counter: its URL, name and step, as the Java builder sets them.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct SharedCounter {
+    /// `memory:`, `sqlite:PATH`, `postgres://…`, `mysql://…` or `redis://…`; `None` for none.
+    pub url: Option<String>,
+    /// The counter's name (default `orders`); only with `url`.
+    pub name: Option<String>,
+    /// The step of day tags in SQL stores (default 100); only with `url`.
+    pub step: Option<i64>,
+}
+
+fn invalid_argument(name: &str, value: String, expected: &str) -> Arc<FfiError> {
+    ffi_error(core::Error::InvalidArgument {
+        name: name.to_string(),
+        value,
+        expected: expected.to_string(),
+    })
+}
+
+/// The counter of `start` (a [`idmint_core::MemoryDailyCounter`]) or `shared` (one the core opens
+/// by URL); both at once, or a shared counter's name or step without its URL, are refused.
+fn daily_counter(start: Option<CounterStart>, shared: Option<SharedCounter>) -> Result<Counter> {
+    let shared = shared.unwrap_or(SharedCounter {
+        url: None,
+        name: None,
+        step: None,
+    });
+    let Some(url) = shared.url else {
+        let given = match (shared.name, shared.step) {
+            (Some(n), _) => Some(("name", format!("{n:?}"))),
+            (None, Some(s)) => Some(("step", s.to_string())),
+            (None, None) => None,
+        };
+        if let Some((arg, value)) = given {
+            return Err(invalid_argument(
+                arg,
+                value,
+                "only with a shared counter: counter(url)",
+            ));
+        }
+        return Ok(Arc::new(memory_counter(start)?));
+    };
+    if let Some(CounterStart { day, first }) = start {
+        return Err(invalid_argument(
+            "start",
+            format!("{day}, {first}"),
+            "no startingAt with a shared counter: the store holds where each day's counter is",
+        ));
+    }
+    let mut opts = core::segment::DailyCounterOptions::default();
+    if let Some(step) = shared.step {
+        let (step, step_given) = stand_in(step);
+        opts = opts
+            .step(step)
+            .map_err(|e| ffi_error(given(e, step_given)))?;
+    }
+    let name = shared.name.as_deref().unwrap_or("orders");
+    core::segment::open_daily_counter(&url, name, &opts).ffi()
+}
+
+/// A fresh in-memory counter, or one [`idmint_core::MemoryDailyCounter::starting_at`] `start`.
+fn memory_counter(start: Option<CounterStart>) -> Result<core::MemoryDailyCounter> {
+    let Some(CounterStart { day, first }) = start else {
+        return Ok(core::MemoryDailyCounter::new());
+    };
+    let (first, first_given) = stand_in(first);
+    let day = u32::try_from(day)
+        .map_err(|_| invalid_argument("day", day.to_string(), "a day as yyyymmdd"))?;
+    core::MemoryDailyCounter::starting_at(day, first).map_err(|e| ffi_error(given(e, first_given)))
+}
+
+/// Daily order numbers ([`idmint_core::OrderNumbers`]) over an in-memory or a shared daily
+/// counter.
 #[derive(uniffi::Object)]
 pub struct OrderNumbers(Orders);
 
@@ -885,41 +964,18 @@ impl fmt::Debug for OrderNumbers {
 
 #[uniffi::export]
 impl OrderNumbers {
-    /// Order numbers of `template` from a fresh [`idmint_core::MemoryDailyCounter`], or one
-    /// [`idmint_core::MemoryDailyCounter::starting_at`] `start`; on `clock`, or the default
-    /// monotonic clock.
+    /// Order numbers of `template` from a fresh [`idmint_core::MemoryDailyCounter`], one
+    /// [`idmint_core::MemoryDailyCounter::starting_at`] `start`, or the `shared` counter that
+    /// [`idmint_core::segment::open_daily_counter`] opens; on `clock`, or the default monotonic
+    /// clock.
     #[uniffi::constructor]
     pub fn new(
         template: Arc<Template>,
         clock: Option<Arc<ManualClock>>,
         start: Option<CounterStart>,
+        shared: Option<SharedCounter>,
     ) -> Result<Arc<Self>> {
-        let counter = match start {
-            Some(CounterStart { day, first }) => {
-                let (first, first_given) = stand_in(first);
-                let day = u32::try_from(day).map_err(|_| {
-                    ffi_error(core::Error::InvalidArgument {
-                        name: "day".to_string(),
-                        value: day.to_string(),
-                        expected: "a day as yyyymmdd".to_string(),
-                    })
-                })?;
-                core::MemoryDailyCounter::starting_at(day, first).map_err(|e| {
-                    match (e, first_given) {
-                        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
-                            ffi_error(core::Error::InvalidArgument {
-                                name,
-                                value: g.to_string(),
-                                expected,
-                            })
-                        }
-                        (e, _) => ffi_error(e),
-                    }
-                })?
-            }
-            None => core::MemoryDailyCounter::new(),
-        };
-        let counter = Arc::new(counter);
+        let counter = daily_counter(start, shared)?;
         let template = template.0.clone();
         Ok(Arc::new(OrderNumbers(match clock {
             None => Orders::Monotonic(

@@ -6,13 +6,12 @@
 //! core's to check). Times arrive as the core's text form (unix ms digits or RFC 3339) and are
 //! read by [`idmint_core::parse_time_ms`], as every other time option of the package.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use idmint_core::obfuscate::MAX_KEY_VERSION;
 use idmint_core::{
-    Clock, Encoding, Error, Key, Keyring, MemoryDailyCounter, MonotonicClock, OrderNumbers,
-    Template, Uuid7, Uuid7Generator,
+    segment, DailyCounter, Encoding, Error, Key, Keyring, MemoryDailyCounter, MonotonicClock,
+    OrderNumbers, Template, Uuid7, Uuid7Generator,
 };
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
@@ -350,47 +349,61 @@ impl NativeTemplate {
     }
 }
 
-/// The default clock, or a time `index.js` pins for one call (`OrderNumbers.next(time)`).
-///
-/// The core's [`OrderNumbers`] reads its clock and has no "next at this time"; pinning the clock
-/// for the one call is how the binding offers it without repeating the core's logic.
-#[derive(Debug)]
-pub struct PinnedClock {
-    pinned: AtomicU64,
-    clock: MonotonicClock,
-}
-
-const NOT_PINNED: u64 = u64::MAX;
-
-impl Clock for PinnedClock {
-    fn now_ms(&self) -> u64 {
-        match self.pinned.load(Ordering::Relaxed) {
-            NOT_PINNED => self.clock.now_ms(),
-            ms => ms,
-        }
-    }
-}
-
-/// Daily order numbers: a template, a [`MemoryDailyCounter`] of this object's own and
-/// [`PinnedClock`].
+/// Daily order numbers: a template and a daily counter: a [`MemoryDailyCounter`] of this
+/// object's own, or a shared one the core opens by URL ([`segment::open_daily_counter`]).
 #[napi]
 pub struct NativeOrderNumbers {
-    inner: OrderNumbers<MemoryDailyCounter, Arc<PinnedClock>>,
-    clock: Arc<PinnedClock>,
+    inner: OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>,
+}
+
+/// The shared counter's `name`, `step` given without its URL.
+fn refuse_without_url(name: &Option<String>, step: &Option<BigInt>) -> Result<()> {
+    let (arg, value) = match (name, step) {
+        (Some(n), _) => ("name", format!("{n:?}")),
+        (None, Some(s)) => ("step", format!("{}", wide("step", s)?)),
+        (None, None) => return Ok(()),
+    };
+    Err(invalid_argument(
+        arg,
+        value,
+        "only with a shared counter: { counter: URL }",
+    ))
 }
 
 #[napi]
 impl NativeOrderNumbers {
     /// Order numbers of `template`; with `day` (`yyyymmdd`) and `first`, the counter's next value
-    /// on that day is `first` (resuming after a restart).
+    /// on that day is `first` (resuming after a restart). With `counter` (a URL), the shared
+    /// counter `name` (default `orders`) with `step`; `day`/`first` are then refused.
     #[napi(constructor)]
     pub fn new(
         template: &NativeTemplate,
         day: Option<BigInt>,
         first: Option<BigInt>,
+        counter: Option<String>,
+        name: Option<String>,
+        step: Option<BigInt>,
     ) -> Result<Self> {
-        let counter = match (day, first) {
-            (Some(day), Some(first)) => {
+        let counter: Arc<dyn DailyCounter> = match (counter, day, first) {
+            (Some(_), Some(day), _) => return Err(invalid_argument(
+                "day",
+                wide("day", &day)?.to_string(),
+                "no day/first with a shared counter: the store holds where each day's counter is",
+            )),
+            (Some(url), None, _) => {
+                let mut opts = segment::DailyCounterOptions::default();
+                if let Some(step) = step {
+                    let s = wide("step", &step)?;
+                    let s = u64::try_from(s).map_err(|_| {
+                        invalid_argument("step", s.to_string(), "a whole number from 1")
+                    })?;
+                    opts = opts.step(s).map_err(js_err)?;
+                }
+                let name = name.as_deref().unwrap_or("orders");
+                segment::open_daily_counter(&url, name, &opts).map_err(js_err)?
+            }
+            (None, Some(day), Some(first)) => {
+                refuse_without_url(&name, &step)?;
                 let d = wide("day", &day)?;
                 let day = u32::try_from(d).map_err(|_| {
                     invalid_argument(
@@ -407,29 +420,25 @@ impl NativeOrderNumbers {
                         "a whole number from 1: a daily counter starts at 1",
                     )
                 })?;
-                MemoryDailyCounter::starting_at(day, first).map_err(js_err)?
+                Arc::new(MemoryDailyCounter::starting_at(day, first).map_err(js_err)?)
             }
-            _ => MemoryDailyCounter::new(),
+            (None, _, _) => {
+                refuse_without_url(&name, &step)?;
+                Arc::new(MemoryDailyCounter::new())
+            }
         };
-        let clock = Arc::new(PinnedClock {
-            pinned: AtomicU64::new(NOT_PINNED),
-            clock: MonotonicClock::new(),
-        });
-        OrderNumbers::new(template.t.clone(), counter, clock.clone())
-            .map(|inner| NativeOrderNumbers { inner, clock })
+        OrderNumbers::new(template.t.clone(), counter, MonotonicClock::new())
+            .map(|inner| NativeOrderNumbers { inner })
             .map_err(js_err)
     }
 
     /// The next order number, now or at `time` (unix ms digits or RFC 3339).
     #[napi]
     pub fn next(&self, time: Option<String>) -> Result<String> {
-        let pinned = match time {
-            Some(t) => time_arg("time", &t)?,
-            None => NOT_PINNED,
-        };
-        self.clock.pinned.store(pinned, Ordering::Relaxed);
-        let out = self.inner.next();
-        self.clock.pinned.store(NOT_PINNED, Ordering::Relaxed);
-        out.map_err(js_err)
+        match time {
+            Some(t) => self.inner.next_at(time_arg("time", &t)?),
+            None => self.inner.next(),
+        }
+        .map_err(js_err)
     }
 }

@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{CheckDigit, DailyCounter, MonotonicClock, WallClock};
+use idmint_core::{segment, CheckDigit, DailyCounter, MonotonicClock, WallClock};
 
 use crate::convert::{fit, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
@@ -378,6 +378,20 @@ pub struct MemoryDailyCounter {
     inner: Arc<core::MemoryDailyCounter>,
 }
 
+/// A core `InvalidArgument` for a `fit` stand-in shows the value as given.
+fn as_given(e: core::Error, given: Option<i128>) -> core::Error {
+    match (e, given) {
+        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
+            core::Error::InvalidArgument {
+                name,
+                value: g.to_string(),
+                expected,
+            }
+        }
+        (e, _) => e,
+    }
+}
+
 /// A `yyyymmdd` day for the core's `u32`.
 fn day_arg(day: &Bound<'_, PyAny>) -> PyResult<u32> {
     let (d, given) = fit("day", day, 0u32)?;
@@ -407,16 +421,7 @@ impl MemoryDailyCounter {
         let day = day_arg(day)?;
         // 0 is refused by the core like any value outside 1..=2^36-1; show the value as given.
         let (v, given) = fit("first", first, 0u64)?;
-        let inner = core::MemoryDailyCounter::starting_at(day, v).map_err(|e| match (e, given) {
-            (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
-                core::Error::InvalidArgument {
-                    name,
-                    value: g.to_string(),
-                    expected,
-                }
-            }
-            (e, _) => e,
-        });
+        let inner = core::MemoryDailyCounter::starting_at(day, v).map_err(|e| as_given(e, given));
         Ok(MemoryDailyCounter {
             inner: Arc::new(inner.py()?),
         })
@@ -433,7 +438,65 @@ impl MemoryDailyCounter {
     }
 }
 
-type Counter = Arc<core::MemoryDailyCounter>;
+type Counter = Arc<dyn DailyCounter>;
+
+/// The counter of `OrderNumbers(counter=...)`, and the `MemoryDailyCounter` it is, if one: a
+/// `MemoryDailyCounter` (default: a new one), or a URL the core opens
+/// (`segment::open_daily_counter`) with `name` (default `orders`) and `step`, which are refused
+/// without a URL.
+fn counter_arg(
+    py: Python<'_>,
+    counter: Option<&Bound<'_, PyAny>>,
+    name: Option<&str>,
+    step: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Counter, Option<Arc<core::MemoryDailyCounter>>)> {
+    let url = match counter {
+        Some(c) => match c.cast::<PyString>() {
+            Ok(s) => Some(s.to_str()?.to_string()),
+            Err(_) => None,
+        },
+        None => None,
+    };
+    let Some(url) = url else {
+        let given = match (name, step) {
+            (Some(n), _) => Some(("name", format!("{n:?}"))),
+            (None, Some(s)) => Some(("step", s.repr()?.to_string())),
+            (None, None) => None,
+        };
+        if let Some((arg, value)) = given {
+            return Err(invalid_argument(
+                arg,
+                value,
+                "only with a shared counter: counter=URL",
+            ));
+        }
+        let mem = match counter {
+            None => Arc::new(core::MemoryDailyCounter::new()),
+            Some(c) => match c.cast::<MemoryDailyCounter>() {
+                Ok(m) => m.get().inner.clone(),
+                Err(_) => {
+                    return Err(wrong_type(
+                        "counter",
+                        "an idmint.MemoryDailyCounter or a counter URL str",
+                        c,
+                    ))
+                }
+            },
+        };
+        return Ok((mem.clone(), Some(mem)));
+    };
+    let mut opts = segment::DailyCounterOptions::default();
+    if let Some(step) = step {
+        let (v, given) = fit("step", step, 0u64)?;
+        opts = opts.step(v).map_err(|e| as_given(e, given)).py()?;
+    }
+    let name = name.unwrap_or("orders");
+    // Opening connects (SQLite opens its file, servers are dialled): without the GIL.
+    let counter = py
+        .detach(|| segment::open_daily_counter(&url, name, &opts))
+        .py()?;
+    Ok((counter, None))
+}
 
 enum Orders {
     Monotonic(core::OrderNumbers<Counter, MonotonicClock>),
@@ -456,20 +519,25 @@ macro_rules! with_orders {
 #[pyclass(frozen, module = "idmint", name = "OrderNumbers")]
 pub struct OrderNumbers {
     orders: Orders,
-    counter: Counter,
+    memory: Option<Arc<core::MemoryDailyCounter>>,
 }
 
 #[pymethods]
 impl OrderNumbers {
     /// `template`: a `Template` (or a pattern str, in UTC without check digits); `counter`: a
-    /// `MemoryDailyCounter` (default: a new one); `clock`: as for `Snowflake`.
+    /// `MemoryDailyCounter` (default: a new one) or a shared counter's URL (`memory:`,
+    /// `sqlite:PATH`, `postgres://...`, `mysql://...`, `redis://...`) with its `name` (default
+    /// `orders`) and, in SQL stores, `step`; `clock`: as for `Snowflake`.
     #[new]
-    #[pyo3(signature = (template, *, counter = None, clock = None))]
+    #[pyo3(signature = (template, *, counter = None, name = None, step = None, clock = None))]
     fn new(
         template: &Bound<'_, PyAny>,
-        counter: Option<&Bound<'_, MemoryDailyCounter>>,
+        counter: Option<&Bound<'_, PyAny>>,
+        name: Option<&str>,
+        step: Option<&Bound<'_, PyAny>>,
         clock: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let template_py = template.py();
         let template = if let Ok(t) = template.cast::<Template>() {
             t.get().inner.clone()
         } else if let Ok(s) = template.cast::<PyString>() {
@@ -481,10 +549,7 @@ impl OrderNumbers {
                 template,
             ));
         };
-        let counter = counter
-            .map(|c| c.get().inner.clone())
-            .unwrap_or_else(|| Arc::new(core::MemoryDailyCounter::new()));
-        let c = counter.clone();
+        let (c, memory) = counter_arg(template_py, counter, name, step)?;
         let orders = match clock_arg(clock)? {
             ClockArg::Monotonic => {
                 Orders::Monotonic(core::OrderNumbers::new(template, c, MonotonicClock::new()).py()?)
@@ -492,12 +557,17 @@ impl OrderNumbers {
             ClockArg::Wall => Orders::Wall(core::OrderNumbers::new(template, c, WallClock).py()?),
             ClockArg::Manual(m) => Orders::Manual(core::OrderNumbers::new(template, c, m).py()?),
         };
-        Ok(OrderNumbers { orders, counter })
+        Ok(OrderNumbers { orders, memory })
     }
 
     /// The next order number; `CounterOverflow` once the day's numbers pass the sequence width.
-    fn next(&self) -> PyResult<String> {
-        with_orders!(&self.orders, o => o.next()).py()
+    /// A shared counter's store is asked without the GIL.
+    fn next(&self, py: Python<'_>) -> PyResult<String> {
+        match self.memory {
+            Some(_) => with_orders!(&self.orders, o => o.next()),
+            None => py.detach(|| with_orders!(&self.orders, o => o.next())),
+        }
+        .py()
     }
 
     #[getter]
@@ -507,12 +577,12 @@ impl OrderNumbers {
         }
     }
 
-    /// The daily counter in use.
+    /// The `MemoryDailyCounter` in use; `None` with a counter URL.
     #[getter]
-    fn counter(&self) -> MemoryDailyCounter {
-        MemoryDailyCounter {
-            inner: self.counter.clone(),
-        }
+    fn counter(&self) -> Option<MemoryDailyCounter> {
+        self.memory.as_ref().map(|inner| MemoryDailyCounter {
+            inner: inner.clone(),
+        })
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
