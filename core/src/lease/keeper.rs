@@ -390,16 +390,7 @@ impl GuardSource for LeaseOptions {
                 expected: format!("first <= last <= {top}, the largest value of the layout's {node_bits} node bits"),
             });
         }
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("idmint-lease")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::InvalidArgument {
-                name: "runtime".into(),
-                value: "1 worker thread".into(),
-                expected: format!("a runtime the OS can start ({e})"),
-            })?;
+        let rt = crate::segment::background_runtime("idmint-lease")?;
         let handle = rt.handle().clone();
         let op_timeout = self.op_time();
         let store = match &self.store {

@@ -53,7 +53,7 @@ pub use redis::RedisLeaseStore;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub use sql::SqlLeaseStore;
 
-use crate::segment::{describe_url, StoreFuture, StoreOptions};
+use crate::segment::{Engine, StoreFuture, StoreOptions};
 use crate::{Error, Result};
 
 /// The SQL table of leases unless the URL says `?table=…`.
@@ -244,46 +244,16 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         .table(DEFAULT_LEASE_TABLE)?
         .redis_prefix(DEFAULT_LEASE_PREFIX)?;
     let (opts, url) = defaults.apply_url(url)?;
-    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
-    #[allow(unused_variables)]
-    let missing = |feature: &str| Error::InvalidArgument {
-        name: "store".into(),
-        value: describe_url(&url),
-        expected: format!(
-            "a store this build supports: build idmint-core with feature `{feature}`"
-        ),
-    };
     let _ = &opts;
-    match scheme.as_str() {
-        "memory" => Ok(MemoryLeaseStore::new()),
-        "sqlite" => {
-            #[cfg(feature = "sqlite")]
-            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "sqlite"))]
-            Err(missing("sqlite"))
+    match Engine::of(&url, "store")? {
+        Engine::Memory => Ok(MemoryLeaseStore::new()),
+        #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
+            Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?))
         }
-        "postgres" | "postgresql" => {
-            #[cfg(feature = "postgres")]
-            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "postgres"))]
-            Err(missing("postgres"))
-        }
-        "mysql" | "mariadb" => {
-            #[cfg(feature = "mysql")]
-            return Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "mysql"))]
-            Err(missing("mysql"))
-        }
-        "redis" => {
-            #[cfg(feature = "redis")]
-            return Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "redis"))]
-            Err(missing("redis"))
-        }
-        _ => Err(Error::InvalidArgument {
-            name: "store".into(),
-            value: describe_url(&url),
-            expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:".into(),
-        }),
+        #[cfg(feature = "redis")]
+        Engine::Redis => Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?)),
+        #[allow(unreachable_patterns)]
+        other => Err(other.missing(&url, "store")),
     }
 }

@@ -163,20 +163,7 @@ impl SqlLeaseStore {
                 last_time_ms BIGINT NOT NULL DEFAULT 0
             )"
         );
-        // Concurrent CREATE TABLE IF NOT EXISTS can still collide in PostgreSQL's catalog (a
-        // unique violation on pg_type) when several processes start at once: the loser retries
-        // and then finds the table, as the segment store does.
-        let mut attempt = 0;
-        loop {
-            match sqlx::query(&ddl).execute(&pool).await {
-                Ok(_) => break,
-                Err(_) if attempt < 3 => {
-                    attempt += 1;
-                    tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
-                }
-                Err(e) => return Err(db_err("creating the table", e)),
-            }
-        }
+        crate::segment::sql::create_table(&pool, &ddl, &describe).await?;
         Ok(SqlLeaseStore {
             pool,
             describe,
@@ -198,14 +185,8 @@ impl SqlLeaseStore {
 
     async fn exec(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<u64> {
         let sql = self.sql(sql);
-        let mut q = sqlx::query(&sql);
-        for b in binds {
-            q = match *b {
-                Bind::I(v) => q.bind(v),
-                Bind::S(v) => q.bind(v.to_string()),
-            };
-        }
-        Ok(q.execute(&self.pool)
+        Ok(bound(&sql, binds)
+            .execute(&self.pool)
             .await
             .map_err(|e| self.err(what, e))?
             .rows_affected())
@@ -213,13 +194,7 @@ impl SqlLeaseStore {
 
     async fn values(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<Vec<i64>> {
         let sql = self.sql(sql);
-        let mut q = sqlx::query(&sql);
-        for b in binds {
-            q = match *b {
-                Bind::I(v) => q.bind(v),
-                Bind::S(v) => q.bind(v.to_string()),
-            };
-        }
+        let q = bound(&sql, binds);
         let rows = q
             .fetch_all(&self.pool)
             .await
@@ -285,6 +260,16 @@ impl SqlLeaseStore {
 enum Bind<'a> {
     I(i64),
     S(&'a str),
+}
+
+fn bound<'q>(
+    sql: &'q str,
+    binds: &[Bind<'_>],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    binds.iter().fold(sqlx::query(sql), |q, b| match *b {
+        Bind::I(v) => q.bind(v),
+        Bind::S(v) => q.bind(v.to_string()),
+    })
 }
 
 impl LeaseStore for SqlLeaseStore {

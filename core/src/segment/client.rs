@@ -1305,16 +1305,7 @@ impl SegmentClientBuilder {
     /// ```
     pub fn connect_blocking(mut self) -> Result<SegmentClient> {
         self.check()?;
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("idmint-segment")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::InvalidArgument {
-                name: "runtime".into(),
-                value: "1 worker thread".into(),
-                expected: format!("a runtime the OS can start ({e})"),
-            })?;
+        let rt = super::background_runtime("idmint-segment")?;
         let store = match self.store.take() {
             Some(store) => store,
             None => {

@@ -41,7 +41,7 @@ mod postgres;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
-mod sql;
+pub(crate) mod sql;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod store;
@@ -252,48 +252,96 @@ pub fn describe_url(url: &str) -> String {
 /// ```
 pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
     let (opts, url) = opts.clone().apply_url(url)?;
-    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
-    #[allow(unused_variables)]
-    let missing = |feature: &str| Error::InvalidArgument {
-        name: "store".into(),
-        value: describe_url(&url),
-        expected: format!(
-            "a store this build supports: build idmint-core with feature `{feature}`"
-        ),
-    };
     let _ = &opts;
-    match scheme.as_str() {
-        "memory" => Ok(MemoryStore::new()),
-        "sqlite" => {
-            #[cfg(feature = "sqlite")]
-            return Ok(Arc::new(SqliteStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "sqlite"))]
-            Err(missing("sqlite"))
-        }
-        "postgres" | "postgresql" => {
-            #[cfg(feature = "postgres")]
-            return Ok(Arc::new(PostgresStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "postgres"))]
-            Err(missing("postgres"))
-        }
-        "mysql" | "mariadb" => {
-            #[cfg(feature = "mysql")]
-            return Ok(Arc::new(MySqlStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "mysql"))]
-            Err(missing("mysql"))
-        }
-        "redis" => {
-            #[cfg(feature = "redis")]
-            return Ok(Arc::new(RedisStore::connect(&url, &opts).await?));
-            #[cfg(not(feature = "redis"))]
-            Err(missing("redis"))
-        }
-        _ => Err(Error::InvalidArgument {
-            name: "store".into(),
-            value: describe_url(&url),
-            expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:".into(),
-        }),
+    match Engine::of(&url, "store")? {
+        Engine::Memory => Ok(MemoryStore::new()),
+        #[cfg(feature = "sqlite")]
+        Engine::Sqlite => Ok(Arc::new(SqliteStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "postgres")]
+        Engine::Postgres => Ok(Arc::new(PostgresStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "mysql")]
+        Engine::MySql => Ok(Arc::new(MySqlStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "redis")]
+        Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
+        #[allow(unreachable_patterns)]
+        other => Err(other.missing(&url, "store")),
     }
+}
+
+/// The kind of store a URL names. [`Engine::of`] refuses a kind this build has no feature
+/// for, so openers match only the kinds they were built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Engine {
+    Memory,
+    Sqlite,
+    Postgres,
+    MySql,
+    Redis,
+}
+
+impl Engine {
+    /// The engine of `url`; errors name the argument `what` (`store`, `counter`).
+    pub(crate) fn of(url: &str, what: &str) -> Result<Engine> {
+        let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+        let engine = match scheme.as_str() {
+            "memory" => Engine::Memory,
+            "sqlite" => Engine::Sqlite,
+            "postgres" | "postgresql" => Engine::Postgres,
+            "mysql" | "mariadb" => Engine::MySql,
+            "redis" => Engine::Redis,
+            _ => {
+                return Err(Error::InvalidArgument {
+                    name: what.into(),
+                    value: describe_url(url),
+                    expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:"
+                        .into(),
+                })
+            }
+        };
+        let built = match engine {
+            Engine::Memory => true,
+            Engine::Sqlite => cfg!(feature = "sqlite"),
+            Engine::Postgres => cfg!(feature = "postgres"),
+            Engine::MySql => cfg!(feature = "mysql"),
+            Engine::Redis => cfg!(feature = "redis"),
+        };
+        if built {
+            Ok(engine)
+        } else {
+            Err(engine.missing(url, what))
+        }
+    }
+
+    pub(crate) fn missing(self, url: &str, what: &str) -> Error {
+        let feature = match self {
+            Engine::Memory => "segment",
+            Engine::Sqlite => "sqlite",
+            Engine::Postgres => "postgres",
+            Engine::MySql => "mysql",
+            Engine::Redis => "redis",
+        };
+        Error::InvalidArgument {
+            name: what.into(),
+            value: describe_url(url),
+            expected: format!(
+                "a store this build supports: build idmint-core with feature `{feature}`"
+            ),
+        }
+    }
+}
+
+/// The one-worker runtime a blocking client runs its store calls and background tasks on.
+pub(crate) fn background_runtime(thread_name: &str) -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name(thread_name)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::InvalidArgument {
+            name: "runtime".into(),
+            value: "1 worker thread".into(),
+            expected: format!("a runtime the OS can start ({e})"),
+        })
 }
 
 pub(crate) async fn open_store_timeout(

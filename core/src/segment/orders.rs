@@ -11,8 +11,8 @@ use std::time::Instant;
 use arc_swap::ArcSwapOption;
 
 use super::client::{SegmentClient, TagHandle};
-use super::describe_url;
 use super::tag::{check_step, validate_tag, TagSpec};
+use super::Engine;
 use crate::clock::Clock;
 use crate::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::{Error, Result};
@@ -188,10 +188,13 @@ pub fn open_daily_counter(
     opts: &DailyCounterOptions,
 ) -> Result<Arc<dyn DailyCounter>> {
     check_name(name)?;
-    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
-    match scheme.as_str() {
-        "memory" => Ok(Arc::new(MemoryDailyCounter::new())),
-        "sqlite" | "postgres" | "postgresql" | "mysql" | "mariadb" => {
+    match Engine::of(url, "counter")? {
+        Engine::Memory => Ok(Arc::new(MemoryDailyCounter::new())),
+        #[cfg(feature = "redis")]
+        Engine::Redis => Ok(Arc::new(RedisDailyCounter::connect(url, name, opts)?)),
+        #[allow(unreachable_patterns)]
+        Engine::Redis => Err(Engine::Redis.missing(url, "counter")),
+        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
             // Steps stay at `step`: the client's dynamic step would otherwise grow them and
             // skip more of each day's numbers.
             let client = SegmentClient::builder()
@@ -203,22 +206,6 @@ pub fn open_daily_counter(
                 .connect_blocking()?;
             Ok(Arc::new(SegmentDailyCounter::new(client, name, opts.step)?))
         }
-        "redis" => {
-            #[cfg(feature = "redis")]
-            return Ok(Arc::new(RedisDailyCounter::connect(url, name, opts)?));
-            #[cfg(not(feature = "redis"))]
-            Err(Error::InvalidArgument {
-                name: "counter".into(),
-                value: describe_url(url),
-                expected: "a counter this build supports: build idmint-core with feature `redis`"
-                    .into(),
-            })
-        }
-        _ => Err(Error::InvalidArgument {
-            name: "counter".into(),
-            value: describe_url(url),
-            expected: "a URL starting memory:, sqlite:, postgres://, mysql:// or redis://".into(),
-        }),
     }
 }
 
@@ -399,7 +386,7 @@ impl RedisDailyCounter {
     /// ```
     pub fn connect(url: &str, name: &str, opts: &DailyCounterOptions) -> Result<Self> {
         check_name(name)?;
-        let describe = describe_url(url);
+        let describe = super::describe_url(url);
         let client = redis::Client::open(url).map_err(|e| Error::StoreUnavailable {
             store: describe.clone(),
             reason: format!("parsing the URL: {e}"),

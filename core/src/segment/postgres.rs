@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
-use super::sql::{db_err, info, no_row, quoted, range};
+use super::sql::{create_table, db_err, info, no_row, quoted, range};
 use super::store::{IdRange, SegmentStore, StoreFuture, TagInfo};
 use super::tag::{check_count, validate_tag, TagSpec};
 use super::{describe_url, StoreOptions};
@@ -67,20 +67,7 @@ impl PostgresStore {
                 updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
             )"
         );
-        // Concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog (a unique
-        // violation on pg_type) when several processes start at once: the loser retries and
-        // then finds the table.
-        let mut attempt = 0;
-        loop {
-            match sqlx::query(&ddl).execute(&pool).await {
-                Ok(_) => break,
-                Err(_) if attempt < 3 => {
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
-                }
-                Err(e) => return Err(db_err(&describe, "creating the table", e)),
-            }
-        }
+        create_table(&pool, &ddl, &describe).await?;
         Ok(PostgresStore {
             pool,
             describe,

@@ -48,3 +48,27 @@ pub(crate) fn no_row(tag: &str, count: u64, max_id: Option<i64>) -> Error {
 pub(crate) fn range(new_max: i64, count: u64) -> Result<IdRange> {
     IdRange::from_new_max(new_max, count)
 }
+
+/// `CREATE TABLE IF NOT EXISTS`, retried: concurrent ones can still collide in PostgreSQL's
+/// catalog (a unique violation on pg_type) when several processes start at once, and the loser
+/// then finds the table on a retry.
+pub(crate) async fn create_table<DB: sqlx::Database>(
+    pool: &sqlx::Pool<DB>,
+    ddl: &str,
+    store: &str,
+) -> Result<()>
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+{
+    let mut attempt = 0;
+    loop {
+        match sqlx::raw_sql(ddl).execute(pool).await {
+            Ok(_) => return Ok(()),
+            Err(_) if attempt < 3 => {
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(50 * attempt)).await;
+            }
+            Err(e) => return Err(db_err(store, "creating the table", e)),
+        }
+    }
+}
