@@ -18,6 +18,7 @@ const SECTIONS: &[Section] = &[
     custom_layout,
     exhausted_layout,
     segments,
+    leases,
 ];
 
 /// What an exhausted preset is shown with instead of its own epoch.
@@ -154,6 +155,58 @@ fn segments(out: &mut dyn Write) -> Result<(), CliError> {
             out,
             "  client A holds {} IDs in memory (step {}, {} store round trips so far)",
             m.remaining, m.step, m.refills
+        )?;
+        Ok(())
+    })();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    result
+}
+
+/// Worker-ID leases from a SQLite file in the temp directory: two generators get different
+/// values, a third is refused, and a value released by one is taken by the next above its fence.
+fn leases(out: &mut dyn Write) -> Result<(), CliError> {
+    use idmint_core::lease::LeaseOptions;
+    let path = std::env::temp_dir().join(format!("idmint-demo-leases-{}.db", std::process::id()));
+    let opts = LeaseOptions::url(&format!("sqlite:{}", path.display())).range(0, 1);
+    let result = (|| -> Result<(), CliError> {
+        writeln!(
+            out,
+            "Worker leases (values 0..=1 of twitter's datacenter|worker, a SQLite file):"
+        )?;
+        let layout = Layout::preset("twitter")?;
+        let leased = || {
+            Snowflake::builder(layout.clone())
+                .lease(opts.clone())
+                .build()
+        };
+        let (a, b) = (leased()?, leased()?);
+        let show = |g: &Snowflake| {
+            g.nodes()
+                .iter()
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(
+            out,
+            "  generator A leased {}; B leased {}",
+            show(&a),
+            show(&b)
+        )?;
+        let refused = leased()
+            .err()
+            .map_or_else(String::new, |e| e.kind().to_string());
+        writeln!(out, "  a third generator: {refused}")?;
+        let last = a.next_id()?;
+        drop(a);
+        let c = leased()?;
+        let next = c.next_id()?;
+        writeln!(
+            out,
+            "  A released; C leased {}: its first ID {next} > A's last {last}",
+            show(&c)
         )?;
         Ok(())
     })();

@@ -365,8 +365,9 @@ fn demo_runs() {
     let out = idmint(&["demo"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.lines().count() <= 40, "{text}");
+    assert!(text.lines().count() <= 45, "{text}");
     assert!(text.contains("2024-11-20"), "{text}");
+    assert!(text.contains("a third: no_free_lease"), "{text}");
 }
 
 #[test]
