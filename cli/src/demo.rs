@@ -189,16 +189,15 @@ fn leases(out: &mut dyn Write) -> Result<(), CliError> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        writeln!(
-            out,
-            "  generator A leased {}; B leased {}",
-            show(&a),
-            show(&b)
-        )?;
         let refused = leased()
             .err()
             .map_or_else(String::new, |e| e.kind().to_string());
-        writeln!(out, "  a third generator: {refused}")?;
+        writeln!(
+            out,
+            "  generator A leased {}; B leased {}; a third: {refused}",
+            show(&a),
+            show(&b)
+        )?;
         let last = a.next_id()?;
         drop(a);
         let c = leased()?;
