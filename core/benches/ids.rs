@@ -473,6 +473,8 @@ fn main() {
     let mut per_iter: HashMap<String, f64> = [
         (SNOWFLAKE, TWITTER_NEXT),
         (SNOWFLAKE, WIDE22_NEXT),
+        (SNOWFLAKE, WIDE22_HWM),
+        (SNOWFLAKE, WIDE22_LEASED),
         (SNOWFLAKE, RS_SNOWFLAKE),
         (SNOWFLAKE, UUID_V7),
         (OBJECTID, OID_NEW),
