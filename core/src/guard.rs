@@ -129,6 +129,18 @@ impl Guard {
         Ok(Admit::Ok)
     }
 
+    /// The generator is going away after issuing IDs up to `last_ms`. Never reports less than
+    /// the floor: the fence left by an earlier holder stands even if this one issued nothing.
+    pub(crate) fn release(&self, last_ms: Option<u64>) {
+        let floor = self.floor_ms();
+        let last = last_ms.map_or(floor, |ms| ms.max(floor));
+        self.keeper.release(Some(last));
+    }
+}
+
+/// What the worker-lease renewer changes while a generator runs.
+#[cfg(feature = "segment")]
+impl Guard {
     /// The fence now stands at `recorded_ms` (a renewal moved it).
     pub(crate) fn recorded(&self, recorded_ms: u64) {
         self.recorded_ms.fetch_max(recorded_ms, Ordering::AcqRel);
@@ -169,14 +181,6 @@ impl Guard {
             self.floor_ms.store(floor_ms, Ordering::Release);
             self.generation.fetch_add(1, Ordering::AcqRel);
         }
-    }
-
-    /// The generator is going away after issuing IDs up to `last_ms`. Never reports less than
-    /// the floor: the fence left by an earlier holder stands even if this one issued nothing.
-    pub(crate) fn release(&self, last_ms: Option<u64>) {
-        let floor = self.floor_ms();
-        let last = last_ms.map_or(floor, |ms| ms.max(floor));
-        self.keeper.release(Some(last));
     }
 }
 
