@@ -6,12 +6,10 @@ use std::io::Write;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use idmint_core::segment::{
-    open_daily_counter, DailyCounterOptions, SegmentClient, TagOrderNumbers, DEFAULT_STORE_URL,
-};
+use idmint_core::segment::{CounterArgs, SegmentClient, TagOrderNumbers, DEFAULT_STORE_URL};
 use idmint_core::{
-    parse_time_ms, CheckDigit, Clock, DailyCounter, ManualClock, MemoryDailyCounter,
-    MonotonicClock, OrderNumbers, Snowflake, Template,
+    parse_time_ms, CheckDigit, Clock, DailyCounter, ManualClock, MonotonicClock, OrderNumbers,
+    Snowflake, Template,
 };
 
 use crate::args::{LayoutArgs, NodeValue};
@@ -191,11 +189,9 @@ fn daily_counter<C: Clock>(
     t: &Template,
     clock: &C,
 ) -> idmint_core::Result<Arc<dyn DailyCounter>> {
-    if args.counter.trim() == "memory:" {
-        let day = t.day_of(clock.now_ms())?;
-        return Ok(Arc::new(MemoryDailyCounter::starting_at(day, args.start)?));
-    }
-    if args.start != 1 {
+    let shared = args.counter.trim() != "memory:";
+    if shared && args.start != 1 {
+        // Said in the CLI's own terms; the core would refuse it too, naming `start`.
         return Err(idmint_core::Error::InvalidArgument {
             name: "start".into(),
             value: args.start.to_string(),
@@ -203,7 +199,19 @@ fn daily_counter<C: Clock>(
                 .into(),
         });
     }
-    open_daily_counter(&args.counter, &args.name, &DailyCounterOptions::default())
+    let args = if shared {
+        CounterArgs {
+            url: Some(args.counter.clone()),
+            name: Some(args.name.clone()),
+            ..Default::default()
+        }
+    } else {
+        CounterArgs {
+            start: Some((t.day_of(clock.now_ms())?, args.start)),
+            ..Default::default()
+        }
+    };
+    args.open()
 }
 
 fn parse(t: &Template, texts: &[String]) -> Result<(), CliError> {

@@ -896,56 +896,44 @@ fn invalid_argument(name: &str, value: String, expected: &str) -> Arc<FfiError> 
     })
 }
 
-/// The counter of `start` (a [`idmint_core::MemoryDailyCounter`]) or `shared` (one the core opens
-/// by URL); both at once, or a shared counter's name or step without its URL, are refused.
+/// The counter of `start` (an in-memory counter resuming there) or `shared` (a URL, name and
+/// step), as the core's [`idmint_core::segment::CounterArgs`] opens it and refuses mixes.
 fn daily_counter(start: Option<CounterStart>, shared: Option<SharedCounter>) -> Result<Counter> {
     let shared = shared.unwrap_or(SharedCounter {
         url: None,
         name: None,
         step: None,
     });
-    let Some(url) = shared.url else {
-        let given = match (shared.name, shared.step) {
-            (Some(n), _) => Some(("name", format!("{n:?}"))),
-            (None, Some(s)) => Some(("step", s.to_string())),
-            (None, None) => None,
-        };
-        if let Some((arg, value)) = given {
-            return Err(invalid_argument(
-                arg,
-                value,
-                "only with a shared counter: counter(url)",
-            ));
+    let (step, step_given) = match shared.step.map(stand_in) {
+        Some((s, g)) => (Some(s), g),
+        None => (None, None),
+    };
+    let (start, first_given) = match start {
+        Some(CounterStart { day, first }) => {
+            let (first, first_given) = stand_in(first);
+            let day = u32::try_from(day)
+                .map_err(|_| invalid_argument("day", day.to_string(), "a day as yyyymmdd"))?;
+            (Some((day, first)), first_given)
         }
-        return Ok(Arc::new(memory_counter(start)?));
+        None => (None, None),
     };
-    if let Some(CounterStart { day, first }) = start {
-        return Err(invalid_argument(
-            "start",
-            format!("{day}, {first}"),
-            "no startingAt with a shared counter: the store holds where each day's counter is",
-        ));
+    core::segment::CounterArgs {
+        url: shared.url,
+        name: shared.name,
+        step,
+        start,
+        memory: None,
     }
-    let mut opts = core::segment::DailyCounterOptions::default();
-    if let Some(step) = shared.step {
-        let (step, step_given) = stand_in(step);
-        opts = opts
-            .step(step)
-            .map_err(|e| ffi_error(given(e, step_given)))?;
-    }
-    let name = shared.name.as_deref().unwrap_or("orders");
-    core::segment::open_daily_counter(&url, name, &opts).ffi()
-}
-
-/// A fresh in-memory counter, or one [`idmint_core::MemoryDailyCounter::starting_at`] `start`.
-fn memory_counter(start: Option<CounterStart>) -> Result<core::MemoryDailyCounter> {
-    let Some(CounterStart { day, first }) = start else {
-        return Ok(core::MemoryDailyCounter::new());
-    };
-    let (first, first_given) = stand_in(first);
-    let day = u32::try_from(day)
-        .map_err(|_| invalid_argument("day", day.to_string(), "a day as yyyymmdd"))?;
-    core::MemoryDailyCounter::starting_at(day, first).map_err(|e| ffi_error(given(e, first_given)))
+    .open()
+    .map_err(|e| {
+        // Put back the value as given into the error about that argument only.
+        let g = match &e {
+            core::Error::InvalidArgument { name, .. } if name == "step" => step_given,
+            core::Error::InvalidArgument { name, .. } if name == "first" => first_given,
+            _ => None,
+        };
+        ffi_error(given(e, g))
+    })
 }
 
 /// Daily order numbers ([`idmint_core::OrderNumbers`]) over an in-memory or a shared daily

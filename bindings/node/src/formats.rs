@@ -10,8 +10,8 @@ use std::sync::{Arc, OnceLock};
 
 use idmint_core::obfuscate::MAX_KEY_VERSION;
 use idmint_core::{
-    segment, DailyCounter, Encoding, Error, Key, Keyring, MemoryDailyCounter, MonotonicClock,
-    OrderNumbers, Template, Uuid7, Uuid7Generator,
+    segment, DailyCounter, Encoding, Error, Key, Keyring, MonotonicClock, OrderNumbers, Template,
+    Uuid7, Uuid7Generator,
 };
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
@@ -349,25 +349,11 @@ impl NativeTemplate {
     }
 }
 
-/// Daily order numbers: a template and a daily counter: a [`MemoryDailyCounter`] of this
-/// object's own, or a shared one the core opens by URL ([`segment::open_daily_counter`]).
+/// Daily order numbers: a template and a daily counter, in memory or shared by URL, as
+/// [`segment::CounterArgs`] opens it.
 #[napi]
 pub struct NativeOrderNumbers {
     inner: OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>,
-}
-
-/// The shared counter's `name`, `step` given without its URL.
-fn refuse_without_url(name: &Option<String>, step: &Option<BigInt>) -> Result<()> {
-    let (arg, value) = match (name, step) {
-        (Some(n), _) => ("name", format!("{n:?}")),
-        (None, Some(s)) => ("step", format!("{}", wide("step", s)?)),
-        (None, None) => return Ok(()),
-    };
-    Err(invalid_argument(
-        arg,
-        value,
-        "only with a shared counter: { counter: URL }",
-    ))
 }
 
 #[napi]
@@ -384,26 +370,17 @@ impl NativeOrderNumbers {
         name: Option<String>,
         step: Option<BigInt>,
     ) -> Result<Self> {
-        let counter: Arc<dyn DailyCounter> = match (counter, day, first) {
-            (Some(_), Some(day), _) => return Err(invalid_argument(
-                "day",
-                wide("day", &day)?.to_string(),
-                "no day/first with a shared counter: the store holds where each day's counter is",
-            )),
-            (Some(url), None, _) => {
-                let mut opts = segment::DailyCounterOptions::default();
-                if let Some(step) = step {
-                    let s = wide("step", &step)?;
-                    let s = u64::try_from(s).map_err(|_| {
-                        invalid_argument("step", s.to_string(), "a whole number from 1")
-                    })?;
-                    opts = opts.step(s).map_err(js_err)?;
-                }
-                let name = name.as_deref().unwrap_or("orders");
-                segment::open_daily_counter(&url, name, &opts).map_err(js_err)?
+        let step = match step {
+            Some(step) => {
+                let s = wide("step", &step)?;
+                Some(u64::try_from(s).map_err(|_| {
+                    invalid_argument("step", s.to_string(), "a whole number from 1")
+                })?)
             }
-            (None, Some(day), Some(first)) => {
-                refuse_without_url(&name, &step)?;
+            None => None,
+        };
+        let start = match (day, first) {
+            (Some(day), Some(first)) => {
                 let d = wide("day", &day)?;
                 let day = u32::try_from(d).map_err(|_| {
                     invalid_argument(
@@ -420,13 +397,19 @@ impl NativeOrderNumbers {
                         "a whole number from 1: a daily counter starts at 1",
                     )
                 })?;
-                Arc::new(MemoryDailyCounter::starting_at(day, first).map_err(js_err)?)
+                Some((day, first))
             }
-            (None, _, _) => {
-                refuse_without_url(&name, &step)?;
-                Arc::new(MemoryDailyCounter::new())
-            }
+            _ => None,
         };
+        let counter = segment::CounterArgs {
+            url: counter,
+            name,
+            step,
+            start,
+            memory: None,
+        }
+        .open()
+        .map_err(js_err)?;
         OrderNumbers::new(template.t.clone(), counter, MonotonicClock::new())
             .map(|inner| NativeOrderNumbers { inner })
             .map_err(js_err)

@@ -441,9 +441,8 @@ impl MemoryDailyCounter {
 type Counter = Arc<dyn DailyCounter>;
 
 /// The counter of `OrderNumbers(counter=...)`, and the `MemoryDailyCounter` it is, if one: a
-/// `MemoryDailyCounter` (default: a new one), or a URL the core opens
-/// (`segment::open_daily_counter`) with `name` (default `orders`) and `step`, which are refused
-/// without a URL.
+/// `MemoryDailyCounter` (default: a new one), or a URL; the core's `segment::CounterArgs`
+/// opens it and refuses `name` and `step` without a URL.
 fn counter_arg(
     py: Python<'_>,
     counter: Option<&Bound<'_, PyAny>>,
@@ -457,45 +456,41 @@ fn counter_arg(
         },
         None => None,
     };
-    let Some(url) = url else {
-        let given = match (name, step) {
-            (Some(n), _) => Some(("name", format!("{n:?}"))),
-            (None, Some(s)) => Some(("step", s.repr()?.to_string())),
-            (None, None) => None,
-        };
-        if let Some((arg, value)) = given {
-            return Err(invalid_argument(
-                arg,
-                value,
-                "only with a shared counter: counter=URL",
-            ));
-        }
-        let mem = match counter {
-            None => Arc::new(core::MemoryDailyCounter::new()),
-            Some(c) => match c.cast::<MemoryDailyCounter>() {
-                Ok(m) => m.get().inner.clone(),
-                Err(_) => {
-                    return Err(wrong_type(
-                        "counter",
-                        "an idmint.MemoryDailyCounter or a counter URL str",
-                        c,
-                    ))
-                }
-            },
-        };
-        return Ok((mem.clone(), Some(mem)));
+    let memory = match (counter, &url) {
+        (Some(c), None) => match c.cast::<MemoryDailyCounter>() {
+            Ok(m) => Some(m.get().inner.clone()),
+            Err(_) => {
+                return Err(wrong_type(
+                    "counter",
+                    "an idmint.MemoryDailyCounter or a counter URL str",
+                    c,
+                ))
+            }
+        },
+        // Made here rather than by the core, so `.counter` can show it.
+        (None, None) => Some(Arc::new(core::MemoryDailyCounter::new())),
+        (_, Some(_)) => None,
     };
-    let mut opts = segment::DailyCounterOptions::default();
-    if let Some(step) = step {
-        let (v, given) = fit("step", step, 0u64)?;
-        opts = opts.step(v).map_err(|e| as_given(e, given)).py()?;
-    }
-    let name = name.unwrap_or("orders");
+    let (step, step_given) = match step {
+        Some(s) => {
+            let (v, given) = fit("step", s, 0u64)?;
+            (Some(v), given)
+        }
+        None => (None, None),
+    };
+    let args = segment::CounterArgs {
+        url,
+        name: name.map(str::to_string),
+        step,
+        start: None,
+        memory: memory.clone(),
+    };
     // Opening connects (SQLite opens its file, servers are dialled): without the GIL.
     let counter = py
-        .detach(|| segment::open_daily_counter(&url, name, &opts))
+        .detach(|| args.open())
+        .map_err(|e| as_given(e, step_given))
         .py()?;
-    Ok((counter, None))
+    Ok((counter, memory))
 }
 
 enum Orders {

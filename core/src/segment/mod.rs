@@ -56,7 +56,8 @@ pub use mysql::MySqlStore;
 #[cfg(feature = "redis")]
 pub use orders::RedisDailyCounter;
 pub use orders::{
-    open_daily_counter, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers, DEFAULT_DAY_STEP,
+    open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
+    DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
