@@ -1,5 +1,72 @@
-//! The one error type of idmint.
+//! The one error type of idmint, and the table of its kinds.
 
+/// Defines [`Error`] and its table of kinds from one list of variants, so that [`Error::kind`],
+/// [`Error::KINDS`] and [`Error::TABLE`] cannot drift apart: each variant carries its docs, its
+/// message (`#[error]`) and `#[kind("kind_string", Family)]`.
+macro_rules! error_table {
+    (
+        $(#[$enum_attr:meta])*
+        pub enum Error {
+            $(
+                $(#[doc = $doc:literal])*
+                #[error($($message:tt)+)]
+                #[kind($kind:literal, $family:ident)]
+                $variant:ident { $($fields:tt)* },
+            )+
+        }
+    ) => {
+        $(#[$enum_attr])*
+        pub enum Error {
+            $(
+                $(#[doc = $doc])*
+                #[error($($message)+)]
+                $variant { $($fields)* },
+            )+
+        }
+
+        impl Error {
+            /// Every kind of error, in the order of the variants: the one table bindings build
+            /// their exception classes from.
+            ///
+            /// ```
+            /// use idmint_core::{Error, ErrorFamily};
+            ///
+            /// let lost = Error::TABLE.iter().find(|k| k.kind == "lease_lost").unwrap();
+            /// assert_eq!(lost.name, "LeaseLost");
+            /// assert_eq!(lost.family, ErrorFamily::State);
+            /// ```
+            pub const TABLE: &'static [ErrorKind] = &[$(
+                ErrorKind {
+                    kind: $kind,
+                    name: stringify!($variant),
+                    family: ErrorFamily::$family,
+                    doc: concat!($($doc, "\n"),*),
+                },
+            )+];
+
+            /// Every value [`Error::kind`] can return, for bindings that build one class per kind.
+            ///
+            /// ```
+            /// assert!(idmint_core::Error::KINDS.contains(&"invalid_id"));
+            /// ```
+            pub const KINDS: &'static [&'static str] = &[$($kind),+];
+
+            /// A stable, lowercase name for the variant, used by bindings and test vectors.
+            ///
+            /// ```
+            /// use idmint_core::ObjectId;
+            /// assert_eq!(ObjectId::parse_str("xyz").unwrap_err().kind(), "invalid_object_id");
+            /// ```
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Error::$variant { .. } => $kind,)+
+                }
+            }
+        }
+    };
+}
+
+error_table! {
 /// Everything that can go wrong in idmint.
 ///
 /// Each message names the bad value and the valid range, so it can be shown to a user as it is.
@@ -19,6 +86,7 @@
 pub enum Error {
     /// A layout spec or preset name that does not describe a valid layout.
     #[error("invalid layout `{spec}`: {reason}")]
+    #[kind("invalid_layout", InvalidValue)]
     InvalidLayout {
         /// The spec as given.
         spec: String,
@@ -28,6 +96,7 @@ pub enum Error {
 
     /// A node field or the sequence given a value that does not fit its bits.
     #[error("{field} value {value} is out of range: valid values are 0..={max}")]
+    #[kind("value_out_of_range", OutOfRange)]
     ValueOutOfRange {
         /// The field's name (`sequence` for the sequence).
         field: String,
@@ -39,6 +108,7 @@ pub enum Error {
 
     /// Parts name a field the layout does not have.
     #[error("unknown field `{field}`: this layout's node fields are {valid}")]
+    #[kind("unknown_field", InvalidValue)]
     UnknownField {
         /// The name given.
         field: String,
@@ -48,6 +118,7 @@ pub enum Error {
 
     /// Parts lack a node field of the layout.
     #[error("missing value for node field `{field}`")]
+    #[kind("missing_field", InvalidValue)]
     MissingField {
         /// The field without a value.
         field: String,
@@ -55,6 +126,7 @@ pub enum Error {
 
     /// A time that the layout's time field cannot represent.
     #[error("time {time_ms} ms is out of range for this layout: valid times are {min_ms}..{end_ms} ms (unix)")]
+    #[kind("time_out_of_range", OutOfRange)]
     TimeOutOfRange {
         /// The time given, in unix milliseconds.
         time_ms: i128,
@@ -66,6 +138,7 @@ pub enum Error {
 
     /// A generator whose epoch lies ahead of the clock.
     #[error("epoch {epoch_ms} ms is in the future: the clock reads {now_ms} ms (unix)")]
+    #[kind("epoch_in_future", InvalidValue)]
     EpochInFuture {
         /// The layout's epoch.
         epoch_ms: u64,
@@ -75,6 +148,7 @@ pub enum Error {
 
     /// The time field has run out: no more IDs can be minted with this layout and epoch.
     #[error("layout's time field ran out at {end} ({end_ms} ms); choose a later epoch or more time bits")]
+    #[kind("layout_exhausted", State)]
     LayoutExhausted {
         /// The first instant past the end of the time field, unix ms.
         end_ms: u64,
@@ -84,6 +158,7 @@ pub enum Error {
 
     /// The clock reads earlier than the last issued time and the policy does not allow going on.
     #[error("clock moved backwards: it is {behind_ms} ms behind the last issued time (policy allows {allowed_ms} ms)")]
+    #[kind("clock_moved_backwards", State)]
     ClockMovedBackwards {
         /// How far the clock is behind the last issued time, in ms.
         behind_ms: u64,
@@ -93,6 +168,7 @@ pub enum Error {
 
     /// An ID that does not fit the layout (negative, above 2^63-1, above the layout's bits, not a number).
     #[error("invalid id `{id}`: {reason}")]
+    #[kind("invalid_id", OutOfRange)]
     InvalidId {
         /// The ID as given.
         id: String,
@@ -102,6 +178,7 @@ pub enum Error {
 
     /// An ObjectId in text or bytes that is not 12 bytes / 24 hex characters.
     #[error("invalid ObjectId `{input}`: {reason}")]
+    #[kind("invalid_object_id", InvalidValue)]
     InvalidObjectId {
         /// The input, escaped for display.
         input: String,
@@ -111,6 +188,7 @@ pub enum Error {
 
     /// An argument outside the values an operation accepts.
     #[error("invalid argument `{name}` = {value}: {expected}")]
+    #[kind("invalid_argument", OutOfRange)]
     InvalidArgument {
         /// The argument's name.
         name: String,
@@ -124,6 +202,7 @@ pub enum Error {
     /// or answered with an error; a segment client returns it only once no buffered IDs are
     /// left to serve while it waits.
     #[error("store `{store}` unavailable: {reason}")]
+    #[kind("store_unavailable", Store)]
     StoreUnavailable {
         /// The store, as `kind://host` without credentials (e.g. `postgres://127.0.0.1:5432`).
         store: String,
@@ -133,6 +212,7 @@ pub enum Error {
 
     /// A segment tag the store does not hold, with auto-creation off.
     #[error("unknown segment tag `{tag}`: create it first, or turn on auto-creation")]
+    #[kind("unknown_tag", Lookup)]
     UnknownTag {
         /// The tag given.
         tag: String,
@@ -140,6 +220,7 @@ pub enum Error {
 
     /// A segment tag name or table name that is not allowed.
     #[error("invalid tag `{tag}`: {reason}")]
+    #[kind("invalid_tag", InvalidValue)]
     InvalidTag {
         /// The name given, escaped for display.
         tag: String,
@@ -150,6 +231,7 @@ pub enum Error {
     /// A store returned a range that starts at or below an ID this client already handed out:
     /// the store lost its state (e.g. Redis restarted without persistence). The range is refused.
     #[error("store returned range {start}..={end} for tag `{tag}`, but IDs up to {issued} were already handed out; the store lost its state (is Redis persisting with AOF?)")]
+    #[kind("range_below_issued", State)]
     RangeBelowIssued {
         /// The tag.
         tag: String,
@@ -163,6 +245,7 @@ pub enum Error {
 
     /// A segment tag whose counter cannot grow by the requested count without passing 2^63-1.
     #[error("segment tag `{tag}` is exhausted: max_id {max_id} + {count} would pass {limit}")]
+    #[kind("tag_exhausted", State)]
     TagExhausted {
         /// The tag.
         tag: String,
@@ -177,6 +260,7 @@ pub enum Error {
     /// An obfuscation key, key text or key file that cannot be used. The message never shows
     /// the key's secret bytes.
     #[error("invalid key {key}: {reason}")]
+    #[kind("invalid_key", InvalidValue)]
     InvalidKey {
         /// Which key: its version tag or its line in a key file, never its secret.
         key: String,
@@ -186,6 +270,7 @@ pub enum Error {
 
     /// Text that is not a valid value of a short-string encoding (base62, base32, ULID).
     #[error("invalid {encoding} `{input}`: {reason}")]
+    #[kind("invalid_encoding", InvalidValue)]
     InvalidEncoding {
         /// The encoding expected, e.g. `base62` or `base32-fixed`.
         encoding: String,
@@ -197,6 +282,7 @@ pub enum Error {
 
     /// An order-number template that cannot be used.
     #[error("invalid template `{template}`: {reason}")]
+    #[kind("invalid_template", InvalidValue)]
     InvalidTemplate {
         /// The template as given.
         template: String,
@@ -206,6 +292,7 @@ pub enum Error {
 
     /// A period's counter passed what its fixed-width field can hold.
     #[error("the sequence for {period} reached {value}, past {max}, the most {width} digits can hold; widen the sequence field")]
+    #[kind("counter_overflow", State)]
     CounterOverflow {
         /// The period whose counter ran out, e.g. `2024-05-22 (+08:00)`, or the segment tag
         /// (e.g. ``tag `orders` ``) whose IDs no longer fit.
@@ -220,6 +307,7 @@ pub enum Error {
 
     /// Text or bytes that are not a version-7 UUID.
     #[error("invalid UUIDv7 `{input}`: {reason}")]
+    #[kind("invalid_uuid", InvalidValue)]
     InvalidUuid {
         /// The input, escaped for display.
         input: String,
@@ -229,6 +317,7 @@ pub enum Error {
 
     /// A formatted ID whose check digits do not match the rest of it (a typo, most likely).
     #[error("check digits of `{id}` do not match: expected {expected}, found {found}")]
+    #[kind("check_digit_mismatch", InvalidValue)]
     CheckDigitMismatch {
         /// The ID as given.
         id: String,
@@ -241,6 +330,7 @@ pub enum Error {
     /// No value of a worker-ID range could be leased: every value is held, or frozen after its
     /// holder's lease expired.
     #[error("no free worker value in {first}..={last} at {store}: {reason}")]
+    #[kind("no_free_lease", State)]
     NoFreeLease {
         /// The lease store, without credentials.
         store: String,
@@ -255,6 +345,7 @@ pub enum Error {
     /// A generator's worker lease is no longer known to be held (renewals failed, or another
     /// holder took the value), so it issues no IDs until it holds a lease again.
     #[error("lease of worker value {value} at {store} is lost: {reason}")]
+    #[kind("lease_lost", State)]
     LeaseLost {
         /// The leased value.
         value: u64,
@@ -264,74 +355,131 @@ pub enum Error {
         reason: String,
     },
 }
+}
 
-impl Error {
-    /// A stable, lowercase name for the variant, used by bindings and test vectors.
+/// What sort of error a kind is, so that each language can pick the base class it extends (in
+/// Python `ValueError`, `RuntimeError`, `ConnectionError` or `LookupError`; in JavaScript
+/// `RangeError` for [`ErrorFamily::OutOfRange`]).
+///
+/// ```
+/// use idmint_core::{Error, ErrorFamily};
+///
+/// let err = Error::UnknownTag { tag: "orders".into() };
+/// assert_eq!(err.error_kind().family, ErrorFamily::Lookup);
+/// assert_eq!(ErrorFamily::Lookup.as_str(), "lookup");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorFamily {
+    /// An input that is not valid as given (a spec, text, a name, a key): fix the input.
+    InvalidValue,
+    /// A number or time outside the range an operation accepts.
+    OutOfRange,
+    /// A generator, counter or lease that cannot go on in its present state.
+    State,
+    /// A store that could not be reached or answered with an error.
+    Store,
+    /// A name the store does not hold.
+    Lookup,
+}
+
+impl ErrorFamily {
+    /// Every family, in declaration order.
     ///
     /// ```
-    /// use idmint_core::ObjectId;
-    /// assert_eq!(ObjectId::parse_str("xyz").unwrap_err().kind(), "invalid_object_id");
+    /// assert_eq!(idmint_core::ErrorFamily::ALL.len(), 5);
     /// ```
-    pub fn kind(&self) -> &'static str {
+    pub const ALL: &'static [ErrorFamily] = &[
+        ErrorFamily::InvalidValue,
+        ErrorFamily::OutOfRange,
+        ErrorFamily::State,
+        ErrorFamily::Store,
+        ErrorFamily::Lookup,
+    ];
+
+    /// The family's stable, lowercase name, as the bindings export it.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::ErrorFamily::OutOfRange.as_str(), "out_of_range");
+    /// ```
+    pub fn as_str(self) -> &'static str {
         match self {
-            Error::InvalidLayout { .. } => "invalid_layout",
-            Error::ValueOutOfRange { .. } => "value_out_of_range",
-            Error::UnknownField { .. } => "unknown_field",
-            Error::MissingField { .. } => "missing_field",
-            Error::TimeOutOfRange { .. } => "time_out_of_range",
-            Error::EpochInFuture { .. } => "epoch_in_future",
-            Error::LayoutExhausted { .. } => "layout_exhausted",
-            Error::ClockMovedBackwards { .. } => "clock_moved_backwards",
-            Error::InvalidId { .. } => "invalid_id",
-            Error::InvalidObjectId { .. } => "invalid_object_id",
-            Error::InvalidArgument { .. } => "invalid_argument",
-            Error::StoreUnavailable { .. } => "store_unavailable",
-            Error::UnknownTag { .. } => "unknown_tag",
-            Error::InvalidTag { .. } => "invalid_tag",
-            Error::RangeBelowIssued { .. } => "range_below_issued",
-            Error::TagExhausted { .. } => "tag_exhausted",
-            Error::InvalidKey { .. } => "invalid_key",
-            Error::InvalidEncoding { .. } => "invalid_encoding",
-            Error::InvalidTemplate { .. } => "invalid_template",
-            Error::CounterOverflow { .. } => "counter_overflow",
-            Error::InvalidUuid { .. } => "invalid_uuid",
-            Error::CheckDigitMismatch { .. } => "check_digit_mismatch",
-            Error::NoFreeLease { .. } => "no_free_lease",
-            Error::LeaseLost { .. } => "lease_lost",
+            ErrorFamily::InvalidValue => "invalid_value",
+            ErrorFamily::OutOfRange => "out_of_range",
+            ErrorFamily::State => "state",
+            ErrorFamily::Store => "store",
+            ErrorFamily::Lookup => "lookup",
         }
     }
+}
 
-    /// Every value [`Error::kind`] can return, for bindings that build one class per kind.
+/// One kind of [`Error`]: what a binding needs to define its exception class for it.
+///
+/// ```
+/// use idmint_core::{Error, ErrorFamily, ErrorKind};
+///
+/// let kind: &ErrorKind = ErrorKind::get("invalid_id").unwrap();
+/// assert_eq!((kind.name, kind.family), ("InvalidId", ErrorFamily::OutOfRange));
+/// assert!(kind.description().starts_with("An ID that does not fit the layout"));
+/// assert!(ErrorKind::get("no_such_kind").is_none());
+/// assert_eq!(Error::TABLE.len(), Error::KINDS.len());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ErrorKind {
+    /// The stable kind string, as [`Error::kind`] returns it (`"lease_lost"`).
+    pub kind: &'static str,
+    /// The variant's name, the stem of each language's class name (`"LeaseLost"`: Python
+    /// `LeaseLost`, Java `LeaseLostException`, JavaScript `LeaseLostError`).
+    pub name: &'static str,
+    /// What sort of error it is.
+    pub family: ErrorFamily,
+    /// The variant's rustdoc, one source line per line.
+    pub doc: &'static str,
+}
+
+impl ErrorKind {
+    /// The entry of [`Error::TABLE`] for a kind string.
     ///
     /// ```
-    /// assert!(idmint_core::Error::KINDS.contains(&"invalid_id"));
+    /// assert_eq!(idmint_core::ErrorKind::get("lease_lost").unwrap().name, "LeaseLost");
     /// ```
-    pub const KINDS: &'static [&'static str] = &[
-        "invalid_layout",
-        "value_out_of_range",
-        "unknown_field",
-        "missing_field",
-        "time_out_of_range",
-        "epoch_in_future",
-        "layout_exhausted",
-        "clock_moved_backwards",
-        "invalid_id",
-        "invalid_object_id",
-        "invalid_argument",
-        "store_unavailable",
-        "unknown_tag",
-        "invalid_tag",
-        "range_below_issued",
-        "tag_exhausted",
-        "invalid_key",
-        "invalid_encoding",
-        "invalid_template",
-        "counter_overflow",
-        "invalid_uuid",
-        "check_digit_mismatch",
-        "no_free_lease",
-        "lease_lost",
-    ];
+    pub fn get(kind: &str) -> Option<&'static ErrorKind> {
+        Error::TABLE.iter().find(|k| k.kind == kind)
+    }
+
+    /// The rustdoc as one line of prose (lines trimmed and joined by spaces), for the doc
+    /// comments of generated classes.
+    ///
+    /// ```
+    /// let kind = idmint_core::ErrorKind::get("store_unavailable").unwrap();
+    /// assert!(kind.description().starts_with("A store (segment, lease,"));
+    /// assert!(!kind.description().contains('\n'));
+    /// ```
+    pub fn description(&self) -> String {
+        self.doc
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl Error {
+    /// This error's entry of [`Error::TABLE`].
+    ///
+    /// ```
+    /// use idmint_core::{ErrorFamily, ObjectId};
+    ///
+    /// let err = ObjectId::parse_str("xyz").unwrap_err();
+    /// assert_eq!(err.error_kind().name, "InvalidObjectId");
+    /// assert_eq!(err.error_kind().family, ErrorFamily::InvalidValue);
+    /// ```
+    pub fn error_kind(&self) -> &'static ErrorKind {
+        // Every kind is in the table: both come from the same list of variants.
+        ErrorKind::get(self.kind()).expect("every kind is in Error::TABLE")
+    }
 
     pub(crate) fn invalid_id(id: impl ToString, reason: impl Into<String>) -> Error {
         Error::InvalidId {
