@@ -44,6 +44,8 @@ _Check = Literal["none", "luhn", "mod97"]
 PRESETS: Final[tuple[str, ...]]
 ENCODINGS: Final[tuple[_Encoding, ...]]
 ERROR_KINDS: Final[tuple[str, ...]]
+_ERROR_TABLE: Final[tuple[tuple[str, str, str, str], ...]]
+"""The core's error kinds as ``(kind, name, family, description)``; ``idmint._errors`` builds its classes from it."""
 __version__: Final[str]
 
 def parse(id: int | str, layout: str | Layout | None = None, *, epoch: _Time | None = None) -> Parts:

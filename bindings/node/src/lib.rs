@@ -523,6 +523,34 @@ pub fn error_kinds() -> Vec<&'static str> {
     idmint_core::Error::KINDS.to_vec()
 }
 
+/// One row of the core's table of error kinds, for the JS error classes.
+#[napi(object)]
+pub struct ErrorKindInfo {
+    /// The kind string, e.g. `lease_lost` (the error's `kind`; its `code` in upper case).
+    pub kind: String,
+    /// The class-name stem, e.g. `LeaseLost` (the class is `LeaseLostError`).
+    pub name: String,
+    /// What sort of error: `invalid_value`, `out_of_range` (a `RangeError`), `state`, `store`
+    /// or `lookup`.
+    pub family: String,
+    /// The core's description of the kind, for doc comments.
+    pub description: String,
+}
+
+/// The core's table of error kinds, in the core's order.
+#[napi]
+pub fn error_table() -> Vec<ErrorKindInfo> {
+    idmint_core::Error::TABLE
+        .iter()
+        .map(|k| ErrorKindInfo {
+            kind: k.kind.to_string(),
+            name: k.name.to_string(),
+            family: k.family.as_str().to_string(),
+            description: k.description(),
+        })
+        .collect()
+}
+
 /// A time given as unix ms digits or RFC 3339, as unix ms (exact as a number: at most year 9999).
 #[napi]
 pub fn parse_time_ms(what: String, text: String) -> Result<f64> {

@@ -1,15 +1,15 @@
 //! Core errors to Python exceptions, and argument errors raised by the conversions.
 //!
-//! The exception classes live in Python (`idmint/_errors.py`, one class per core error kind,
-//! several also subclassing `ValueError` and friends), so the hierarchy is plain, documented
-//! Python. Here a core error is looked up by [`idmint_core::Error::kind`] in that module's
-//! `BY_KIND` table; a kind the table does not know yet (a newer core) raises the base
+//! The exception classes live in Python (`idmint/_errors.py`), built from the core's table of
+//! kinds that [`table`] exports: one class per kind, named after the variant, subclassing
+//! `ValueError`, `RuntimeError`, `ConnectionError` or `LookupError` by the kind's family. Here a
+//! core error is looked up by [`idmint_core::Error::kind`] in that module's `BY_KIND` table; a kind the table does not know yet (a newer core) raises the base
 //! `idmint.Error` with its `.kind` set, so nothing is ever lost or turned into a panic.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 use idmint_core::Error;
 
@@ -29,6 +29,15 @@ fn build(py: Python<'_>, e: &Error) -> PyResult<PyErr> {
         }
     };
     Ok(PyErr::from_value(exc))
+}
+
+/// The core's table of error kinds as `(kind, name, family, description)` tuples, e.g.
+/// `("lease_lost", "LeaseLost", "state", "A generator's worker lease ...")`.
+pub fn table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    let rows = Error::TABLE
+        .iter()
+        .map(|k| (k.kind, k.name, k.family.as_str(), k.description()));
+    PyTuple::new(py, rows)
 }
 
 /// The Python exception for a core error.

@@ -46,6 +46,8 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<template::OrderNumbers>()?;
     m.add("PRESETS", PyTuple::new(py, idmint_core::PRESETS)?)?;
     m.add("ERROR_KINDS", PyTuple::new(py, idmint_core::Error::KINDS)?)?;
+    // Not in `__all__`: idmint/_errors.py builds one exception class per row.
+    m.setattr("_ERROR_TABLE", errors::table(py)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
