@@ -1,0 +1,104 @@
+//! Java's `long` and `int` to the core's numbers and back, checked: a value that does not fit is
+//! the core's error for it, never a wrapped number.
+
+use idmint_core as core;
+
+use crate::errors::*;
+
+/// A value the core guarantees below 2^63 (IDs, times up to year 9999, field maxima), as `i64`.
+/// Should the guarantee ever break, the caller gets an `invalid_id` error, never a negative wrap.
+pub(crate) fn to_long(v: u64) -> Result<i64> {
+    i64::try_from(v).map_err(|_| {
+        ffi_error(core::Error::InvalidId {
+            id: v.to_string(),
+            reason: "above 2^63-1, the largest Java long".to_string(),
+        })
+    })
+}
+
+/// A counter (issued IDs, waits): saturates at `Long.MAX_VALUE`, which it cannot reach in practice.
+pub(crate) fn count(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// A Java `long` ID as the core's `u64`: negative is the core's `invalid_id` error, never a wrap.
+pub(crate) fn java_id(id: i64) -> Result<u64> {
+    u64::try_from(id).map_err(|_| {
+        ffi_error(core::Error::InvalidId {
+            id: id.to_string(),
+            reason: "negative; IDs are 0..=9223372036854775807".to_string(),
+        })
+    })
+}
+
+/// A Java `long` for a core `u64` the core range-checks: a negative one is passed as `u64::MAX`,
+/// which the core refuses, and [`given`] puts the value back into the core's error as given.
+pub(crate) fn stand_in(v: i64) -> (u64, Option<i128>) {
+    match u64::try_from(v) {
+        Ok(u) => (u, None),
+        Err(_) => (u64::MAX, Some(i128::from(v))),
+    }
+}
+
+/// The core's range error for a [`stand_in`] value, showing the value as given.
+pub(crate) fn given(e: core::Error, given: Option<i128>) -> core::Error {
+    match (e, given) {
+        (core::Error::TimeOutOfRange { min_ms, end_ms, .. }, Some(g)) => {
+            core::Error::TimeOutOfRange {
+                time_ms: g,
+                min_ms,
+                end_ms,
+            }
+        }
+        (core::Error::ValueOutOfRange { field, max, .. }, Some(g)) => {
+            core::Error::ValueOutOfRange {
+                field,
+                value: g,
+                max,
+            }
+        }
+        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
+            core::Error::InvalidArgument {
+                name,
+                value: g.to_string(),
+                expected,
+            }
+        }
+        (e, _) => e,
+    }
+}
+
+/// A Java `int` key version as the core's `u8`: one outside `0..=255` is passed as 255, which no
+/// key can have, and [`key_given`] makes the core's `invalid_key` error name it as given.
+pub(crate) fn key_version(version: i32) -> (u8, Option<i32>) {
+    match u8::try_from(version) {
+        Ok(v) => (v, None),
+        Err(_) => (u8::MAX, Some(version)),
+    }
+}
+
+pub(crate) fn key_given(e: core::Error, given: Option<i32>) -> core::Error {
+    match (e, given) {
+        (core::Error::InvalidKey { reason, .. }, Some(v)) => core::Error::InvalidKey {
+            key: format!("v{v}"),
+            reason,
+        },
+        (e, _) => e,
+    }
+}
+
+/// A Java `int` count as `usize`: negative is the core's `invalid_argument` error.
+pub(crate) fn java_count(name: &str, n: i32) -> Result<usize> {
+    usize::try_from(n).map_err(|_| {
+        ffi_error(core::Error::InvalidArgument {
+            name: name.to_string(),
+            value: n.to_string(),
+            expected: "a count 0..=2147483647".to_string(),
+        })
+    })
+}
+
+/// A Java `long` of unix ms, checked by the core's time reader (0..=year 9999).
+pub(crate) fn unix_ms(name: &str, ms: i64) -> Result<u64> {
+    core::parse_time_ms(name, &ms.to_string()).ffi()
+}

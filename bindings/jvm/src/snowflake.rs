@@ -1,0 +1,186 @@
+//! The snowflake generator, its clock and its counters: `Snowflake`, `ManualClock`, `Stats`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use idmint_core::{self as core, OnExhausted, OnRollback};
+
+use crate::convert::*;
+use crate::errors::*;
+use crate::layout::*;
+
+/// A generator's counters ([`idmint_core::Stats`]).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct Stats {
+    /// IDs issued.
+    pub issued: i64,
+    /// Times a caller waited.
+    pub waits: i64,
+    /// Clock rollback events.
+    pub rollbacks: i64,
+    /// Current lead over the clock, ms.
+    pub lead_ms: i64,
+    /// Largest lead seen, ms.
+    pub max_lead_ms: i64,
+}
+
+/// A clock that moves only when told ([`idmint_core::ManualClock`]), for tests: a generator
+/// built on it mints deterministic IDs, and setting it back shows the rollback policy at work.
+#[derive(Debug, uniffi::Object)]
+pub struct ManualClock(pub(crate) Arc<core::ManualClock>);
+
+#[uniffi::export]
+impl ManualClock {
+    /// A clock reading `now_ms` (unix ms; negative is `invalid_argument`).
+    #[uniffi::constructor]
+    pub fn new(now_ms: i64) -> Result<Arc<Self>> {
+        Ok(Arc::new(ManualClock(Arc::new(core::ManualClock::new(
+            unix_ms("now_ms", now_ms)?,
+        )))))
+    }
+
+    /// The time it reads, unix ms.
+    pub fn now_ms(&self) -> Result<i64> {
+        to_long(core::Clock::now_ms(&*self.0))
+    }
+
+    /// Set it to `now_ms`, forwards or backwards.
+    pub fn set_ms(&self, now_ms: i64) -> Result<()> {
+        self.0.set_ms(unix_ms("now_ms", now_ms)?);
+        Ok(())
+    }
+
+    /// Move it forwards by `ms`.
+    pub fn advance_ms(&self, ms: i64) -> Result<()> {
+        self.0.advance_ms(unix_ms("ms", ms)?);
+        Ok(())
+    }
+}
+
+pub(crate) enum Generator {
+    Monotonic(core::Snowflake),
+    Manual(core::Snowflake<Arc<core::ManualClock>>),
+}
+
+macro_rules! with_gen {
+    ($self:expr, $g:ident => $body:expr) => {
+        match &$self.0 {
+            Generator::Monotonic($g) => $body,
+            Generator::Manual($g) => $body,
+        }
+    };
+}
+pub(crate) use with_gen;
+
+/// A snowflake generator ([`idmint_core::Snowflake`]), on the default monotonic clock or on a
+/// [`ManualClock`].
+#[derive(uniffi::Object)]
+pub struct Snowflake(pub(crate) Generator);
+
+impl fmt::Debug for Snowflake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        with_gen!(self, g => fmt::Debug::fmt(g, f))
+    }
+}
+
+#[uniffi::export]
+impl Snowflake {
+    /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
+    /// `wait:MS`, `continue`); `clock` none for the default monotonic clock; `resume_after` an ID
+    /// this node issued before a restart (negative is `invalid_id`; the core checks it against
+    /// the layout).
+    #[uniffi::constructor]
+    pub fn new(
+        layout: Arc<Layout>,
+        nodes: Vec<NodeValue>,
+        random_nodes: bool,
+        on_exhausted: String,
+        on_rollback: String,
+        clock: Option<Arc<ManualClock>>,
+        resume_after: Option<i64>,
+    ) -> Result<Arc<Self>> {
+        let on_exhausted: OnExhausted = on_exhausted.parse().ffi()?;
+        let on_rollback: OnRollback = on_rollback.parse().ffi()?;
+        let mut builder = core::Snowflake::builder(layout.0.clone())
+            .nodes(nodes.iter().map(|n| (n.name.as_str(), n.value)))
+            .on_exhausted(on_exhausted)
+            .on_rollback(on_rollback);
+        if random_nodes {
+            builder = builder.random_nodes();
+        }
+        if let Some(last_id) = resume_after {
+            builder = builder.resume_after(java_id(last_id)?);
+        }
+        let generator = match clock {
+            None => Generator::Monotonic(builder.build().ffi()?),
+            Some(c) => Generator::Manual(builder.clock(c.0.clone()).build().ffi()?),
+        };
+        Ok(Arc::new(Snowflake(generator)))
+    }
+
+    /// The next ID.
+    pub fn next_id(&self) -> Result<i64> {
+        to_long(with_gen!(self, g => g.next_id()).ffi()?)
+    }
+
+    /// `n` increasing IDs; negative `n` is `invalid_argument`.
+    pub fn next_ids(&self, n: i32) -> Result<Vec<i64>> {
+        let n = java_count("n", n)?;
+        with_gen!(self, g => g.next_ids(n))
+            .ffi()?
+            .into_iter()
+            .map(to_long)
+            .collect()
+    }
+
+    /// The generator's layout.
+    pub fn layout(&self) -> Arc<Layout> {
+        Arc::new(Layout(with_gen!(self, g => g.layout().clone())))
+    }
+
+    /// Node values, in layout order.
+    pub fn nodes(&self) -> Result<Vec<NodeValue>> {
+        with_gen!(self, g => g.nodes())
+            .iter()
+            .map(|(name, v)| {
+                Ok(NodeValue {
+                    name: name.clone(),
+                    value: to_long(*v)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Sequence-exhaustion policy, as text.
+    pub fn on_exhausted(&self) -> String {
+        with_gen!(self, g => g.on_exhausted().to_string())
+    }
+
+    /// Clock-rollback policy, as text.
+    pub fn on_rollback(&self) -> String {
+        with_gen!(self, g => g.on_rollback().to_string())
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> Stats {
+        let s = with_gen!(self, g => g.stats());
+        Stats {
+            issued: count(s.issued),
+            waits: count(s.waits),
+            rollbacks: count(s.rollbacks),
+            lead_ms: count(s.lead_ms),
+            max_lead_ms: count(s.max_lead_ms),
+        }
+    }
+
+    /// Split an ID of this generator's layout.
+    pub fn decompose(&self, id: i64) -> Result<Parts> {
+        parts(with_gen!(self, g => g.layout().decompose_wide(id as i128)).ffi()?)
+    }
+
+    /// The address of this generator, for the [`crate::fast`] entry points. Valid while the Java object
+    /// that holds this generator is alive (the facade keeps it reachable across each call).
+    pub fn fast_handle(&self) -> i64 {
+        self as *const Snowflake as i64
+    }
+}
