@@ -22,12 +22,20 @@ case "$(uname -s)-$(uname -m)" in
 esac
 
 target_dir=${IDMINT_JVM_TARGET_DIR:-$ROOT/target/jvm}
-bindgen="$target_dir/release/idmint-jvm-bindgen"
+# The cargo profile: release for users; tests/run.sh sets IDMINT_CARGO_PROFILE=ci, the profile all
+# its sections build in.
+profile=${IDMINT_CARGO_PROFILE:-release}
+out="$target_dir/$profile"
+[ "$profile" = dev ] && out="$target_dir/debug"
+bindgen="$out/idmint-jvm-bindgen"
 [ -x "$bindgen" ] || echo "idmint: building bindings/jvm and its Java generator (first build: minutes)" >&2
-# The generator's binary needs its `generate` feature (off in workspace-wide builds).
-(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --release \
-    -p idmint-jvm -p idmint-jvm-bindgen --features idmint-jvm-bindgen/generate)
-built="$target_dir/release/$lib"
+# Two builds, not one: the generator's `generate` feature turns on features of dependencies it
+# shares with the library (serde, ...), and in one build those would reach the core and its
+# database drivers, compiling them a second time beside the copy the other packages use.
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" -p idmint-jvm)
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
+    -p idmint-jvm-bindgen --features idmint-jvm-bindgen/generate)
+built="$out/$lib"
 
 native="$JAVA_DIR/target/native/$platform"
 generated="$JAVA_DIR/target/generated-sources/uniffi"
