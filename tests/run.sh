@@ -90,37 +90,52 @@ python_tools() {
         "maturin>=1.16,<2" "pytest>=8" "pymongo>=4"
 }
 
-wasm_target() {
-    rustup target list --installed | grep -qx wasm32-unknown-unknown ||
-        rustup target add wasm32-unknown-unknown
+WASM_BINDGEN=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
+# wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to. Built at
+# the lowest CPU priority, so on a small machine it takes only what the main build leaves idle,
+# and without LTO at opt-level 1: it runs for a second on a small .wasm, a faster build matters
+# more than a faster tool.
+wasm_bindgen_cli() {
+    [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN" ] && return 0
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" \
+        nice -n 19 cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN" --force
+}
+
+# rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
+# toolchain's files and two of it at once could clash.
+rustup_parts() {
+    local have
+    have=$(rustup component list --installed 2>/dev/null || true)
+    for c in rustfmt clippy; do
+        grep -q "^$c" <<<"$have" || rustup component add "$c"
+    done
+    if [ "${1:-}" = wasm ]; then
+        rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+            rustup target add wasm32-unknown-unknown
+    fi
 }
 
 start_prep() {
     local pkgs
     mapfile -t pkgs < <(apt_packages "$@")
     [ ${#pkgs[@]} -eq 0 ] || prep apt apt_install "${pkgs[@]}"
-    local s
+    local s wasm=""
     for s in "$@"; do
         case $s in
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node ;;
             web)
+                wasm=wasm
                 prep npm-web npm_ci node/web
-                prep wasm-target wasm_target
+                prep wasm-bindgen wasm_bindgen_cli
                 ;;
         esac
     done
+    prep rustup rustup_parts $wasm
 }
 
 # ---- the sections ------------------------------------------------------------------------------
-ensure_rust_components() {
-    local have
-    have=$(rustup component list --installed 2>/dev/null || true)
-    for c in rustfmt clippy; do
-        grep -q "^$c" <<<"$have" || rustup component add "$c"
-    done
-}
-
 # Redis, PostgreSQL and MariaDB on loopback, free ports, a temp data dir, stopped by PID on exit.
 SERVERS_UP=""
 start_servers() {
@@ -152,7 +167,7 @@ section_rust() {
     # Every Rust test of the workspace in one `cargo test`: units, integration tests (the store
     # tests against the real servers: 4 processes x 2 threads each, killed servers, worker leases
     # with SIGKILLed holders), the CLI's tests and the doctests.
-    ensure_rust_components
+    await rustup
     step "vectors match their independent oracle"
     python3 tests/vectors/generate.py --check
     step "cargo fmt"
@@ -226,14 +241,11 @@ section_web() {
     # chromium (driven by playwright-core, a devDependency), npm deps. Then builds node/web/pkg
     # (in target/), runs the shared suite (node/test/*.test.mjs) and node/web/test/*.test.mjs
     # against idmint-web in Node and in headless Chromium, and drives the demo page.
-    local wb
-    wb=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
-    await wasm-target
-    wasm_target
-    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wb" ]; then
-        step "cargo install wasm-bindgen-cli $wb"
-        cargo install --locked wasm-bindgen-cli --version "$wb" --force
-    fi
+    await rustup
+    rustup_parts wasm
+    step "wasm-bindgen-cli $WASM_BINDGEN (cargo install when missing)"
+    await wasm-bindgen
+    wasm_bindgen_cli
     await npm-web
     step "build node/web/pkg (cargo, wasm-bindgen --target web, wasm-opt)"
     node node/web/build.mjs
