@@ -7,6 +7,9 @@
 //   node scripts/build.js --if-missing  only when the .node file is not there (the npm install hook)
 //   node scripts/build.js --debug       a debug build
 //
+// IDMINT_CARGO_PROFILE picks the cargo profile (default `release`); tests/run.sh sets `ci`, the
+// workspace's optimized profile without LTO, so every section shares one build.
+//
 // Needs a Rust toolchain (cargo) and the idmint repository around this package.
 
 const { spawnSync } = require('node:child_process');
@@ -27,9 +30,9 @@ if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
   process.exit(1);
 }
 
-const release = !args.includes('--debug');
+const profile = args.includes('--debug') ? 'dev' : process.env.IDMINT_CARGO_PROFILE || 'release';
 const cargoArgs = ['build', '-p', 'idmint-node', '--message-format=json-render-diagnostics'];
-if (release) cargoArgs.push('--release');
+cargoArgs.push('--profile', profile);
 const r = spawnSync(process.env.CARGO || 'cargo', cargoArgs, {
   cwd: repoRoot,
   stdio: ['ignore', 'pipe', 'inherit'],
