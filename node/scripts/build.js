@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the native addon (crate `idmint-node` in ../../bindings/node) with cargo and copies it
-// next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads.
+// Builds the native addon (crate `idmint-node` in ../bindings/node) with cargo and copies it
+// next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads; before that it
+// copies the shared API in (js/facade.js as facade.cjs, js/facade.d.ts).
 //
 //   node scripts/build.js               build (incremental; a no-op copy when nothing changed)
 //   node scripts/build.js --if-missing  only when the .node file is not there (the npm install hook)
@@ -20,6 +21,26 @@ const pkgDir = path.resolve(__dirname, '..');
 const repoRoot = path.resolve(pkgDir, '..');
 const out = path.join(pkgDir, `idmint.${process.platform}-${process.arch}.node`);
 const args = process.argv.slice(2);
+
+// The shared API (js/facade.js, an ES module, the one source of both packages' API) as the
+// CommonJS file index.js requires, and its types, copied in only when a copy differs. Outside
+// the repository (a packed package) the copies are already here.
+const shared = path.join(repoRoot, 'js');
+if (fs.existsSync(path.join(shared, 'facade.js'))) {
+  const esm = fs.readFileSync(path.join(shared, 'facade.js'), 'utf8');
+  const tail = 'export { createIdmint };';
+  if (!esm.trimEnd().endsWith(tail)) {
+    console.error(`idmint: js/facade.js must end with \`${tail}\` (its only export)`);
+    process.exit(1);
+  }
+  const header = "'use strict';\n// Copied from js/facade.js by scripts/build.js: edit that file.\n";
+  const cjs = header + esm.trimEnd().slice(0, -tail.length) + 'module.exports = { createIdmint };\n';
+  const types = fs.readFileSync(path.join(shared, 'facade.d.ts'), 'utf8');
+  for (const [name, text] of [['facade.cjs', cjs], ['facade.d.ts', types]]) {
+    const file = path.join(pkgDir, name);
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
+  }
+}
 
 if (args.includes('--if-missing') && fs.existsSync(out)) process.exit(0);
 
