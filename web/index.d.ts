@@ -3,7 +3,7 @@
 // which must be awaited once first. IDs are `bigint`; decimal strings are accepted wherever an
 // ID is taken.
 
-export * from './facade';
+export * from './facade.js';
 
 /** What `init` loads the wasm from: a URL, a fetch `Response`, the bytes or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
