@@ -135,6 +135,7 @@ function createIdmint(backend) {
 
   const U64_MAX = 0xffff_ffff_ffff_ffffn;
   const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+  const MAX_DIRECT_ID = backend.maxDirectId;
 
   /** Decompose an ID given as bigint, decimal string or (safe, exact) number. */
   function decomposeAny(nl, id) {
@@ -142,7 +143,7 @@ function createIdmint(backend) {
       case 'bigint':
         // Bigints the backend cannot take as they are go as text, so the core reports them with
         // their exact value (wasm-bindgen would wrap them silently).
-        return id >= 0n && id <= backend.maxDirectId ? nl.decompose(id) : nl.decomposeStr(String(id));
+        return id >= 0n && id <= MAX_DIRECT_ID ? nl.decompose(id) : nl.decomposeStr(String(id));
       case 'string':
         return nl.decomposeStr(id);
       case 'number':
@@ -244,6 +245,8 @@ function createIdmint(backend) {
     /** Split an ID (bigint or decimal string) into `{ time, timestampMs, sequence, ...nodeFields }`. */
     parse(id) {
       try {
+        // The common case first, without a call in between (parsing is on hot paths).
+        if (typeof id === 'bigint' && id >= 0n && id <= MAX_DIRECT_ID) return this.#n.decompose(id);
         return decomposeAny(this.#n, id);
       } catch (e) {
         throw fromBackend(e);
@@ -553,6 +556,8 @@ function createIdmint(backend) {
   // ObjectId
 
   const inspect = Symbol.for('nodejs.util.inspect.custom');
+  // Minting an ObjectId is on hot paths: one call, the readiness check is the backend's own.
+  const oidNextHex = backend.oidNextHex;
 
   function objectIdHex(input) {
     if (typeof input === 'string') return backend.oidParseHex(input);
@@ -576,11 +581,11 @@ function createIdmint(backend) {
   class ObjectId {
     #hex;
     constructor(input) {
-      need();
       if (input === undefined) {
-        this.#hex = backend.oidNextHex();
+        this.#hex = oidNextHex();
         return;
       }
+      need();
       try {
         this.#hex = objectIdHex(input);
       } catch (e) {
@@ -590,8 +595,7 @@ function createIdmint(backend) {
 
     /** A new ObjectId's hex without making an object: the fastest way to a fresh ID string. */
     static generateHex() {
-      need();
-      return backend.oidNextHex();
+      return oidNextHex();
     }
 
     static createFromHexString(hex) {

@@ -30,6 +30,7 @@ const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'];
 // grows (the old one is then detached: length 0).
 let oidView = null;
 function nextHex() {
+    if (!initialized) need();
     wasm.oidNextIntoBuffer(Date.now());
     let b = oidView;
     if (b === null || b.length === 0) b = oidView = new Uint8Array(memory.buffer, wasm.oidBufferPtr(), 24);
@@ -79,12 +80,14 @@ function layoutOf(w) {
 
 const BRAND = Symbol.for('idmint.error');
 
+function need() {
+    if (!initialized) {
+        throw new Error('idmint-web is not initialized: `await init()` (the default export) first');
+    }
+}
+
 const backend = {
-    need() {
-        if (!initialized) {
-            throw new Error('idmint-web is not initialized: `await init()` (the default export) first');
-        }
-    },
+    need,
     errorKindOf: (e) => (e instanceof Error && !e[BRAND] && typeof e.kind === 'string' ? e.kind : undefined),
     maxDirectId: MAX_ID,
     maxBatch: MAX_BATCH,
@@ -214,7 +217,7 @@ export const errorClass = idmint.errorClass;
 
 /** The version of the wasm core. */
 export function version() {
-    backend.need();
+    need();
     return wasm.version();
 }
 
