@@ -75,11 +75,12 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
 
-npm_ci() { # npm_ci DIR: npm ci when package-lock.json changed since the last one
+npm_ci() { # npm_ci DIR [ARGS]: npm ci when package-lock.json changed since the last one
     local dir=$1
+    shift
     if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
         [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-        (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund)
+        (cd "$dir" && npm ci --no-audit --no-fund "$@")
     fi
 }
 
@@ -124,10 +125,10 @@ start_prep() {
     for s in "$@"; do
         case $s in
             python) prep python-tools python_tools ;;
-            node) prep npm-node npm_ci node ;;
+            node) prep npm-node npm_ci node --ignore-scripts ;;
             web)
                 wasm=wasm
-                prep npm-web npm_ci node/web
+                prep npm-web npm_ci web
                 prep wasm-bindgen wasm_bindgen_cli
                 ;;
         esac
@@ -225,35 +226,31 @@ section_jvm() {
 
 section_node() {
     # node/ (the npm package `idmint`): npm ci when package-lock.json changed (devDependencies: bson
-    # for the interop tests, the bench's peers), then scripts/build.js (cargo build -p idmint-node
-    # in the `ci` profile, copied to node/idmint.<platform>-<arch>.node), then node --test.
+    # for the interop tests, the bench's peers), then node/scripts/test.sh: the addon (cargo build
+    # -p idmint-node in the `ci` profile), the shared suite js/test and node/test.
     await npm-node
-    step "build the native addon (node/scripts/build.js)"
-    node node/scripts/build.js
-    step "node --test (node/test: shared suite + native-only tests)"
-    (cd node && node --test test/)
+    step "node/scripts/test.sh (the addon, then node --test: js/test + node/test)"
+    node/scripts/test.sh
 }
 
 section_web() {
-    # node/web (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
-    # bindings/wasm. Installs what a bare machine lacks, each only when missing: the wasm32 target,
-    # wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to, Debian's
-    # chromium (driven by playwright-core, a devDependency), npm deps. Then builds node/web/pkg
-    # (in target/), runs the shared suite (node/test/*.test.mjs) and node/web/test/*.test.mjs
-    # against idmint-web in Node and in headless Chromium, and drives the demo page.
+    # web/ (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
+    # bindings/wasm. What a bare machine lacks is installed in the background (the wasm32 target,
+    # wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to,
+    # Debian's chromium, npm deps); web/scripts/test.sh then builds web/pkg and runs the shared
+    # suite js/test and web/test in Node, and in headless Chromium with the demo page
+    # (screenshot web/test/out/demo.png).
     await rustup
     rustup_parts wasm
     step "wasm-bindgen-cli $WASM_BINDGEN (cargo install when missing)"
     await wasm-bindgen
     wasm_bindgen_cli
     await npm-web
-    step "build node/web/pkg (cargo, wasm-bindgen --target web, wasm-opt)"
-    node node/web/build.mjs
-    step "node --test: the shared suite and the web cases against idmint-web, in Node"
-    (cd node && IDMINT_TARGET=web node --test test/*.test.mjs web/test/*.test.mjs)
+    step "web/scripts/test.sh node (build web/pkg; js/test + web/test in Node)"
+    web/scripts/test.sh node
     await apt
-    step "headless Chromium: the same suite, then the demo (screenshot node/web/test/out/demo.png)"
-    node node/web/test/run-browser.mjs
+    step "web/scripts/test.sh browser (the same suite in headless Chromium, then the demo)"
+    web/scripts/test.sh browser
 }
 
 # ---- done-once records ---------------------------------------------------------------------------
