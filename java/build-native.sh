@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds what the jar carries from Rust, for `mvn` (generate-sources phase) and tests/run.sh:
-#   1. in one cargo build (profile $IDMINT_CARGO_PROFILE, default release; in target/jvm, so they
-#      share compiled dependencies): the cdylib bindings/jvm and the Java generator bindings/jvm/bindgen (`idmint-jvm-bindgen`:
-#      uniffi-bindgen-java 0.3.1 on uniffi 0.31.0, the version bindings/jvm pins, built in the
-#      workspace instead of `cargo install`ed: a fresh machine compiles only its own crates);
+#   1. in cargo builds (profile $IDMINT_CARGO_PROFILE, default release; in target/jvm, so they
+#      share compiled dependencies): the cdylib bindings/jvm and the Java generators of
+#      bindings/jvm/bindgen: `idmint-jvm-bindgen` (uniffi-bindgen-java 0.3.1 on uniffi 0.31.0, the
+#      version bindings/jvm pins, built in the workspace instead of `cargo install`ed: a fresh
+#      machine compiles only its own crates) and `idmint-jvm-errors`;
 #   2. the library -> target/native/linux-x86-64/libidmint_jvm.so, where JNA finds it on the
 #      classpath by itself;
 #   3. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi;
-#   4. the exception classes, one per error kind of idmint-core's table (package io.idmint, public)
-#      -> target/generated-sources/errors (rewritten only where their text changed).
+#   4. the exception classes, one per error kind of idmint-core's table (package io.idmint,
+#      public) -> target/generated-sources/errors (rewritten only where their text changed).
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
 # library or the generator changed. Generated code is not committed.
 set -euo pipefail
@@ -24,13 +25,22 @@ case "$(uname -s)-$(uname -m)" in
 esac
 
 target_dir=${IDMINT_JVM_TARGET_DIR:-$ROOT/target/jvm}
+# The cargo profile: release for users; tests/run.sh sets IDMINT_CARGO_PROFILE=ci, the profile all
+# its sections build in.
 profile=${IDMINT_CARGO_PROFILE:-release}
-bindgen="$target_dir/$profile/idmint-jvm-bindgen"
+out="$target_dir/$profile"
+[ "$profile" = dev ] && out="$target_dir/debug"
+bindgen="$out/idmint-jvm-bindgen"
 [ -x "$bindgen" ] || echo "idmint: building bindings/jvm and its Java generator (first build: minutes)" >&2
-# The generator's binary needs its `generate` feature (off in workspace-wide builds).
+# Two builds, not one: the generator's `generate` feature turns on features of dependencies it
+# shares with the library (serde, ...), and in one build those would reach the core and its
+# database drivers, compiling them a second time beside the copy the other packages use.
+# `idmint-jvm-errors` needs only the core, so it is built with the library (same core build).
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm -p idmint-jvm-bindgen --features idmint-jvm-bindgen/generate)
-built="$target_dir/$profile/$lib"
+    -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib)
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
+    -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
+built="$out/$lib"
 
 native="$JAVA_DIR/target/native/$platform"
 generated="$JAVA_DIR/target/generated-sources/uniffi"
@@ -43,4 +53,4 @@ if ! [ -f "$native/$lib" ] || ! cmp -s "$built" "$native/$lib" || ! [ -d "$gener
     touch "$stamp"
     cp "$built" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"
 fi
-"$bindgen" errors --out-dir "$JAVA_DIR/target/generated-sources/errors"
+"$out/idmint-jvm-errors" --out-dir "$JAVA_DIR/target/generated-sources/errors"

@@ -1,163 +1,321 @@
 #!/usr/bin/env bash
-# Runs every idmint test: `tests/run.sh` for all, or name sections (`tests/run.sh rust`).
+# Runs every idmint test: `tests/run.sh` for all, or name sections (`tests/run.sh rust web`).
 # It installs what a bare machine lacks, and does nothing when it is already there, so it is
 # both the README's test command and what CI (.ci/run) calls on a fresh clone.
 #
-# Every section builds in the one target/ directory: on a fresh machine with 2 cores, compiling
-# idmint-core and the shared dependencies once per section would cost more than the tests.
+#   tests/run.sh [--force] [SECTION ...]
+#
+# Built once: every section compiles in the one target/ directory, in the one cargo profile
+# `ci` (optimized, so the uniqueness tests mint their tens of millions of IDs at speed, but
+# without LTO so a cold build is quick) and with one feature set (the bindings and the CLI all
+# turn on every store feature of idmint-core), so idmint-core and its dependencies are compiled
+# once for the tests, the Python wheel, the Node addon and the JVM library together.
+#
+# Done once: a section that passed is not run again while nothing it could read has changed
+# (every file git tracks or would track, and the toolchains' versions); `--force` (or
+# IDMINT_TEST_FORCE=1) runs it anyway. A fresh clone has no record, so CI always runs all.
+#
+# Installs that wait on the network (apt packages, npm and pip downloads, the wasm32 target) start
+# in the background at once and are awaited only by the step that needs them, so they overlap
+# the first compile. At the end a table gives each section's time (also in target/test-times.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
+export IDMINT_CARGO_PROFILE=${IDMINT_CARGO_PROFILE:-ci}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+PROFILE=$IDMINT_CARGO_PROFILE
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+
 step() { printf '\n==> %s\n' "$*"; }
 
-ensure_rust_components() {
+# ---- background preparation -------------------------------------------------------------------
+PREP_DIR="$CARGO_TARGET_DIR/test-prep"
+mkdir -p "$PREP_DIR"
+declare -A PREP_PID=()
+
+# prep NAME CMD...: run CMD in the background, its output in $PREP_DIR/NAME.log.
+prep() {
+    local name=$1
+    shift
+    ("$@") >"$PREP_DIR/$name.log" 2>&1 &
+    PREP_PID[$name]=$!
+}
+
+# await NAME: wait for a prep job (no-op if none was started); its log is shown if it failed.
+await() {
+    local name=$1 pid=${PREP_PID[$1]:-}
+    [ -n "$pid" ] || return 0
+    unset "PREP_PID[$name]"
+    if ! wait "$pid"; then
+        echo "background step '$name' failed:" >&2
+        cat "$PREP_DIR/$name.log" >&2
+        return 1
+    fi
+}
+
+apt_packages() { # the Debian packages the named sections need and this machine lacks
+    local s need=()
+    for s in "$@"; do
+        case $s in
+            rust | segment)
+                command -v redis-server >/dev/null || need+=(redis-server)
+                compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
+                command -v mariadbd >/dev/null || need+=(mariadb-server)
+                ;;
+            web) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
+        esac
+    done
+    printf '%s\n' "${need[@]}" | sort -u | grep . || true
+}
+
+apt_install() {
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+npm_ci() { # npm_ci DIR [ARGS]: npm ci when package-lock.json changed since the last one
+    local dir=$1
+    shift
+    if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+        [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+        (cd "$dir" && npm ci --no-audit --no-fund "$@")
+    fi
+}
+
+PY_VENV=python/.venv
+python_tools() {
+    [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
+    "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4"
+}
+
+WASM_BINDGEN=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
+# wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to. Built at
+# the lowest CPU priority, so on a small machine it takes only what the main build leaves idle,
+# and without LTO at opt-level 1: it runs for a second on a small .wasm, a faster build matters
+# more than a faster tool.
+wasm_bindgen_cli() {
+    [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN" ] && return 0
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" \
+        nice -n 19 cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN" --force
+}
+
+# rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
+# toolchain's files and two of it at once could clash.
+rustup_parts() {
     local have
     have=$(rustup component list --installed 2>/dev/null || true)
     for c in rustfmt clippy; do
         grep -q "^$c" <<<"$have" || rustup component add "$c"
     done
+    if [ "${1:-}" = wasm ]; then
+        rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+            rustup target add wasm32-unknown-unknown
+    fi
 }
 
+start_prep() {
+    local pkgs
+    mapfile -t pkgs < <(apt_packages "$@")
+    [ ${#pkgs[@]} -eq 0 ] || prep apt apt_install "${pkgs[@]}"
+    local s wasm=""
+    for s in "$@"; do
+        case $s in
+            python) prep python-tools python_tools ;;
+            node) prep npm-node npm_ci node --ignore-scripts ;;
+            web)
+                wasm=wasm
+                prep npm-web npm_ci web
+                prep wasm-bindgen wasm_bindgen_cli
+                ;;
+        esac
+    done
+    prep rustup rustup_parts $wasm
+}
+
+# ---- the sections ------------------------------------------------------------------------------
+# Redis, PostgreSQL and MariaDB on loopback, free ports, a temp data dir, stopped by PID on exit.
+SERVERS_UP=""
+start_servers() {
+    [ -z "$SERVERS_UP" ] || return 0
+    await apt
+    tests/servers.sh install
+    export IDMINT_SERVERS_DIR
+    IDMINT_SERVERS_DIR=$(mktemp -d /tmp/idmint-servers.XXXXXX)
+    eval "$(tests/servers.sh start)"
+    export IDMINT_REQUIRE_SERVERS=1
+    SERVERS_UP=1
+}
+stop_servers() {
+    [ -n "$SERVERS_UP" ] || return 0
+    tests/servers.sh stop >/dev/null 2>&1 || true
+    rm -rf "$IDMINT_SERVERS_DIR"
+    SERVERS_UP=""
+}
+
+# On any exit: servers stopped by PID, background installs finished (never left half done).
+cleanup() {
+    stop_servers
+    local pid
+    for pid in "${PREP_PID[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
 section_rust() {
-    ensure_rust_components
+    # Every Rust test of the workspace in one `cargo test`: units, integration tests (the store
+    # tests against the real servers: 4 processes x 2 threads each, killed servers, worker leases
+    # with SIGKILLed holders), the CLI's tests and the doctests.
+    await rustup
     step "vectors match their independent oracle"
     python3 tests/vectors/generate.py --check
     step "cargo fmt"
     cargo fmt --all -- --check
-    step "cargo clippy"
+    step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
     cargo clippy --workspace --all-targets -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
-    step "cargo test (release: the uniqueness tests mint tens of millions of IDs)"
-    cargo test --workspace --release
+    step "test servers: Redis, PostgreSQL, MariaDB (apt-installed if missing)"
+    start_servers
+    step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
+    cargo test --workspace --profile "$PROFILE"
+    stop_servers
+}
+
+section_segment() {
+    # Only the store tests (a subset of `rust`, for working on the stores).
+    start_servers
+    step "segment: cargo test (stores, daily counters, worker leases)"
+    cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
+        --test segment_client --test segment_stores --test segment_faults --test daily_counters \
+        --test lease --test lease_stores
+    stop_servers
 }
 
 section_python() {
     # python/.venv holds maturin, pytest and pymongo, and idmint built by `pip install ./python`
-    # (the user's path). The wheel is rebuilt only when a source it is built from changed;
-    # cargo builds it in target/ with the other sections.
-    local venv=python/.venv
-    local py=$venv/bin/python stamp=$venv/.idmint-built
-    if [ ! -x "$py" ]; then
-        step "python venv ($venv)"
-        python3 -m venv "$venv"
-    fi
-    step "python test tools"
-    "$py" -m pip install --quiet --disable-pip-version-check "maturin>=1.16,<2" "pytest>=8" "pymongo>=4"
+    # (the user's path) in the `ci` profile. The wheel is rebuilt only when a source it is built
+    # from changed.
+    local py=$PY_VENV/bin/python stamp=$PY_VENV/.idmint-built
+    await python-tools
     if [ -f "$stamp" ] && "$py" -c "import idmint" 2>/dev/null && [ -z "$(find core/src core/Cargo.toml \
         bindings/python python/idmint python/pyproject.toml python/README.md Cargo.toml Cargo.lock \
         -newer "$stamp" -type f -not -path '*/__pycache__/*' -print -quit)" ]; then
         step "pip install ./python: up to date"
     else
-        step "pip install ./python (cargo builds the abi3 extension)"
+        step "pip install ./python (maturin builds the abi3 extension, cargo profile $PROFILE)"
         touch "$stamp.new"
-        "$py" -m pip install --quiet --disable-pip-version-check \
-            --force-reinstall --no-deps ./python
+        MATURIN_PEP517_ARGS="--profile $PROFILE" "$py" -m pip install --quiet \
+            --disable-pip-version-check --force-reinstall --no-deps ./python
         mv "$stamp.new" "$stamp"
     fi
     step "pytest python/tests"
-    "$venv/bin/pytest" -q python/tests
+    "$PY_VENV/bin/pytest" -q python/tests
 }
 
 section_jvm() {
     # The JVM package (java/): mvn runs java/build-native.sh, which builds bindings/jvm and its
     # in-workspace generator bindings/jvm/bindgen (uniffi-bindgen-java pinned to the glue's uniffi)
-    # in release, generates the internal io.idmint.ffi Java into java/target and puts the .so where
-    # the jar carries it.
+    # in the `ci` profile, generates the internal io.idmint.ffi Java into java/target and puts
+    # the .so where the jar carries it.
     step "mvn test (java/: JUnit 5 through Surefire)"
-    (cd java && IDMINT_JVM_TARGET_DIR="$ROOT/target" mvn -q -B -Dstyle.color=never test)
+    (cd java && IDMINT_JVM_TARGET_DIR="$CARGO_TARGET_DIR" mvn -q -B -Dstyle.color=never test)
 }
 
 section_node() {
     # node/ (the npm package `idmint`): npm ci when package-lock.json changed (devDependencies: bson
-    # for the interop tests, the bench's peers), then scripts/build.js (cargo build --release -p
-    # idmint-node, copied to node/idmint.<platform>-<arch>.node; a no-op when up
-    # to date), then node --test over node/test (the shared suite and node/test/native).
-    local stamp=node/node_modules/.package-lock.json
-    if [ ! -f "$stamp" ] || [ node/package-lock.json -nt "$stamp" ]; then
-        step "npm ci (node/)"
-        (cd node && npm ci --ignore-scripts --no-audit --no-fund)
-    fi
-    step "build the native addon (node/scripts/build.js)"
-    node node/scripts/build.js
-    step "node --test (node/test: shared suite + native-only tests)"
-    (cd node && node --test test/)
-}
-section_web() {
-    # node/web (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
-    # bindings/wasm. Installs what a bare machine lacks, each only when missing: the wasm32 target,
-    # wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to, Debian's
-    # chromium (driven by playwright-core, a devDependency), npm deps. Then builds node/web/pkg
-    # (in target/), runs the shared suite (node/test/*.test.mjs) and node/web/test/*.test.mjs
-    # against idmint-web in Node and in headless Chromium, and drives the demo page.
-    local wb sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo=sudo
-    wb=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
-    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-        step "rustup target add wasm32-unknown-unknown"
-        rustup target add wasm32-unknown-unknown
-    fi
-    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wb" ]; then
-        step "cargo install wasm-bindgen-cli $wb"
-        cargo install wasm-bindgen-cli --version "$wb" --force
-    fi
-    if [ ! -x /usr/bin/chromium ]; then
-        step "apt-get install chromium"
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
-    fi
-    local stamp=node/web/node_modules/.package-lock.json
-    if [ ! -f "$stamp" ] || [ node/web/package-lock.json -nt "$stamp" ]; then
-        step "npm ci (node/web/)"
-        (cd node/web && npm ci --no-audit --no-fund)
-    fi
-    step "build node/web/pkg (cargo, wasm-bindgen --target web, wasm-opt)"
-    node node/web/build.mjs
-    step "node --test: the shared suite and the web cases against idmint-web, in Node"
-    (cd node && IDMINT_TARGET=web node --test test/*.test.mjs web/test/*.test.mjs)
-    step "headless Chromium: the same suite, then the demo (screenshot node/web/test/out/demo.png)"
-    node node/web/test/run-browser.mjs
-}
-section_segment() {
-    # Segment IDs against real servers: Redis, PostgreSQL and MariaDB on loopback, free ports,
-    # a temp data dir, stopped by PID on exit. Tests fail (not skip) without their server here.
-    ensure_rust_components
-    local features=sqlite,postgres,mysql,redis
-    step "segment: clippy and docs with every store feature"
-    cargo clippy -p idmint-core --all-targets --features "$features" -- -D warnings
-    RUSTDOCFLAGS="-D warnings" cargo doc -p idmint-core --no-deps --quiet --features "$features"
-    step "segment: test servers (apt-installed if missing)"
-    tests/servers.sh install
-    export IDMINT_SERVERS_DIR
-    IDMINT_SERVERS_DIR=$(mktemp -d /tmp/idmint-servers.XXXXXX)
-    trap 'tests/servers.sh stop >/dev/null 2>&1 || true; rm -rf "$IDMINT_SERVERS_DIR"' EXIT
-    eval "$(tests/servers.sh start)"
-    export IDMINT_REQUIRE_SERVERS=1
-    step "segment: cargo test (stores, 4 processes x 2 threads each, killed servers; worker leases)"
-    cargo test -p idmint-core --release --features "$features" --lib \
-        --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease
-    # One at a time: one of these kills Redis, which the others lease from.
-    step "segment: worker leases on every store (16 generators in 4 processes, SIGKILL, Redis killed)"
-    cargo test -p idmint-core --release --features "$features" --test lease_stores -- --test-threads=1
-    # Each doctest links on its own (edition 2021): the client's with only `segment` (no
-    # database drivers: quick links), then the few of the store modules with their features.
-    step "segment: doctests"
-    cargo test -p idmint-core --features segment --doc -- segment
-    cargo test -p idmint-core --features "$features" --doc -- \
-        segment::sqlite segment::postgres segment::mysql segment::redis segment::open_store segment::orders lease
-    tests/servers.sh stop
-    trap - EXIT
-    rm -rf "$IDMINT_SERVERS_DIR"
+    # for the interop tests, the bench's peers), then node/scripts/test.sh: the addon (cargo build
+    # -p idmint-node in the `ci` profile), the shared suite js/test and node/test.
+    await npm-node
+    step "node/scripts/test.sh (the addon, then node --test: js/test + node/test)"
+    node/scripts/test.sh
 }
 
-ALL=(rust python jvm node web segment)
-SECTIONS=("$@")
+section_web() {
+    # web/ (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
+    # bindings/wasm. What a bare machine lacks is installed in the background (the wasm32 target,
+    # wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to,
+    # Debian's chromium, npm deps); web/scripts/test.sh then builds web/pkg and runs the shared
+    # suite js/test and web/test in Node, and in headless Chromium with the demo page
+    # (screenshot web/test/out/demo.png).
+    await rustup
+    rustup_parts wasm
+    step "wasm-bindgen-cli $WASM_BINDGEN (cargo install when missing)"
+    await wasm-bindgen
+    wasm_bindgen_cli
+    await npm-web
+    step "web/scripts/test.sh node (build web/pkg; js/test + web/test in Node)"
+    web/scripts/test.sh node
+    await apt
+    step "web/scripts/test.sh browser (the same suite in headless Chromium, then the demo)"
+    web/scripts/test.sh browser
+}
+
+# ---- done-once records ---------------------------------------------------------------------------
+# The key of everything a section could read: the content of every file git tracks or would
+# track (so an edit, a new file or a deleted one changes it) and the toolchains' versions.
+tree_key() {
+    {
+        git ls-files -z --cached --others --exclude-standard |
+            xargs -0 -r sha1sum 2>/dev/null || true
+        rustc -V
+        cargo -V
+        node --version 2>/dev/null || true
+        java -version 2>&1 || true
+        python3 --version 2>/dev/null || true
+        echo "$PROFILE"
+    } | sha1sum | cut -c1-16
+}
+
+# ---- main ----------------------------------------------------------------------------------------
+ALL=(rust python jvm node web)
+FORCE=${IDMINT_TEST_FORCE:-}
+SECTIONS=()
+for a in "$@"; do
+    case $a in
+        --force) FORCE=1 ;;
+        *) SECTIONS+=("$a") ;;
+    esac
+done
 [ ${#SECTIONS[@]} -eq 0 ] && SECTIONS=("${ALL[@]}")
 for s in "${SECTIONS[@]}"; do
-    declare -F "section_$s" >/dev/null || { echo "unknown section '$s'; sections: ${ALL[*]}" >&2; exit 2; }
-    step "section $s"
-    "section_$s"
+    declare -F "section_$s" >/dev/null || {
+        echo "unknown section '$s'; sections: ${ALL[*]} segment" >&2
+        exit 2
+    }
 done
+
+PASSED_DIR="$CARGO_TARGET_DIR/test-passed"
+mkdir -p "$PASSED_DIR"
+KEY=$(tree_key)
+TODO=()
+for s in "${SECTIONS[@]}"; do
+    if [ -z "$FORCE" ] && [ -f "$PASSED_DIR/$s.$KEY" ]; then
+        continue
+    fi
+    TODO+=("$s")
+done
+start_prep "${TODO[@]}"
+
+TIMES="$CARGO_TARGET_DIR/test-times.tsv"
+: >"$TIMES.new"
+START=$SECONDS
+for s in "${SECTIONS[@]}"; do
+    if [ -z "$FORCE" ] && [ -f "$PASSED_DIR/$s.$KEY" ]; then
+        step "section $s: passed before with this tree and these toolchains (--force runs it)"
+        printf '%s\t0\tpassed before\n' "$s" >>"$TIMES.new"
+        continue
+    fi
+    step "section $s"
+    t0=$SECONDS
+    "section_$s"
+    printf '%s\t%d\tran\n' "$s" $((SECONDS - t0)) >>"$TIMES.new"
+    rm -f "$PASSED_DIR/$s".*
+    touch "$PASSED_DIR/$s.$KEY"
+done
+printf 'total\t%d\t\n' $((SECONDS - START)) >>"$TIMES.new"
+mv "$TIMES.new" "$TIMES"
 step "all passed: ${SECTIONS[*]}"
+awk -F'\t' '{ printf "  %-8s %3dm%02ds  %s\n", $1, $2 / 60, $2 % 60, $3 }' "$TIMES"

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// Builds the native addon (crate `idmint-node` in ../../bindings/node) with cargo and copies it
-// next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads.
+// Builds the native addon (crate `idmint-node` in ../bindings/node) with cargo and copies it
+// next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads; before that it
+// copies the shared API in (js/facade.js as facade.cjs, js/facade.d.ts).
 //
 //   node scripts/build.js               build (incremental; a no-op copy when nothing changed)
 //   node scripts/build.js --if-missing  only when the .node file is not there (the npm install hook)
 //   node scripts/build.js --debug       a debug build
+//
+// IDMINT_CARGO_PROFILE picks the cargo profile (default `release`); tests/run.sh sets `ci`, the
+// workspace's optimized profile without LTO, so every section shares one build.
 //
 // Needs a Rust toolchain (cargo) and the idmint repository around this package.
 
@@ -18,6 +22,26 @@ const repoRoot = path.resolve(pkgDir, '..');
 const out = path.join(pkgDir, `idmint.${process.platform}-${process.arch}.node`);
 const args = process.argv.slice(2);
 
+// The shared API (js/facade.js, an ES module, the one source of both packages' API) as the
+// CommonJS file index.js requires, and its types, copied in only when a copy differs. Outside
+// the repository (a packed package) the copies are already here.
+const shared = path.join(repoRoot, 'js');
+if (fs.existsSync(path.join(shared, 'facade.js'))) {
+  const esm = fs.readFileSync(path.join(shared, 'facade.js'), 'utf8');
+  const tail = 'export { createIdmint };';
+  if (!esm.trimEnd().endsWith(tail)) {
+    console.error(`idmint: js/facade.js must end with \`${tail}\` (its only export)`);
+    process.exit(1);
+  }
+  const header = "'use strict';\n// Copied from js/facade.js by scripts/build.js: edit that file.\n";
+  const cjs = header + esm.trimEnd().slice(0, -tail.length) + 'module.exports = { createIdmint };\n';
+  const types = fs.readFileSync(path.join(shared, 'facade.d.ts'), 'utf8');
+  for (const [name, text] of [['facade.cjs', cjs], ['facade.d.ts', types]]) {
+    const file = path.join(pkgDir, name);
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
+  }
+}
+
 if (args.includes('--if-missing') && fs.existsSync(out)) process.exit(0);
 
 if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
@@ -27,9 +51,9 @@ if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
   process.exit(1);
 }
 
-const release = !args.includes('--debug');
+const profile = args.includes('--debug') ? 'dev' : process.env.IDMINT_CARGO_PROFILE || 'release';
 const cargoArgs = ['build', '-p', 'idmint-node', '--message-format=json-render-diagnostics'];
-if (release) cargoArgs.push('--release');
+cargoArgs.push('--profile', profile);
 const r = spawnSync(process.env.CARGO || 'cargo', cargoArgs, {
   cwd: repoRoot,
   stdio: ['ignore', 'pipe', 'inherit'],

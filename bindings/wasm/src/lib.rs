@@ -1,8 +1,9 @@
 //! # idmint-wasm
 //!
 //! The wasm-bindgen glue of [`idmint_core`] for the browser package `idmint-web`
-//! (`node/web/`). It holds conversion only: every rule (layouts, ranges, policies, formats) is
-//! the core's. Its exports are internal: `node/web/index.js` wraps them into the public API
+//! (`web/`). It holds conversion only: every rule (layouts, ranges, policies, formats) is
+//! the core's. Its exports are internal: `web/index.js` passes them to the JS API shared with
+//! the Node package (`js/facade.js`), which makes the public API
 //! (`Snowflake`, `ObjectId`, `parse`, `compose`, the display IDs of `docs/formats.md`: short
 //! strings, keyed obfuscation, UUIDv7/ULID, order-number templates; error classes).
 //!

@@ -1,6 +1,8 @@
-//! The Java source that `idmint-jvm-bindgen errors` writes: one `*Exception` class per kind of
+//! The Java source that `idmint-jvm-errors` writes: one `*Exception` class per kind of
 //! idmint-core's error table, and `ErrorKinds`, which maps a kind string to its class. Adding a
 //! kind to the core adds its class at the next `java/build-native.sh`; nothing is hand-written.
+//! (Empty without the `errors` feature, which the uniffi generator's build leaves off.)
+#![cfg(feature = "errors")]
 
 use std::io;
 use std::path::Path;

@@ -1,8 +1,8 @@
-// The package under test, for the shared suite (test/*.test.mjs).
+// The package under test, for the shared suite (js/test/*.test.mjs): one suite, both backends.
 //
-//   node --test test/                                   shared + native tests against the native addon
-//   IDMINT_TARGET=web node --test test/*.test.mjs      shared tests against the wasm package (node/web)
-//   in a browser (import map for node:test / node:assert/strict)   shared tests against web
+//   node --test js/test/                       against the native package (node/, npm `idmint`)
+//   IDMINT_TARGET=web node --test js/test/     against the wasm package (web/, npm `idmint-web`)
+//   in a browser (web/test/run-browser.mjs: import map for node:test / node:assert/strict): web
 //
 // Exports: `idmint` (the module namespace), `vectors` ({ snowflake, objectid }: tests/vectors/*.json),
 // `TARGET` ('native' | 'web').
@@ -13,10 +13,9 @@ export const TARGET = inBrowser ? 'web' : (globalThis.process?.env?.IDMINT_TARGE
 
 let mod;
 if (TARGET === 'native') {
-  mod = await import('../index.mjs');
+  mod = await import('../../node/index.mjs');
 } else if (TARGET === 'web') {
-  // The wasm engineer owns this branch.
-  const m = await import('../web/index.js');
+  const m = await import('../../web/index.js');
   if (typeof m.default === 'function') await m.default();
   mod = m;
 } else {

@@ -1,8 +1,8 @@
 // Runs the JS suite against idmint-web in headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core), then drives the demo page: mint, paste, decode, screenshot.
 //
-// The suite is the shared one (node/test/*.test.mjs, the same cases as the native package) plus
-// node/web/test/*.test.mjs. Files are served from the repo root by a server on a free loopback
+// The suite is the shared one (js/test/*.test.mjs, the same cases as the native package) plus
+// web/test/*.test.mjs. Files are served from the repo root by a server on a free loopback
 // port, run in one page with node:test / node:assert shimmed by an import map (browser.html).
 //
 //   node test/run-browser.mjs            suite + demo
@@ -24,11 +24,11 @@ export function launch() {
 }
 
 function testFiles() {
-    const shared = fileURLToPath(new URL('../../test/', import.meta.url));
+    const shared = fileURLToPath(new URL('../../js/test/', import.meta.url));
     const web = fileURLToPath(new URL('./', import.meta.url));
     const list = (dir, prefix) => (existsSync(dir) ? readdirSync(dir) : [])
         .filter((f) => f.endsWith('.test.mjs')).sort().map((f) => prefix + f);
-    return [...list(shared, '/node/test/'), ...list(web, '/node/web/test/')];
+    return [...list(shared, '/js/test/'), ...list(web, '/web/test/')];
 }
 
 async function main() {
@@ -44,7 +44,7 @@ async function main() {
         page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
         const q = files.map((f) => `file=${encodeURIComponent(f)}`).join('&');
         console.log(`chromium ${browser.version()}: ${files.length} test files from ${server.url}`);
-        await page.goto(`${server.url}/node/web/test/browser.html?${q}`);
+        await page.goto(`${server.url}/web/test/browser.html?${q}`);
         await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 600_000 });
         const results = await page.evaluate(() => window.__results);
         let pass = 0;
@@ -54,7 +54,7 @@ async function main() {
             else if (r.status === 'skip') skip++;
             else failed++;
             const mark = r.status === 'pass' ? 'ok  ' : r.status === 'skip' ? 'skip' : 'FAIL';
-            console.log(`${mark} ${r.file.replace(/^\/node\//, '')} :: ${r.name}`);
+            console.log(`${mark} ${r.file.replace(/^\//, '')} :: ${r.name}`);
             if (r.error) console.log('     ' + r.error.split('\n').slice(0, 6).join('\n     '));
         }
         if (failed && consoleLines.length) console.log(consoleLines.slice(-30).join('\n'));

@@ -1,6 +1,6 @@
-// The web package's own test target: always idmint-web (the shared suite in node/test/ picks its
+// The web package's own test target: always idmint-web (the shared suite in js/test/ picks its
 // target from IDMINT_TARGET; these web-only cases need no choice). Same exports as
-// node/test/target.mjs: { idmint, vectors, TARGET }, with the display-ID vectors too (obfuscate,
+// js/test/target.mjs: { idmint, vectors, TARGET }, with the display-ID vectors too (obfuscate,
 // shortid, uuid7, template: tests/vectors/README.md), fetched in a browser, read from disk in Node.
 
 const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
@@ -12,7 +12,7 @@ async function loadVectors(name) {
         return r.json();
     }
     const { readFile } = await import('node:fs/promises');
-    return JSON.parse(await readFile(new URL(`../../../tests/vectors/${name}.json`, import.meta.url), 'utf8'));
+    return JSON.parse(await readFile(new URL(`../../tests/vectors/${name}.json`, import.meta.url), 'utf8'));
 }
 
 const m = await import('../index.js');

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import * as idmint from '../../index.mjs';
-import { thrown, assertKind } from '../helpers.mjs';
+import * as idmint from '../index.mjs';
+import { thrown, assertKind } from '../../js/test/helpers.mjs';
 
 const { Template, OrderNumbers } = idmint;
 // 2024-05-21T16:30:00Z, which is 2024-05-22 00:30 at +08:00
@@ -17,7 +17,7 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-orders-'));
 describe('OrderNumbers with a shared counter', () => {
   test('4 workers, each its own OrderNumbers on one SQLite file: no duplicates', async () => {
     const url = `sqlite:${path.join(tmp(), 'orders.db')}`;
-    const pkg = JSON.stringify(new URL('../../index.js', import.meta.url).pathname);
+    const pkg = JSON.stringify(new URL('../index.js', import.meta.url).pathname);
     const source = `
       const { parentPort, workerData } = require('node:worker_threads');
       const { Template, OrderNumbers } = require(${pkg});

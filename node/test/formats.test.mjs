@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import * as idmint from '../../index.mjs';
-import { thrown, assertKind } from '../helpers.mjs';
+import * as idmint from '../index.mjs';
+import { thrown, assertKind } from '../../js/test/helpers.mjs';
 
 const {
   encode,
@@ -28,7 +28,7 @@ const {
 } = idmint;
 
 const vector = (name) =>
-  JSON.parse(fs.readFileSync(new URL(`../../../tests/vectors/${name}.json`, import.meta.url), 'utf8'));
+  JSON.parse(fs.readFileSync(new URL(`../../tests/vectors/${name}.json`, import.meta.url), 'utf8'));
 const shortid = vector('shortid');
 const obf = vector('obfuscate');
 const uuid = vector('uuid7');
@@ -219,7 +219,7 @@ describe('error mapping', () => {
     'check_digit_mismatch',
   ];
   const require = createRequire(import.meta.url);
-  const cjs = require('../../index.js');
+  const cjs = require('../index.js');
 
   for (const kind of NEW_KINDS) {
     test(`${kind}: its class, exported from both entries, an IdmintError and not a RangeError`, () => {
@@ -496,7 +496,7 @@ function runWorkers(source) {
   );
 }
 
-const pkg = JSON.stringify(new URL('../../index.js', import.meta.url).pathname);
+const pkg = JSON.stringify(new URL('../index.js', import.meta.url).pathname);
 
 test(`UUIDv7s from ${N_WORKERS} worker threads: 0 duplicates, each sequence increasing`, async () => {
   const results = await runWorkers(

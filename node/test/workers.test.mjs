@@ -19,7 +19,7 @@ function runWorkers(source, makeData) {
   );
 }
 
-const pkg = JSON.stringify(new URL('../../index.js', import.meta.url).pathname);
+const pkg = JSON.stringify(new URL('../index.js', import.meta.url).pathname);
 
 test('snowflake IDs from generators with distinct worker values in 4 threads never collide', async () => {
   const results = await runWorkers(
@@ -53,7 +53,7 @@ test('ObjectIds from 4 threads never collide (one process-wide generator)', asyn
   const all = new Set(results.flat());
   assert.equal(all.size, N_WORKERS * PER_WORKER);
   // and with the main thread's
-  const { ObjectId } = await import('../../index.mjs');
+  const { ObjectId } = await import('../index.mjs');
   assert.equal(all.has(new ObjectId().toHexString()), false);
 });
 

@@ -1,5 +1,5 @@
 // Cases of the browser package itself (run in Node and in headless Chromium, next to the shared
-// suite in node/test/): the vectors, the random node choice, bigint range checks, the wasm's
+// suite in js/test/): the vectors, the random node choice, bigint range checks, the wasm's
 // clock and randomness.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';

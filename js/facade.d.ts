@@ -1,27 +1,16 @@
-// Types for idmint-web (browsers and bundlers): the same API as the Node package `idmint`
-// (node/index.d.ts), plus `init` (the default export), which must be awaited once first.
-// The display IDs of docs/formats.md (encode/decode, Keyring, uuid7/Uuid7Generator/parseUuid7/
-// parseUlid, Template/OrderNumbers) are here first; the Node package gets the same shapes.
+// Types of the API both packages share, `idmint` (Node) and `idmint-web` (browsers): the types of
+// js/facade.js. Each package's index.d.ts re-exports them and adds its own: what only Node has
+// (`resumeAfter`, shared daily counters, ObjectId bytes as a Buffer) through the interfaces
+// `SnowflakeOptions`, `OrderNumbersOptions` and `Platform`, which it extends.
 // IDs are `bigint`; decimal strings are accepted wherever an ID is taken.
 
-/** What `init` loads the wasm from: a URL, a fetch `Response`, the bytes or a compiled module. */
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
-
 /**
- * Load and instantiate the wasm; every other export needs it. Calling it again is a no-op.
- * Without an argument it fetches `pkg/idmint_wasm_bg.wasm` next to `index.js` (in Node it reads
- * that file from disk).
+ * What differs by package: `bytes` is the type of an ObjectId's 12 bytes (`Buffer` in Node,
+ * `Uint8Array` in a browser). A package's index.d.ts sets it by declaration merging.
  */
-export default function init(input?: InitInput | Promise<InitInput>): Promise<void>;
-
-/** Instantiate synchronously from a compiled module or the .wasm bytes (workers, tests). */
-export declare function initSync(module: WebAssembly.Module | BufferSource): void;
-
-/** The version of the wasm core. */
-export declare function version(): string;
-
-/** The error class of a core error kind (`invalid_id` -> InvalidIdError). */
-export declare function errorClass(kind: string): (new (message: string) => Error & { code: string; kind: string }) | undefined;
+export interface Platform {}
+/** The type of an ObjectId's 12 bytes in this package. */
+export type ObjectIdBytes = Platform extends { bytes: infer B } ? B : Uint8Array;
 
 /** An ID as accepted by every API: a bigint, a decimal string, or a number up to 2^53-1. */
 export type IdInput = bigint | string | number;
@@ -89,7 +78,7 @@ export interface SnowflakeOptions {
   epoch?: EpochInput;
   /** `'wait'` (default) or `'borrow:MS'`. */
   onExhausted?: string;
-  /** `'error'` (default), `'wait:MS'` or `'continue'`. */
+  /** `'error'` (default), `'wait:MS'` or `'continue'`: what to do when the clock reads earlier than the last issued time. */
   onRollback?: string;
   /** `true`: node fields not given get random values (no stable identity; see README). */
   random?: boolean;
@@ -135,9 +124,9 @@ export declare class ObjectId {
   toHexString(): string;
   toString(): string;
   toJSON(): string;
-  /** The 12 bytes (a new Uint8Array each call). */
-  readonly id: Uint8Array;
-  readonly buffer: Uint8Array;
+  /** The 12 bytes (a new Buffer in Node, Uint8Array in a browser, each call). */
+  readonly id: ObjectIdBytes;
+  readonly buffer: ObjectIdBytes;
   getTimestamp(): Date;
   equals(other: unknown): boolean;
   /** Throws: convert to bson's ObjectId before serializing. */
@@ -225,10 +214,21 @@ export declare class CheckDigitMismatchError extends IdmintError {
   readonly kind: 'check_digit_mismatch';
   readonly code: 'CHECK_DIGIT_MISMATCH';
 }
+/** A shared counter's name makes a tag the store refuses (`OrderNumbers` `{ name }`). */
+export declare class InvalidTagError extends IdmintError {
+  readonly kind: 'invalid_tag';
+  readonly code: 'INVALID_TAG';
+}
+/** A shared counter's store did not answer in time; the message names it without credentials. */
+export declare class StoreUnavailableError extends IdmintError {
+  readonly kind: 'store_unavailable';
+  readonly code: 'STORE_UNAVAILABLE';
+}
 
 // ---------------------------------------------------------------------------------------------
-// Display IDs (docs/formats.md). Values crossing into the wasm are range-checked first: a bigint,
-// decimal string or number outside what an operation takes is an InvalidIdError quoting it.
+// Display IDs (docs/formats.md). Values are range-checked before they reach the core (in the
+// wasm, before they cross into it): a bigint, decimal string or number outside what an
+// operation takes is an InvalidIdError (a RangeError) quoting it.
 
 /**
  * A short-string encoding: `base62` (1-11 characters), `base62-fixed` (11, sorts like the
@@ -258,7 +258,7 @@ export declare class Keyring {
   private constructor();
   /** Key-file text: one `idmint-key-v<version>:<32 hex>` a line; `#` comments, blank lines. InvalidKeyError. */
   static fromText(text: string): Keyring;
-  /** One new key of `version` (0..=61) from `crypto.getRandomValues`; export it with `toText()`. */
+  /** One new key of `version` (0..=61) from the OS random source (`crypto.getRandomValues` in a browser); export it with `toText()`. */
   static generate(version: number | bigint): Keyring;
   /** The ID shown in place of `id`, with the active key: a bigint in 0..=2^63-1. */
   obfuscate(id: IdInput): bigint;
@@ -295,7 +295,10 @@ export interface Uuid7Parts {
   randB: bigint;
 }
 
-/** A new UUIDv7 from the page's generator (lowercase, hyphenated), increasing within the page. */
+/**
+ * A new UUIDv7 (lowercase, hyphenated) from the process-wide generator (in a browser the page's):
+ * increasing within the process, across worker threads too.
+ */
 export declare function uuid7(): string;
 /** Read a UUIDv7: hyphenated or 32 hex digits, either case. Throws InvalidUuidError. */
 export declare function parseUuid7(text: string): Uuid7Parts;
@@ -379,18 +382,15 @@ export interface OrderNumbersOptions {
 }
 
 /**
- * Daily order numbers: a Template with `%Y`/`%y`, `%M` and `%D`, and a counter in this page that
- * restarts at 1 each day (CounterOverflowError once past the sequence width). The counter is the
- * page's alone: see the README.
+ * Daily order numbers: a Template with `%Y`/`%y`, `%M` and `%D`, and a counter of this object's
+ * own that restarts at 1 each day (CounterOverflowError once past the sequence width). Two
+ * objects, processes or pages with the same template repeat each other's numbers: see the README.
  */
 export declare class OrderNumbers {
   constructor(template: Template, options?: OrderNumbersOptions);
-  /** The next order number, at `Date.now()` or at `time` (ClockMovedBackwardsError for an earlier day). */
+  /** The next order number, now or at `time` (ClockMovedBackwardsError for an earlier day). */
   next(time?: TimeInput): string;
   readonly template: Template;
 }
 
-/** Every core error kind -> its class (kinds added to the core later included). */
-export declare let errors: Readonly<Record<string, new (message: string) => Error & { code: string; kind: string }>>;
-export declare let ERROR_KINDS: readonly string[];
 export declare const PRESETS: readonly ['twitter', 'sonyflake', 'redis-lua', 'baidu'];

@@ -5,8 +5,8 @@
 // Native-only for now: the wasm package may not have the option yet.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Snowflake, Layout, ClockMovedBackwardsError, IdmintError } from '../../index.mjs';
-import { thrown, assertKind } from '../helpers.mjs';
+import { Snowflake, Layout, ClockMovedBackwardsError, IdmintError } from '../index.mjs';
+import { thrown, assertKind } from '../../js/test/helpers.mjs';
 
 const twitter = new Layout('twitter');
 const NODES = { datacenter: 1, worker: 7 };

@@ -1,5 +1,6 @@
-// Builds pkg/: the wasm of bindings/wasm (cargo, profile wasm-release), its JS glue
-// (wasm-bindgen --target web), then wasm-opt -O3 (npm `binaryen`) when it is installed.
+// Copies the shared API in (js/facade.js, js/facade.d.ts), then builds pkg/: the wasm of
+// bindings/wasm (cargo, profile wasm-release), its JS glue (wasm-bindgen --target web), then
+// wasm-opt -O3 (npm `binaryen`) when it is installed.
 // Needs the wasm32-unknown-unknown target and wasm-bindgen-cli at the version pinned in the
 // workspace Cargo.toml; tests/run.sh (section web) installs both.
 //
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
+const root = join(here, '..');
 const pkg = join(here, 'pkg');
 const noOpt = process.argv.includes('--no-opt');
 
@@ -33,6 +34,14 @@ if (cli !== `wasm-bindgen ${pinned}`) {
     throw new Error(`need wasm-bindgen-cli ${pinned} (found: ${cli || 'none'}): cargo install wasm-bindgen-cli --version ${pinned}`);
 }
 
+// The shared API (js/facade.js, the one source of both packages' API) and its types, copied in
+// next to index.js, only when a copy differs.
+for (const name of ['facade.js', 'facade.d.ts']) {
+    const text = readFileSync(join(root, 'js', name), 'utf8');
+    const file = join(here, name);
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
+
 run('cargo', ['build', '-p', 'idmint-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release']);
 const targetDir = process.env.CARGO_TARGET_DIR || join(root, 'target');
 const built = join(targetDir, 'wasm32-unknown-unknown', 'wasm-release', 'idmint_wasm.wasm');
@@ -50,7 +59,7 @@ if (!noOpt && existsSync(wasmOpt)) {
         '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue',
         wasmFile, '-o', wasmFile]);
 } else if (!noOpt) {
-    console.log('(wasm-opt not installed: `npm install` in node/web adds it; building without it)');
+    console.log('(wasm-opt not installed: `npm install` in web/ adds it; building without it)');
 }
 
 const bytes = readFileSync(wasmFile);

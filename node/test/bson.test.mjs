@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as bson from 'bson';
-import { ObjectId, InvalidArgumentError } from '../../index.mjs';
+import { ObjectId, InvalidArgumentError } from '../index.mjs';
 
 test('bson ObjectId -> idmint ObjectId', () => {
   const b = new bson.ObjectId();

@@ -1,4 +1,4 @@
-// Drives node/web/demo/ in a page as a person would: mint snowflakes and ObjectIds, paste one of
+// Drives web/demo/ in a page as a person would: mint snowflakes and ObjectIds, paste one of
 // each into the decoder, check the decoded fields and dates, save a screenshot.
 
 export async function runDemo(browser, baseUrl, screenshotPath) {
@@ -16,7 +16,7 @@ export async function runDemo(browser, baseUrl, screenshotPath) {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     try {
-        await page.goto(`${baseUrl}/node/web/demo/`);
+        await page.goto(`${baseUrl}/web/demo/`);
         await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
         check(true, 'page loads and initializes the wasm');
 

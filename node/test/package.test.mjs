@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import * as esm from '../../index.mjs';
+import * as esm from '../index.mjs';
 
 const require = createRequire(import.meta.url);
-const cjs = require('../../index.js');
+const cjs = require('../index.js');
 
 test('require and import give the same classes', () => {
   for (const k of ['Snowflake', 'Layout', 'ObjectId', 'parse', 'compose', 'IdmintError', 'InvalidIdError']) {
@@ -15,7 +15,7 @@ test('require and import give the same classes', () => {
 });
 
 test('every kind the core reports has an error class', () => {
-  const native = require(`../../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
   for (const kind of native.errorKinds()) {
     const C = cjs.errors[kind];
     assert.equal(typeof C, 'function', kind);
@@ -25,7 +25,7 @@ test('every kind the core reports has an error class', () => {
 });
 
 test('the raw functions reject wrong handles with an error, not a crash', () => {
-  const native = require(`../../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
   const layout = new native.NativeLayout('twitter');
   const lh = layout.handle();
   for (const bad of [undefined, null, 1, {}, 'x', lh]) {
@@ -59,7 +59,7 @@ test('util.inspect shows ObjectId("…")', async () => {
 });
 
 test('bound functions reject bad arguments with an error, not a crash', () => {
-  const native = require(`../../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
   const b = new native.NativeLayout('twitter').bindFast();
   assert.ok(b.out instanceof Float64Array);
   for (const bad of [[], [-1n], [2n ** 64n], [1], ['1']]) {
@@ -73,7 +73,7 @@ test('bound functions reject bad arguments with an error, not a crash', () => {
 test('addon objects are freed by the GC without crashing (finalizers)', async () => {
   const { spawnSync } = await import('node:child_process');
   const script = `
-    const i = require(${JSON.stringify(new URL('../../index.js', import.meta.url).pathname)});
+    const i = require(${JSON.stringify(new URL('../index.js', import.meta.url).pathname)});
     for (let round = 0; round < 20; round++) {
       for (let k = 0; k < 500; k++) {
         const g = new i.Snowflake({ layout: 'twitter', datacenter: 1, worker: k % 32 });

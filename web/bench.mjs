@@ -17,7 +17,7 @@ let r;
 try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error('[pageerror]', e.message));
-    await page.goto(`${server.url}/node/web/bench/bench.html?round=${arg('--round', 300)}&rounds=${arg('--rounds', 5)}`);
+    await page.goto(`${server.url}/web/bench/bench.html?round=${arg('--round', 300)}&rounds=${arg('--rounds', 5)}`);
     await page.waitForFunction(() => window.__bench !== undefined, null, { timeout: 600_000 });
     r = await page.evaluate(() => window.__bench);
 } finally {

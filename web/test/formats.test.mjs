@@ -2,7 +2,7 @@
 // order-number templates. Every case of tests/vectors/{shortid,obfuscate,uuid7,template}.json,
 // then what the browser package adds: bigint range checks before the wasm, argument types, error
 // classes, the page's clock and randomness. Runs in Node and in headless Chromium (run-browser.mjs
-// picks up every node/web/test/*.test.mjs).
+// picks up every web/test/*.test.mjs).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { idmint, vectors, TARGET } from './target.mjs';

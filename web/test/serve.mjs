@@ -1,12 +1,12 @@
 // A tiny static file server for the browser tests, the demo and the benchmark: serves the repo
-// root (so /tests/vectors/*.json, /node/test/*.mjs and /node/web/** resolve) on a free loopback
+// root (so /tests/vectors/*.json, /js/test/*.mjs and /web/** resolve) on a free loopback
 // port. `node serve.mjs` prints the URL and serves until stopped; tests import startServer().
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const TYPES = {
     '.html': 'text/html; charset=utf-8',
@@ -50,5 +50,5 @@ export function startServer({ root = ROOT, port = 0, host = '127.0.0.1' } = {}) 
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const { url } = await startServer({ port: Number(process.env.PORT ?? 0) });
-    console.log(`serving ${ROOT} at ${url}/ (demo: ${url}/node/web/demo/)`);
+    console.log(`serving ${ROOT} at ${url}/ (demo: ${url}/web/demo/)`);
 }

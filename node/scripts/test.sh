@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Tests of the npm package `idmint` (this folder), the whole flow in one command; tests/run.sh
+# (section node) calls it, and `npm test` does.
+#
+#   1. npm ci when package-lock.json changed (devDependencies: bson for the interop tests, the
+#      bench's peers);
+#   2. scripts/build.js: copies the shared API in (js/facade.js, js/facade.d.ts) and builds the
+#      addon (cargo, profile $IDMINT_CARGO_PROFILE, default release; a no-op when up to date);
+#   3. node --test: the shared suite (js/test, the same cases idmint-web runs) and this
+#      package's own tests (test/: bson, shared daily counters, resumeAfter, worker threads, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    echo "==> npm ci (node/)"
+    npm ci --ignore-scripts --no-audit --no-fund
+fi
+echo "==> build the native addon (node/scripts/build.js)"
+node scripts/build.js
+echo "==> node --test (js/test: the shared suite; node/test: native-only tests)"
+node --test ../js/test/ test/

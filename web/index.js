@@ -1,0 +1,261 @@
+// idmint-web: idmint's snowflake IDs, ObjectIds and parser for browsers and bundlers, and the
+// display IDs of docs/formats.md (short strings, keyed obfuscation, UUIDv7/ULID, order numbers).
+//
+// The rules live in idmint-core (Rust), compiled to ./pkg/idmint_wasm_bg.wasm. The API is the one
+// of the Node package `idmint`: ./facade.js (copied from js/facade.js by build.mjs); this file
+// only gives the wasm's exports the backend shape the facade expects (js/README.md). Call the
+// default export (`await init()`) once before anything else.
+
+import initWasm, * as wasm from './pkg/idmint_wasm.js';
+import { createIdmint } from './facade.js';
+
+let ready = null;
+let initialized = false;
+let memory = null; // the wasm's memory, for the ObjectId buffer
+
+function isNode() {
+    return typeof process !== 'undefined' && process.versions != null && process.versions.node != null
+        && typeof window === 'undefined';
+}
+
+// A BigUint64Array of n IDs is built in the wasm's memory (at most 4 GiB) and copied out.
+const MAX_BATCH = 1 << 26;
+// wasm-bindgen wraps a bigint that does not fit its u64/i64 silently: IDs above this go as text.
+const MAX_ID = (1n << 63n) - 1n;
+const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'];
+
+// A new ObjectId's hex: the core writes its 24 ASCII hex digits into a fixed buffer in the wasm's
+// memory and they become a string here, with no allocation or UTF-8 decoding in between (that
+// path is what makes `new ObjectId()` as fast as bson's). The view is remade when the memory
+// grows (the old one is then detached: length 0).
+let oidView = null;
+function nextHex() {
+    if (!initialized) need();
+    wasm.oidNextIntoBuffer(Date.now());
+    let b = oidView;
+    if (b === null || b.length === 0) b = oidView = new Uint8Array(memory.buffer, wasm.oidBufferPtr(), 24);
+    return String.fromCharCode(
+        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+        b[12], b[13], b[14], b[15], b[16], b[17], b[18], b[19], b[20], b[21], b[22], b[23]
+    );
+}
+
+/** A WasmLayout as the facade's layout: parts objects built from the wasm's raw values. */
+function layoutOf(w) {
+    const names = w.fieldNames();
+    const shapes = w.fieldShapes();
+    const fields = Object.freeze(names.map((name, i) => Object.freeze({
+        name, bits: shapes[3 * i], shift: shapes[3 * i + 1], kind: shapes[3 * i + 2] ? 'sequence' : 'node',
+    })));
+    const nodes = fields.filter((f) => f.kind === 'node');
+    const seq = fields.find((f) => f.kind === 'sequence');
+    const nodeNames = nodes.map((f) => f.name);
+    const wide = [seq.bits > 53, ...nodes.map((f) => f.bits > 53)]; // travels as a bigint
+    const parts = (raw) => {
+        const timestampMs = Number(raw[0]); // at most year 9999: exact
+        const out = { time: new Date(timestampMs), timestampMs };
+        for (let i = 0; i < nodeNames.length; i++) out[nodeNames[i]] = wide[i + 1] ? raw[i + 2] : Number(raw[i + 2]);
+        out.sequence = wide[0] ? raw[1] : Number(raw[1]);
+        return out;
+    };
+    const [timeBits, tickMs, epochMs, totalBits, , exhaustsAtMs] = w.shape();
+    return {
+        raw: w,
+        decompose: (id) => parts(w.decompose(id)),
+        decomposeStr: (text) => parts(w.decomposeStr(text)),
+        compose: (time, n, values, sequence) => w.compose(time, n, values, sequence),
+        spec: () => w.spec(),
+        preset: () => w.presetName(),
+        fields: () => fields.map((f) => ({ ...f })),
+        nodeNames,
+        timeBits,
+        tickMs,
+        epochMs,
+        totalBits,
+        exhaustsAtMs,
+        maxId: () => w.maxId(),
+        idsPerSecondCap: () => w.idsPerSecondCap(),
+    };
+}
+
+const BRAND = Symbol.for('idmint.error');
+
+function need() {
+    if (!initialized) {
+        throw new Error('idmint-web is not initialized: `await init()` (the default export) first');
+    }
+}
+
+const backend = {
+    need,
+    errorKindOf: (e) => (e instanceof Error && !e[BRAND] && typeof e.kind === 'string' ? e.kind : undefined),
+    maxDirectId: MAX_ID,
+    maxBatch: MAX_BATCH,
+    resumeAfter: false,
+    sharedCounters: false,
+    layout: (spec, epoch) => layoutOf(new wasm.WasmLayout(spec, epoch)),
+    parseTimeMs: (what, text) => wasm.parseTimeMs(what, text),
+    snowflake(spec, epoch, names, values, random, onExhausted, onRollback) {
+        const layout = new wasm.WasmLayout(spec, epoch);
+        const w = new wasm.WasmSnowflake(layout, names, values, random, onRollback, onExhausted);
+        const l = layoutOf(layout);
+        return {
+            layout: l,
+            nextId() {
+                const id = w.nextIdOrNeg(Date.now()); // -1: failed, the error is kept for takeError
+                if (id < 0n) throw wasm.takeError();
+                return id;
+            },
+            nextIdString: () => w.nextIdString(),
+            nextIds: (n) => w.nextIds(n),
+            stats() {
+                const [issued, waits, rollbacks, leadMs, maxLeadMs] = w.stats();
+                return { issued, waits, rollbacks, leadMs, maxLeadMs };
+            },
+            nodes() {
+                const out = {};
+                const bits = l.fields().filter((f) => f.kind === 'node').map((f) => f.bits);
+                const v = w.nodeValues();
+                for (let i = 0; i < l.nodeNames.length; i++) out[l.nodeNames[i]] = bits[i] > 53 ? v[i] : Number(v[i]);
+                return out;
+            },
+            onExhausted: () => w.onExhausted(),
+            onRollback: () => w.onRollback(),
+        };
+    },
+    oidNextHex: nextHex,
+    oidParseHex: (text) => wasm.oidParseHex(text),
+    oidFromBytes: (bytes) => wasm.oidFromBytes(bytes),
+    oidFromTime: (seconds) => wasm.oidFromTime(seconds),
+    oidBytes: (hex) => wasm.oidBytes(hex),
+    oidTimestamp: (hex) => wasm.oidTimestamp(hex),
+    encodeId: (value, encoding) => wasm.encodeId(value, encoding),
+    decodeId: (text, encoding) => wasm.decodeId(text, encoding),
+    keyGenerate: (version) => wasm.keyGenerate(version),
+    keyring: (text) => new wasm.WasmKeyring(text),
+    uuid7Next: () => wasm.uuid7Next(Date.now()),
+    uuid7Parse: (text) => wasm.uuid7Parse(text),
+    ulidParse: (text) => wasm.ulidParse(text),
+    uuid7Generator() {
+        const w = new wasm.WasmUuid7Generator();
+        return { next: (ulid) => w.next(Date.now(), ulid) };
+    },
+    template(pattern, label, offset, check) {
+        const w = new wasm.WasmTemplate(pattern, label, offset, check);
+        const [offsetSeconds, sequenceWidth] = w.shape();
+        return {
+            raw: w,
+            format: (time, sequence) => w.format(time, sequence),
+            formatSnowflake: (layout, id) => w.formatSnowflake(layout.raw, id),
+            parse(text) {
+                const [numbers, label, sequence, check] = w.parse(text);
+                const out = { label, sequence, check };
+                for (let i = 0; i < DATE_PARTS.length; i++) if (!Number.isNaN(numbers[i])) out[DATE_PARTS[i]] = numbers[i];
+                return out;
+            },
+            dayOf: (time) => w.dayOf(time),
+            pattern: () => w.pattern(),
+            check: () => w.check(),
+            offsetSeconds,
+            sequenceWidth,
+            capacity: () => w.capacity(),
+        };
+    },
+    orderNumbers: (template, day, first) => new wasm.WasmOrderNumbers(template.raw, day, first),
+};
+
+const idmint = createIdmint(backend);
+
+/** Every core error kind -> its class (after `init()`, kinds added to the core later included). */
+export let errors = idmint.errors();
+/** The core's error kinds, one class each (after `init()`, every kind the wasm's core has). */
+export let ERROR_KINDS = Object.freeze(Object.keys(errors));
+
+function ready_() {
+    initialized = true;
+    // A kind the core has but the facade names no class for still gets one of its own.
+    idmint.addKinds(wasm.errorKinds());
+    errors = idmint.errors();
+    ERROR_KINDS = Object.freeze(Object.keys(errors));
+}
+
+/**
+ * Load and instantiate the wasm. Call once (again is a no-op) before using the package.
+ *
+ * In a browser it fetches `pkg/idmint_wasm_bg.wasm` next to this file (or `input`: a URL, a
+ * `Response`, bytes or a `WebAssembly.Module`); in Node it reads that file from disk.
+ */
+export default function init(input) {
+    if (!ready) {
+        ready = (async () => {
+            let source = input;
+            if (source === undefined && isNode()) {
+                const fs = 'node:fs/promises';
+                const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fs);
+                source = await readFile(new URL('./pkg/idmint_wasm_bg.wasm', import.meta.url));
+            }
+            const exports = await initWasm(source === undefined ? undefined : { module_or_path: source });
+            memory = exports.memory;
+            ready_();
+        })();
+        ready.catch(() => { ready = null; });
+    }
+    return ready;
+}
+
+/** Instantiate synchronously from a `WebAssembly.Module` or the .wasm bytes (e.g. in a worker). */
+export function initSync(module) {
+    if (!initialized) {
+        memory = wasm.initSync({ module }).memory;
+        ready_();
+        ready = Promise.resolve();
+    }
+}
+
+/** The error class of a core error kind (`invalid_id` -> InvalidIdError). */
+export const errorClass = idmint.errorClass;
+
+/** The version of the wasm core. */
+export function version() {
+    need();
+    return wasm.version();
+}
+
+export const {
+    Snowflake,
+    Layout,
+    ObjectId,
+    parse,
+    compose,
+    encode,
+    decode,
+    ENCODINGS,
+    Keyring,
+    uuid7,
+    parseUuid7,
+    parseUlid,
+    Uuid7Generator,
+    Template,
+    OrderNumbers,
+    PRESETS,
+    IdmintError,
+    InvalidLayoutError,
+    ValueOutOfRangeError,
+    UnknownFieldError,
+    MissingFieldError,
+    TimeOutOfRangeError,
+    EpochInFutureError,
+    LayoutExhaustedError,
+    ClockMovedBackwardsError,
+    InvalidIdError,
+    InvalidObjectIdError,
+    InvalidArgumentError,
+    InvalidKeyError,
+    InvalidEncodingError,
+    InvalidTemplateError,
+    CounterOverflowError,
+    InvalidUuidError,
+    CheckDigitMismatchError,
+    InvalidTagError,
+    StoreUnavailableError,
+} = idmint.api;
