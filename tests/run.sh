@@ -88,7 +88,7 @@ PY_VENV=python/.venv
 python_tools() {
     [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
     "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4"
+        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10"
 }
 
 WASM_BINDGEN=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
@@ -213,6 +213,11 @@ section_python() {
     fi
     step "pytest python/tests"
     "$PY_VENV/bin/pytest" -q python/tests
+    # The stubs type checkers read must match the built module (run from the root: inside
+    # python/, mypy would see the package twice).
+    step "mypy.stubtest: python/idmint/*.pyi against the built extension"
+    "$PY_VENV/bin/python" -m mypy.stubtest --allowlist python/stubtest-allowlist.txt \
+        idmint._idmint idmint._errors
 }
 
 section_jvm() {
