@@ -47,6 +47,8 @@ pub mod objectid;
 pub mod segment;
 pub mod shortid;
 pub mod snowflake;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+mod sql;
 pub mod template;
 pub mod uuid7;
 
