@@ -34,16 +34,7 @@ impl Dialect {
     /// created if missing, and `mariadb://` is MySQL's driver.
     fn of(url: &str) -> Result<(Dialect, String)> {
         match Engine::of(url, "store")? {
-            Engine::Sqlite => {
-                let url = if url.contains("mode=") || url.contains(":memory:") {
-                    url.to_string()
-                } else if url.contains('?') {
-                    format!("{url}&mode=rwc")
-                } else {
-                    format!("{url}?mode=rwc")
-                };
-                Ok((Dialect::Sqlite, url))
-            }
+            Engine::Sqlite => Ok((Dialect::Sqlite, sqlite_url(url))),
             Engine::Postgres => Ok((Dialect::Postgres, url.to_string())),
             Engine::MySql => {
                 let url = match url.get(..8) {
@@ -100,6 +91,41 @@ impl Dialect {
             ),
         }
     }
+}
+
+/// A SQLite URL as the `Any` driver takes it: `sqlite:PATH?PARAMS`, the file created if
+/// missing (`mode=rwc`) unless the URL says otherwise.
+///
+/// The driver parses the URL as a URL first (SQLite's own parser, which the segment store
+/// used, only strips `sqlite://` or `sqlite:`), so a path with a space or `#`, or written
+/// `sqlite://PATH`, would be refused or cut short: such characters are percent-encoded, which
+/// SQLite's parser decodes again, and `sqlite://PATH` is written `sqlite:PATH`.
+fn sqlite_url(url: &str) -> String {
+    let rest = &url["sqlite:".len()..];
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, params) = rest.split_once('?').unwrap_or((rest, ""));
+    let mut out = String::from("sqlite:");
+    for c in path.chars() {
+        if c.is_control() || " #\"<>`{}|^[]\\".contains(c) {
+            let mut buf = [0; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    let mode = if params.contains("mode=") || path == ":memory:" {
+        ""
+    } else if params.is_empty() {
+        "mode=rwc"
+    } else {
+        "&mode=rwc"
+    };
+    if !params.is_empty() || !mode.is_empty() {
+        out.push('?');
+    }
+    out + params + mode
 }
 
 /// A value bound to a `?` of a statement.
@@ -267,4 +293,26 @@ fn bound<'q>(sql: &'q str, binds: &[Bind<'_>]) -> sqlx::query::Query<'q, Any, An
         Bind::I(v) => q.bind(v),
         Bind::S(v) => q.bind(v.to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqlite_url;
+
+    #[test]
+    fn sqlite_urls() {
+        assert_eq!(sqlite_url("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(sqlite_url("sqlite://:memory:"), "sqlite::memory:");
+        assert_eq!(sqlite_url("sqlite://?mode=memory"), "sqlite:?mode=memory");
+        assert_eq!(sqlite_url("sqlite:./ids.db"), "sqlite:./ids.db?mode=rwc");
+        assert_eq!(
+            sqlite_url("sqlite:///tmp/a b#1.db"),
+            "sqlite:/tmp/a%20b%231.db?mode=rwc"
+        );
+        assert_eq!(
+            sqlite_url("SQLite:x.db?cache=private"),
+            "sqlite:x.db?cache=private&mode=rwc"
+        );
+        assert_eq!(sqlite_url("sqlite:x.db?mode=ro"), "sqlite:x.db?mode=ro");
+    }
 }
