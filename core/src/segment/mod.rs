@@ -33,7 +33,6 @@
 //! ```
 
 mod client;
-mod orders;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
@@ -44,13 +43,13 @@ mod tag;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 #[cfg(feature = "redis")]
-pub use orders::RedisDailyCounter;
-pub use orders::{
+pub use crate::orders::shared::RedisDailyCounter;
+pub use crate::orders::shared::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
+pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 #[cfg(feature = "redis")]
 pub use redis::{RedisMode, RedisStore};
 #[cfg(feature = "mysql")]
@@ -62,6 +61,7 @@ pub use sql::SqlStore;
 #[cfg(feature = "sqlite")]
 pub use sql::SqliteStore;
 pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
+pub(crate) use tag::check_step;
 pub use tag::{
     validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
     MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
@@ -150,9 +150,9 @@ impl StoreOptions {
         Ok(self)
     }
 
-    /// Redis sharded mode (the seeds' `id_generator_0..N`): `shards` keys (1..=1024) holding
-    /// `min`/`max` pairs, refilled from one global counter by `count + refill` IDs.
-    /// 0 shards (the default) is the plain mode, one `INCRBY` key per tag.
+    /// Redis sharded mode: `shards` keys (1..=1024) holding `min`/`max` pairs, refilled from
+    /// one global counter by `count + refill` IDs. 0 shards (the default) is the plain mode,
+    /// one `INCRBY` key per tag.
     ///
     /// ```
     /// assert!(idmint_core::segment::StoreOptions::default().redis_sharded(3, 1000).is_ok());
