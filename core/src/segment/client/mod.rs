@@ -360,15 +360,7 @@ impl TagHandle {
             );
         }
         match self.st.try_take(n) {
-            Take::Got(id, crossed) => {
-                if crossed {
-                    self.shared().kick(&self.st);
-                }
-                Ok(IdRange {
-                    start: id,
-                    end: id + n,
-                })
-            }
+            Take::Got(id, crossed) => Ok(self.taken(id, n, crossed)),
             Take::Empty => self.slow_blocking(n),
         }
     }
@@ -413,15 +405,7 @@ impl TagHandle {
             return self.direct(n).await;
         }
         match self.st.try_take(n) {
-            Take::Got(id, crossed) => {
-                if crossed {
-                    self.shared().kick(&self.st);
-                }
-                Ok(IdRange {
-                    start: id,
-                    end: id + n,
-                })
-            }
+            Take::Got(id, crossed) => Ok(self.taken(id, n, crossed)),
             Take::Empty => self.slow_async(n).await,
         }
     }
@@ -464,6 +448,7 @@ impl TagHandle {
             .or_else(|| lock(&self.st.fatal).clone())
     }
 
+    #[inline]
     fn taken(&self, first: u64, n: u64, crossed: bool) -> IdRange {
         if crossed {
             self.shared().kick(&self.st);
