@@ -297,7 +297,7 @@ fn bound<'q>(sql: &'q str, binds: &[Bind<'_>]) -> sqlx::query::Query<'q, Any, An
 
 #[cfg(test)]
 mod tests {
-    use super::sqlite_url;
+    use super::{sqlite_url, Pooling, SqlTable};
 
     #[test]
     fn sqlite_urls() {
@@ -314,5 +314,38 @@ mod tests {
             "sqlite:x.db?cache=private&mode=rwc"
         );
         assert_eq!(sqlite_url("sqlite:x.db?mode=ro"), "sqlite:x.db?mode=ro");
+    }
+
+    /// A SQLite file is opened with WAL, `synchronous = FULL` and a 10 s busy timeout.
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn sqlite_pragmas() {
+        let dir = std::env::temp_dir().join(format!("idmint-sql-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite:{}", dir.join("pragmas.db").display());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let got = rt.block_on(async {
+            let pooling = Pooling {
+                connections: 4,
+                acquire_timeout: std::time::Duration::from_secs(1),
+            };
+            let t = SqlTable::connect(&url, "t", pooling).await.unwrap();
+            let mut got = Vec::new();
+            for pragma in ["busy_timeout", "synchronous"] {
+                got.extend(
+                    t.values("reading", &format!("PRAGMA {pragma}"), &[])
+                        .await
+                        .unwrap(),
+                );
+            }
+            let rows = t.rows("reading", "PRAGMA journal_mode", &[]).await.unwrap();
+            let mode: String = t.get("reading", &rows[0], 0).unwrap();
+            (got, mode)
+        });
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(got, (vec![10_000, 2], "wal".to_string()));
     }
 }
