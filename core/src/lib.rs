@@ -43,11 +43,13 @@ pub mod layout;
 pub mod lease;
 pub mod obfuscate;
 pub mod objectid;
+mod orders;
 #[cfg(feature = "segment")]
 pub mod segment;
 pub mod shortid;
 pub mod snowflake;
-pub mod template;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+mod sql;
 pub mod uuid7;
 
 pub use clock::{Clock, ManualClock, MonotonicClock, WallClock};
@@ -56,6 +58,7 @@ pub use error::{Error, ErrorFamily, ErrorKind, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESETS};
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
+pub use orders::template;
 #[cfg(feature = "segment")]
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;

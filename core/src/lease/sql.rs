@@ -15,70 +15,15 @@
 //! taking a free row is `UPDATE … WHERE value = ? AND (token = '' OR expires_at + freeze_ms <=
 //! now)`, a value never used is `INSERT` that ignores a conflict, and renewing or releasing is
 //! `UPDATE … WHERE value = ? AND token = ?`. "Now" is the database server's clock (SQLite: the
-//! machine's), so holders on machines with skewed clocks agree on expiry. One implementation
-//! serves the three engines through sqlx's `Any` driver; only the SQL dialect differs.
+//! machine's), so holders on machines with skewed clocks agree on expiry. The table is a
+//! [`SqlTable`], as the segment stores': one implementation serves the three engines.
 
-use std::sync::Once;
-
-use sqlx::any::AnyPoolOptions;
-use sqlx::AnyPool;
-use sqlx::Row;
+use std::time::Duration;
 
 use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
-use crate::segment::{describe_url, StoreFuture, StoreOptions};
-use crate::{Error, Result};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dialect {
-    Sqlite,
-    Postgres,
-    MySql,
-}
-
-impl Dialect {
-    fn now(self) -> &'static str {
-        match self {
-            Dialect::Sqlite => "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
-            Dialect::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
-            Dialect::MySql => "CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)",
-        }
-    }
-
-    fn greatest(self) -> &'static str {
-        match self {
-            Dialect::Sqlite => "MAX",
-            _ => "GREATEST",
-        }
-    }
-
-    /// `?` placeholders as the engine wants them (PostgreSQL numbers them).
-    fn sql(self, text: &str) -> String {
-        let text = text
-            .replace("NOW()", self.now())
-            .replace("GREATEST", self.greatest());
-        if self != Dialect::Postgres {
-            return text;
-        }
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut n = 0;
-        for c in text.chars() {
-            if c == '?' {
-                n += 1;
-                out.push_str(&format!("${n}"));
-            } else {
-                out.push(c);
-            }
-        }
-        out
-    }
-
-    fn quote(self) -> char {
-        match self {
-            Dialect::MySql => '`',
-            _ => '"',
-        }
-    }
-}
+use crate::segment::{StoreFuture, StoreOptions};
+use crate::sql::{Bind, Pooling, SqlTable};
+use crate::Result;
 
 /// A lease store in a SQL table (features `sqlite`, `postgres`, `mysql`).
 ///
@@ -96,10 +41,7 @@ impl Dialect {
 /// ```
 #[derive(Debug, Clone)]
 pub struct SqlLeaseStore {
-    pool: AnyPool,
-    describe: String,
-    dialect: Dialect,
-    table: String,
+    table: SqlTable,
 }
 
 impl SqlLeaseStore {
@@ -113,100 +55,34 @@ impl SqlLeaseStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlLeaseStore> {
-        static DRIVERS: Once = Once::new();
-        DRIVERS.call_once(sqlx::any::install_default_drivers);
-        let describe = describe_url(url);
-        let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
-        let (dialect, url) = match scheme.as_str() {
-            "sqlite" => {
-                // Create the file if missing, as the segment store does.
-                let url = if url.contains("mode=") || url.contains(":memory:") {
-                    url.to_string()
-                } else if url.contains('?') {
-                    format!("{url}&mode=rwc")
-                } else {
-                    format!("{url}?mode=rwc")
-                };
-                (Dialect::Sqlite, url)
-            }
-            "postgres" | "postgresql" => (Dialect::Postgres, url.to_string()),
-            "mariadb" => (Dialect::MySql, format!("mysql{}", &url["mariadb".len()..])),
-            _ => (Dialect::MySql, url.to_string()),
+        let pooling = Pooling {
+            connections: 2,
+            acquire_timeout: Duration::from_secs(10),
         };
-        let db_err = |what: &str, e: sqlx::Error| Error::StoreUnavailable {
-            store: describe.clone(),
-            reason: format!("{what}: {e}"),
-        };
-        let pool = AnyPoolOptions::new()
-            // SQLite `:memory:` is per connection; one is plenty for leases anyway.
-            .max_connections(if dialect == Dialect::Sqlite { 1 } else { 2 })
-            .acquire_timeout(std::time::Duration::from_secs(10))
-            .connect(&url)
-            .await
-            .map_err(|e| db_err("connecting", e))?;
-        let q = dialect.quote();
-        crate::segment::validate_table(&opts.table)?;
-        let table = format!("{q}{}{q}", opts.table);
-        if dialect == Dialect::Sqlite {
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .execute(&pool)
-                .await
-                .map_err(|e| db_err("setting WAL", e))?;
-        }
-        let ddl = format!(
-            "CREATE TABLE IF NOT EXISTS {table} (
-                value BIGINT NOT NULL PRIMARY KEY,
-                holder VARCHAR(255) NOT NULL DEFAULT '',
-                token VARCHAR(64) NOT NULL DEFAULT '',
-                expires_at BIGINT NOT NULL DEFAULT 0,
-                freeze_ms BIGINT NOT NULL DEFAULT 0,
-                last_time_ms BIGINT NOT NULL DEFAULT 0
-            )"
-        );
-        crate::segment::sql::create_table(&pool, &ddl, &describe).await?;
-        Ok(SqlLeaseStore {
-            pool,
-            describe,
-            dialect,
-            table,
-        })
-    }
-
-    fn err(&self, what: &str, e: sqlx::Error) -> Error {
-        Error::StoreUnavailable {
-            store: self.describe.clone(),
-            reason: format!("{what}: {e}"),
-        }
-    }
-
-    fn sql(&self, text: &str) -> String {
-        self.dialect.sql(&text.replace("{t}", &self.table))
+        let table = SqlTable::connect(url, &opts.table, pooling).await?;
+        table
+            .create(
+                "CREATE TABLE IF NOT EXISTS {t} (
+                    value BIGINT NOT NULL PRIMARY KEY,
+                    holder VARCHAR(255) NOT NULL DEFAULT '',
+                    token VARCHAR(64) NOT NULL DEFAULT '',
+                    expires_at BIGINT NOT NULL DEFAULT 0,
+                    freeze_ms BIGINT NOT NULL DEFAULT 0,
+                    last_time_ms BIGINT NOT NULL DEFAULT 0
+                )",
+            )
+            .await?;
+        Ok(SqlLeaseStore { table })
     }
 
     async fn exec(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<u64> {
-        let sql = self.sql(sql);
-        Ok(bound(&sql, binds)
-            .execute(&self.pool)
-            .await
-            .map_err(|e| self.err(what, e))?
-            .rows_affected())
-    }
-
-    async fn values(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<Vec<i64>> {
-        let sql = self.sql(sql);
-        let q = bound(&sql, binds);
-        let rows = q
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.err(what, e))?;
-        rows.iter()
-            .map(|r| r.try_get::<i64, _>(0).map_err(|e| self.err(what, e)))
-            .collect()
+        Ok(self.table.exec(what, sql, binds).await?.rows_affected())
     }
 
     /// The fence of `value` if it is held with `token`.
     async fn fence_if_held(&self, value: u64, token: &str) -> Result<Option<u64>> {
         let v = self
+            .table
             .values(
                 "reading a lease",
                 "SELECT last_time_ms FROM {t} WHERE value = ? AND token = ?",
@@ -220,8 +96,8 @@ impl SqlLeaseStore {
         let n = self
             .exec(
                 "taking a free value",
-                "UPDATE {t} SET holder = ?, token = ?, expires_at = NOW() + ?, freeze_ms = ? \
-                 WHERE value = ? AND (token = '' OR expires_at + freeze_ms <= NOW())",
+                "UPDATE {t} SET holder = ?, token = ?, expires_at = NOW_MS() + ?, freeze_ms = ? \
+                 WHERE value = ? AND (token = '' OR expires_at + freeze_ms <= NOW_MS())",
                 &[
                     Bind::S(&req.holder),
                     Bind::S(&req.token),
@@ -234,16 +110,15 @@ impl SqlLeaseStore {
         if n == 1 {
             return Ok(true);
         }
-        let insert = match self.dialect {
-            Dialect::MySql => "INSERT IGNORE INTO {t} (value, holder, token, expires_at, freeze_ms, last_time_ms) \
-                               VALUES (?, ?, ?, NOW() + ?, ?, 0)",
-            _ => "INSERT INTO {t} (value, holder, token, expires_at, freeze_ms, last_time_ms) \
-                  VALUES (?, ?, ?, NOW() + ?, ?, 0) ON CONFLICT (value) DO NOTHING",
-        };
+        let insert = self.table.dialect().insert_if_missing(
+            "value, holder, token, expires_at, freeze_ms, last_time_ms",
+            "?, ?, ?, NOW_MS() + ?, ?, 0",
+            "value",
+        );
         let n = self
             .exec(
                 "taking a new value",
-                insert,
+                &insert,
                 &[
                     Bind::I(value as i64),
                     Bind::S(&req.holder),
@@ -257,38 +132,25 @@ impl SqlLeaseStore {
     }
 }
 
-enum Bind<'a> {
-    I(i64),
-    S(&'a str),
-}
-
-fn bound<'q>(
-    sql: &'q str,
-    binds: &[Bind<'_>],
-) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
-    binds.iter().fold(sqlx::query(sql), |q, b| match *b {
-        Bind::I(v) => q.bind(v),
-        Bind::S(v) => q.bind(v.to_string()),
-    })
-}
-
 impl LeaseStore for SqlLeaseStore {
     fn describe(&self) -> String {
-        self.describe.clone()
+        self.table.describe().to_string()
     }
 
     fn acquire<'a>(&'a self, req: &'a LeaseRequest) -> StoreFuture<'a, Option<Grant>> {
         Box::pin(async move {
             let range = [Bind::I(req.first as i64), Bind::I(req.last as i64)];
             let free = self
+                .table
                 .values(
                     "finding free values",
                     "SELECT value FROM {t} WHERE value >= ? AND value <= ? \
-                     AND (token = '' OR expires_at + freeze_ms <= NOW()) ORDER BY value LIMIT 64",
+                     AND (token = '' OR expires_at + freeze_ms <= NOW_MS()) ORDER BY value LIMIT 64",
                     &range,
                 )
                 .await?;
             let known = self
+                .table
                 .values(
                     "finding used values",
                     "SELECT value FROM {t} WHERE value >= ? AND value <= ? ORDER BY value",
@@ -340,7 +202,7 @@ impl LeaseStore for SqlLeaseStore {
             let n = self
                 .exec(
                     "renewing",
-                    "UPDATE {t} SET expires_at = NOW() + ?, freeze_ms = ?, \
+                    "UPDATE {t} SET expires_at = NOW_MS() + ?, freeze_ms = ?, \
                      last_time_ms = GREATEST(last_time_ms, ?) WHERE value = ? AND token = ?",
                     &[
                         Bind::I(ttl_ms as i64),
@@ -377,18 +239,20 @@ impl LeaseStore for SqlLeaseStore {
 
     fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>> {
         Box::pin(async move {
-            let sql = self.sql(
-                "SELECT value, holder, expires_at - NOW(), expires_at + freeze_ms - NOW(), \
-                 last_time_ms FROM {t} ORDER BY value",
-            );
-            let rows = sqlx::query(&sql)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(|e| self.err("listing", e))?;
+            const WHAT: &str = "listing";
+            let rows = self
+                .table
+                .rows(
+                    WHAT,
+                    "SELECT value, holder, expires_at - NOW_MS(), expires_at + freeze_ms - NOW_MS(), \
+                     last_time_ms FROM {t} ORDER BY value",
+                    &[],
+                )
+                .await?;
             rows.iter()
                 .map(|r| {
-                    let get = |i: usize| r.try_get::<i64, _>(i).map_err(|e| self.err("listing", e));
-                    let holder: String = r.try_get(1).map_err(|e| self.err("listing", e))?;
+                    let get = |i: usize| self.table.get::<i64>(WHAT, r, i);
+                    let holder: String = self.table.get(WHAT, r, 1)?;
                     Ok(LeaseInfo {
                         value: get(0)?.max(0) as u64,
                         expires_in_ms: if holder.is_empty() { 0 } else { get(2)? },

@@ -6,8 +6,8 @@
 //! range and fetches the next one in the background once a share of the current one is used
 //! (20% by default), so callers wait on the store only when both are empty.
 //!
-//! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; SQLite, PostgreSQL, MySQL/MariaDB
-//!   (features `sqlite`, `postgres`, `mysql`, with sqlx) and Redis (feature `redis`);
+//! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; `SqlStore` for SQLite, PostgreSQL,
+//!   MySQL/MariaDB (features `sqlite`, `postgres`, `mysql`, with sqlx) and Redis (feature `redis`);
 //!   [`open_store`] opens one by URL.
 //! - Order numbers ([`Template`](crate::Template)) from shared stores: daily counters
 //!   ([`SegmentDailyCounter`], a tag per day; [`RedisDailyCounter`], `INCR` per day;
@@ -33,39 +33,35 @@
 //! ```
 
 mod client;
-#[cfg(feature = "mysql")]
-mod mysql;
-mod orders;
-#[cfg(feature = "postgres")]
-mod postgres;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
-pub(crate) mod sql;
-#[cfg(feature = "sqlite")]
-mod sqlite;
+mod sql;
 mod store;
 mod tag;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
-#[cfg(feature = "mysql")]
-pub use mysql::MySqlStore;
 #[cfg(feature = "redis")]
-pub use orders::RedisDailyCounter;
-pub use orders::{
+pub use crate::orders::shared::RedisDailyCounter;
+pub use crate::orders::shared::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
-#[cfg(feature = "postgres")]
-pub use postgres::PostgresStore;
+pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 #[cfg(feature = "redis")]
 pub use redis::{RedisMode, RedisStore};
+#[cfg(feature = "mysql")]
+pub use sql::MySqlStore;
+#[cfg(feature = "postgres")]
+pub use sql::PostgresStore;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+pub use sql::SqlStore;
 #[cfg(feature = "sqlite")]
-pub use sqlite::SqliteStore;
+pub use sql::SqliteStore;
 pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
+pub(crate) use tag::check_step;
 pub use tag::{
     validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
     MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
@@ -119,7 +115,7 @@ impl StoreOptions {
         Ok(self)
     }
 
-    /// Connections in a SQL pool, 1..=64 (default 4; SQLite uses at most 2).
+    /// Connections in a SQL pool, 1..=64 (default 4; SQLite uses one).
     ///
     /// ```
     /// assert!(idmint_core::segment::StoreOptions::default().pool_size(0).is_err());
@@ -154,9 +150,9 @@ impl StoreOptions {
         Ok(self)
     }
 
-    /// Redis sharded mode (the seeds' `id_generator_0..N`): `shards` keys (1..=1024) holding
-    /// `min`/`max` pairs, refilled from one global counter by `count + refill` IDs.
-    /// 0 shards (the default) is the plain mode, one `INCRBY` key per tag.
+    /// Redis sharded mode: `shards` keys (1..=1024) holding `min`/`max` pairs, refilled from
+    /// one global counter by `count + refill` IDs. 0 shards (the default) is the plain mode,
+    /// one `INCRBY` key per tag.
     ///
     /// ```
     /// assert!(idmint_core::segment::StoreOptions::default().redis_sharded(3, 1000).is_ok());
@@ -256,12 +252,10 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
     let _ = &opts;
     match Engine::of(&url, "store")? {
         Engine::Memory => Ok(MemoryStore::new()),
-        #[cfg(feature = "sqlite")]
-        Engine::Sqlite => Ok(Arc::new(SqliteStore::connect(&url, &opts).await?)),
-        #[cfg(feature = "postgres")]
-        Engine::Postgres => Ok(Arc::new(PostgresStore::connect(&url, &opts).await?)),
-        #[cfg(feature = "mysql")]
-        Engine::MySql => Ok(Arc::new(MySqlStore::connect(&url, &opts).await?)),
+        #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
+            Ok(Arc::new(SqlStore::connect(&url, &opts).await?))
+        }
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
         #[allow(unreachable_patterns)]

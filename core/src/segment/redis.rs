@@ -1,4 +1,4 @@
-//! Redis: `INCRBY` on one key per tag, or the seeds' sharded mode.
+//! Redis: `INCRBY` on one key per tag, or a sharded mode.
 //!
 //! # Keys
 //!
@@ -6,7 +6,7 @@
 //! - `{prefix}:{TAG}`: a string counter, the last ID handed out (`max_id`);
 //! - `{prefix}:{TAG}:meta`: a hash with `step`, `description`, `start`.
 //!
-//! Sharded mode (`shards = N`), the seeds' `id_generator` scheme:
+//! Sharded mode (`shards = N`), a pool of shard keys refilled from one global counter:
 //! - `{prefix}:global`: one counter all shards draw blocks from;
 //! - `{prefix}:shard:{i}`: a hash with `min` (next free ID) and `max` (last ID) of the block
 //!   the shard holds; a tag uses shard `fnv1a64(tag) % N`, a stable hash;
@@ -49,7 +49,7 @@ pub enum RedisMode {
     /// One counter per tag, moved with `INCRBY` (default).
     #[default]
     Plain,
-    /// The seeds' sharded mode: tags map to `shards` keys holding `min`/`max` blocks, refilled
+    /// Sharded mode: tags map to `shards` keys holding `min`/`max` blocks, refilled
     /// from one global counter by `count + refill` when short. All tags draw from the global
     /// counter, so IDs are unique across tags too, and stay below 2^53.
     Sharded {
@@ -80,9 +80,9 @@ if created then return 1 else return 0 end
 
 // KEYS: meta, shard, global. ARGV: count, refill.
 // Hands out [min, min + count) from the shard; when the shard holds fewer, takes a fresh block
-// of count + refill from the global counter. The seeds' script added the block to the old
-// `max` as if the global counter's block were contiguous with it; it is not when other shards
-// refilled in between, so here a leftover that is not contiguous is dropped (a gap).
+// of count + refill from the global counter. A leftover of the old block is not contiguous
+// with the new one when other shards refilled in between, so it is dropped (a gap) rather
+// than joined to it: joining would hand out IDs another shard holds.
 const ALLOCATE_SHARD: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'U' end
 local n = tonumber(ARGV[1])

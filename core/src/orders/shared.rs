@@ -10,11 +10,9 @@ use std::time::Instant;
 
 use arc_swap::ArcSwapOption;
 
-use super::client::{SegmentClient, TagHandle};
-use super::tag::{check_step, validate_tag, TagSpec};
-use super::Engine;
+use super::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::clock::Clock;
-use crate::template::{DailyCounter, MemoryDailyCounter, Template};
+use crate::segment::{check_step, validate_tag, Engine, SegmentClient, TagHandle, TagSpec};
 use crate::{Error, Result};
 
 /// The step of day tags when none is given: small, because numbers a client holds at the end
@@ -170,7 +168,7 @@ fn check_name(name: &str) -> Result<()> {
 /// [`capacity`](Template::capacity): with `k` clients up to `k × step` numbers of a day may be
 /// skipped. Size the sequence width for that, or pick a smaller step.
 ///
-/// SQL URLs take the query parameters of [`open_store`](super::open_store) (`table`, `pool`).
+/// SQL URLs take the query parameters of [`open_store`](crate::segment::open_store) (`table`, `pool`).
 /// Blocking: do not call it from async code.
 ///
 /// ```
@@ -480,7 +478,7 @@ impl RedisDailyCounter {
     /// ```
     pub fn connect(url: &str, name: &str, opts: &DailyCounterOptions) -> Result<Self> {
         check_name(name)?;
-        let describe = super::describe_url(url);
+        let describe = crate::segment::describe_url(url);
         let client = redis::Client::open(url).map_err(|e| Error::StoreUnavailable {
             store: describe.clone(),
             reason: format!("parsing the URL: {e}"),

@@ -1,0 +1,261 @@
+//! The refill: the state a client shares with its tags and background tasks, and the task
+//! that fetches a tag's next range from the store, with retries and the dynamic step.
+//!
+//! Store I/O runs on a tokio runtime: the client's own single worker thread when built with
+//! [`SegmentClientBuilder::connect_blocking`](super::SegmentClientBuilder::connect_blocking)
+//! (for callers without a runtime: Python, the JVM), or the caller's runtime when built with
+//! [`SegmentClientBuilder::connect`](super::SegmentClientBuilder::connect) (Node). Blocking
+//! callers wait on a condition variable, async callers on a `Notify`, both with a deadline.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use tokio::runtime::{Handle, Runtime};
+
+use super::buffer::{lock, TagState};
+use crate::segment::store::{IdRange, SegmentStore};
+use crate::segment::tag::{validate_tag, TagSpec, DEFAULT_STEP, MAX_STEP};
+use crate::{Error, Result};
+
+/// What the builder sets; the defaults are those [`SegmentClient::builder`] documents.
+///
+/// [`SegmentClient::builder`]: super::SegmentClient::builder
+#[derive(Debug, Clone)]
+pub(super) struct Options {
+    pub(super) refill_at: u8,
+    pub(super) max_step: u64,
+    pub(super) default_step: u64,
+    pub(super) auto_create: bool,
+    pub(super) default_tag: Option<String>,
+    pub(super) max_wait: Duration,
+    pub(super) op_timeout: Duration,
+    pub(super) retry_min: Duration,
+    pub(super) retry_max: Duration,
+    pub(super) grow_below: Duration,
+    pub(super) shrink_above: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            refill_at: 20,
+            max_step: 1_000_000,
+            default_step: DEFAULT_STEP,
+            auto_create: true,
+            default_tag: None,
+            max_wait: Duration::from_secs(3),
+            op_timeout: Duration::from_secs(3),
+            retry_min: Duration::from_millis(50),
+            retry_max: Duration::from_secs(2),
+            grow_below: Duration::from_secs(15 * 60),
+            shrink_above: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// What a client, its tag handles and its refill tasks share.
+pub(super) struct Shared {
+    pub(super) store: Arc<dyn SegmentStore>,
+    pub(super) describe: String,
+    pub(super) opts: Options,
+    pub(super) handle: Handle,
+    pub(super) tags: RwLock<HashMap<String, Arc<TagState>>>,
+    pub(super) closed: AtomicBool,
+}
+
+/// Owns what must end with the last client or handle: the runtime of a blocking client.
+pub(super) struct Life {
+    pub(super) shared: Arc<Shared>,
+    pub(super) runtime: Mutex<Option<Runtime>>,
+}
+
+impl Drop for Life {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::SeqCst);
+        if let Some(rt) = lock(&self.runtime).take() {
+            // Never blocks, and is allowed inside another runtime (a plain drop is not).
+            rt.shutdown_background();
+        }
+    }
+}
+
+impl Shared {
+    pub(super) fn unavailable(&self, tag: &TagState, waited: Duration) -> Error {
+        let last = lock(&tag.last_error).clone();
+        Error::StoreUnavailable {
+            store: self.describe.clone(),
+            reason: format!(
+                "tag `{}` has no buffered IDs left and no range arrived within {} ms (max_wait); last store error: {}",
+                tag.name,
+                waited.as_millis(),
+                last.as_deref().unwrap_or("none (the store did not answer)")
+            ),
+        }
+    }
+
+    pub(super) fn timed_out(&self, what: &str) -> Error {
+        Error::StoreUnavailable {
+            store: self.describe.clone(),
+            reason: format!(
+                "{what}: no answer within {} ms (op_timeout)",
+                self.opts.op_timeout.as_millis()
+            ),
+        }
+    }
+
+    /// Starts a background refill unless one runs or the next range is already there.
+    pub(super) fn kick(self: &Arc<Self>, st: &Arc<TagState>) {
+        if self.closed.load(Ordering::Relaxed) || st.next_ready() {
+            return;
+        }
+        if lock(&st.poison).is_some() {
+            return;
+        }
+        if st
+            .refilling
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return;
+        }
+        // A refill that just finished installed its range before clearing the flag: look again.
+        if st.next_ready() {
+            st.refilling.store(false, Ordering::Release);
+            return;
+        }
+        *lock(&st.fatal) = None;
+        self.handle
+            .spawn(refill_task(Arc::clone(self), Arc::clone(st)));
+    }
+
+    pub(super) async fn allocate(&self, tag: &str, count: u64) -> Result<IdRange> {
+        let call = async {
+            match self.store.allocate(tag, count).await {
+                Err(Error::UnknownTag { .. }) if self.opts.auto_create => {
+                    self.store.create_tag(&self.spec(tag)?).await?;
+                    self.store.allocate(tag, count).await
+                }
+                other => other,
+            }
+        };
+        tokio::time::timeout(self.opts.op_timeout, call)
+            .await
+            .unwrap_or_else(|_| Err(self.timed_out(&format!("allocating for tag `{tag}`"))))
+    }
+
+    pub(super) fn spec(&self, tag: &str) -> Result<TagSpec> {
+        TagSpec::new(tag)?.step(self.opts.default_step)
+    }
+
+    /// Finds or loads a tag: one store round trip per tag name and client, which also learns
+    /// the tag's step. Unknown tags are created, fall back to the default tag, or fail.
+    pub(super) async fn resolve(self: &Arc<Self>, tag: &str) -> Result<Arc<TagState>> {
+        validate_tag(tag)?;
+        if let Some(st) = self.lookup(tag) {
+            return Ok(st);
+        }
+        let load = async {
+            let mut info = self.store.tag_info(tag).await?;
+            if info.is_none() && self.opts.auto_create {
+                self.store.create_tag(&self.spec(tag)?).await?;
+                info = self.store.tag_info(tag).await?;
+            }
+            match (info, &self.opts.default_tag) {
+                (Some(info), _) => Ok(Arc::new(TagState::new(tag, info.step.clamp(1, MAX_STEP)))),
+                (None, Some(default)) if default != tag => {
+                    if let Some(st) = self.lookup(default) {
+                        return Ok(st);
+                    }
+                    match self.store.tag_info(default).await? {
+                        Some(info) => Ok(Arc::new(TagState::new(
+                            default,
+                            info.step.clamp(1, MAX_STEP),
+                        ))),
+                        None => Err(Error::UnknownTag {
+                            tag: default.clone(),
+                        }),
+                    }
+                }
+                (None, _) => Err(Error::UnknownTag {
+                    tag: tag.to_string(),
+                }),
+            }
+        };
+        let st = tokio::time::timeout(self.opts.op_timeout, load)
+            .await
+            .unwrap_or_else(|_| Err(self.timed_out(&format!("loading tag `{tag}`"))))?;
+        let mut tags = self.tags.write().unwrap_or_else(|p| p.into_inner());
+        // Another caller may have loaded the same tag (or the default) meanwhile: keep theirs.
+        let st = Arc::clone(tags.entry(st.name.clone()).or_insert(st));
+        Ok(Arc::clone(tags.entry(tag.to_string()).or_insert(st)))
+    }
+
+    pub(super) fn lookup(&self, tag: &str) -> Option<Arc<TagState>> {
+        self.tags
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(tag)
+            .cloned()
+    }
+
+    /// Runs a future on the client's runtime and waits for it from a plain thread, bounded.
+    pub(super) fn run_blocking<T: Send + 'static>(
+        &self,
+        fut: impl std::future::Future<Output = Result<T>> + Send + 'static,
+        what: &str,
+    ) -> Result<T> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.handle.spawn(async move {
+            let _ = tx.send(fut.await);
+        });
+        // The future has its own op_timeout; this bound only guards against a runtime that
+        // cannot run it (e.g. called from the only worker thread of a current-thread runtime).
+        rx.recv_timeout(self.opts.op_timeout * 2 + Duration::from_secs(1))
+            .unwrap_or_else(|_| Err(self.timed_out(what)))
+    }
+}
+
+impl Shared {
+    pub(super) async fn create_tag(&self, spec: &TagSpec) -> Result<bool> {
+        tokio::time::timeout(self.opts.op_timeout, self.store.create_tag(spec))
+            .await
+            .unwrap_or_else(|_| Err(self.timed_out(&format!("creating tag `{}`", spec.tag()))))
+    }
+}
+
+async fn refill_task(shared: Arc<Shared>, st: Arc<TagState>) {
+    let mut backoff = shared.opts.retry_min;
+    while !shared.closed.load(Ordering::Relaxed) {
+        let count = st.plan_step(&shared.opts, Instant::now());
+        let issued_before = st.high_water.load(Ordering::Acquire);
+        let started = Instant::now();
+        match shared.allocate(&st.name, count).await {
+            Ok(range) => {
+                if st.guard(range, issued_before).is_ok() {
+                    st.install(range, shared.opts.refill_at);
+                    st.record_refill(started);
+                    st.step.store(count, Ordering::Relaxed);
+                    *lock(&st.last_fetch) = Some(started);
+                }
+                break;
+            }
+            Err(e @ (Error::StoreUnavailable { .. } | Error::InvalidArgument { .. })) => {
+                st.store_errors.fetch_add(1, Ordering::Relaxed);
+                *lock(&st.last_error) = Some(e.to_string());
+                st.signal();
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(shared.opts.retry_max);
+            }
+            Err(e) => {
+                st.store_errors.fetch_add(1, Ordering::Relaxed);
+                *lock(&st.last_error) = Some(e.to_string());
+                *lock(&st.fatal) = Some(e);
+                break;
+            }
+        }
+    }
+    st.refilling.store(false, Ordering::Release);
+    st.signal();
+}
