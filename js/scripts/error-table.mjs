@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Writes the error tables of js/facade.js (the classes) and js/facade.d.ts (their types) from
+// Writes the error tables of js/facade.js (the classes), js/facade.d.ts (their types) and the
+// export lists of the ES module entries node/index.mjs and web/index.js from
 // the Rust core's one table of error kinds (`idmint_core::Error::TABLE`, read through the Node
 // addon's `errorTable()`), so adding a kind to the core touches JS only through these generated
 // blocks. The facade needs the table in its own text: the browser package makes its error
@@ -22,11 +23,16 @@ const END = '// END error table\n';
 /** The kinds whose family says a value is out of range are RangeErrors, as in the facade. */
 const base = (k) => (k.family === 'out_of_range' ? 'RangeError' : 'IdmintError');
 
+/** The class names, one a line: the ES module entries must name each export. */
+const names = (table, indent) => table.map((k) => `${indent}${k.name}Error,\n`).join('');
+
 const FILES = {
-  'js/facade.js': (table) =>
-    '  const ERROR_TABLE = [\n' +
-    table.map((k) => `    [${[k.kind, k.name, k.family].map((v) => `'${v}'`).join(', ')}],\n`).join('') +
-    '  ];\n',
+  'js/facade.js': (table, indent) =>
+    `${indent}const ERROR_TABLE = [\n` +
+    table.map((k) => `${indent}  [${[k.kind, k.name, k.family].map((v) => `'${v}'`).join(', ')}],\n`).join('') +
+    `${indent}];\n`,
+  'node/index.mjs': names,
+  'web/index.js': names,
   'js/facade.d.ts': (table) =>
     table
       .map(
@@ -55,7 +61,7 @@ export function tables() {
     if (start < 0 || end < 0) throw new Error(`${file}: no generated error table block`);
     const indent = text.slice(text.lastIndexOf('\n', start) + 1, start);
     const head = text.slice(0, start) + BEGIN;
-    const want = head + body(table) + indent + text.slice(end);
+    const want = head + body(table, indent) + indent + text.slice(end);
     return { file, path, text, want };
   });
 }
