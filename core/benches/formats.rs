@@ -11,14 +11,13 @@ mod report;
 
 use std::collections::HashMap;
 use std::hint::black_box;
-use std::time::SystemTime;
 
 use criterion::{Criterion, Throughput};
 use idmint_core::{
     Encoding, Key, ManualClock, MemoryDailyCounter, Obfuscator, OrderNumbers, Template,
     Uuid7Generator,
 };
-use report::{criterion_dir, measuring, publish, read_estimates, tee};
+use report::{publish, read_estimates, tee};
 
 const GROUP: &str = "formats";
 /// The benchmarks of `formats()`, in the table's order.
@@ -64,16 +63,9 @@ fn formats(c: &mut Criterion) {
 }
 
 fn main() {
-    let started = SystemTime::now();
-    let dir = criterion_dir();
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
-    formats(&mut c);
-    c.final_summary();
-    if !measuring() {
+    let Some((dir, started)) = report::run_criterion(formats) else {
         return;
-    }
+    };
     let per_iter: HashMap<String, f64> = NAMES
         .iter()
         .map(|n| (format!("{GROUP}/{n}"), 1.0))

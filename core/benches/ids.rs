@@ -14,11 +14,11 @@ mod report;
 use std::collections::HashMap;
 use std::fs;
 use std::hint::black_box;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use idmint_core::{Layout, ObjectId, Snowflake};
-use report::{criterion_dir, measuring, publish, read_estimates, tee, Results};
+use report::{publish, read_estimates, run_criterion, tee, Results};
 
 const SNOWFLAKE: &str = "snowflake";
 const TWITTER_NEXT: &str = "idmint/twitter next_id";
@@ -383,21 +383,13 @@ fn duplicates_table() -> String {
 }
 
 fn main() {
-    let started = SystemTime::now();
-    let dir = criterion_dir();
-    // `output_directory` is criterion's own setting, so the files read below are the ones it
-    // wrote; without it criterion asks `cargo metadata`, which this code cannot mirror.
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
-    bench_snowflake(&mut c);
-    bench_objectid(&mut c);
-    bench_parse(&mut c);
-    c.final_summary();
-
-    if !measuring() {
+    let Some((dir, started)) = run_criterion(|c| {
+        bench_snowflake(c);
+        bench_objectid(c);
+        bench_parse(c);
+    }) else {
         return;
-    }
+    };
     let mut per_iter: HashMap<String, f64> = [
         (SNOWFLAKE, TWITTER_NEXT),
         (SNOWFLAKE, WIDE22_NEXT),

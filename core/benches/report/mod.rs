@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
+use criterion::Criterion;
+
 /// Where criterion keeps its results; passed to criterion too, so writer and reader agree.
 pub fn criterion_dir() -> PathBuf {
     if let Some(home) = std::env::var_os("CRITERION_HOME") {
@@ -28,6 +30,21 @@ pub fn criterion_dir() -> PathBuf {
         return parent.join("criterion");
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
+}
+
+/// Run the benchmarks `benches` registers under criterion's command-line settings; where
+/// criterion measured, the folder and start time to read this run's estimates with.
+pub fn run_criterion(benches: impl FnOnce(&mut Criterion)) -> Option<(PathBuf, SystemTime)> {
+    let started = SystemTime::now();
+    let dir = criterion_dir();
+    // `output_directory` is criterion's own setting, so the files read afterwards are the ones
+    // it wrote; without it criterion asks `cargo metadata`, which this code cannot mirror.
+    let mut c = Criterion::default()
+        .output_directory(&dir)
+        .configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+    measuring().then_some((dir, started))
 }
 
 /// Whether criterion measures in this run; in test, list and profile runs it writes no
