@@ -11,19 +11,8 @@ import { idmint, vectors, TARGET } from './target.mjs';
 import { thrown, assertKind, className, throwsKind, NEW_KINDS } from './helpers.mjs';
 
 const {
-  encode,
-  decode,
-  ENCODINGS,
-  Keyring,
-  uuid7,
-  parseUuid7,
-  parseUlid,
-  Uuid7Generator,
-  Template,
-  OrderNumbers,
-  IdmintError,
-  Layout,
-  Snowflake,
+  encode, decode, ENCODINGS, Keyring, uuid7, parseUuid7, parseUlid, Uuid7Generator, Template, OrderNumbers,
+  IdmintError, Layout, Snowflake,
 } = idmint;
 
 const { shortid, obfuscate: obf, uuid7: uuid, template: tpl } = vectors;
