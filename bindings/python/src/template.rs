@@ -9,12 +9,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{segment, CheckDigit, DailyCounter, MonotonicClock, WallClock};
+use idmint_core::{segment, AnyClock, CheckDigit, DailyCounter};
 
 use crate::convert::{fit, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::layout_arg;
-use crate::snowflake::{clock_arg, ClockArg};
+use crate::snowflake::clock_arg;
 
 static TIMEZONE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static TIMEDELTA: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -493,27 +493,11 @@ fn counter_arg(
     Ok((counter, memory))
 }
 
-enum Orders {
-    Monotonic(core::OrderNumbers<Counter, MonotonicClock>),
-    Wall(core::OrderNumbers<Counter, WallClock>),
-    Manual(core::OrderNumbers<Counter, Arc<core::ManualClock>>),
-}
-
-macro_rules! with_orders {
-    ($orders:expr, $o:ident => $body:expr) => {
-        match $orders {
-            Orders::Monotonic($o) => $body,
-            Orders::Wall($o) => $body,
-            Orders::Manual($o) => $body,
-        }
-    };
-}
-
 /// Daily order numbers: a `Template` filled from a clock and a daily counter that restarts at
 /// 1 each day (in the template's time zone). Thread-safe.
 #[pyclass(frozen, module = "idmint", name = "OrderNumbers")]
 pub struct OrderNumbers {
-    orders: Orders,
+    orders: core::OrderNumbers<Counter, AnyClock>,
     memory: Option<Arc<core::MemoryDailyCounter>>,
 }
 
@@ -545,13 +529,7 @@ impl OrderNumbers {
             ));
         };
         let (c, memory) = counter_arg(template_py, counter, name, step)?;
-        let orders = match clock_arg(clock)? {
-            ClockArg::Monotonic => {
-                Orders::Monotonic(core::OrderNumbers::new(template, c, MonotonicClock::new()).py()?)
-            }
-            ClockArg::Wall => Orders::Wall(core::OrderNumbers::new(template, c, WallClock).py()?),
-            ClockArg::Manual(m) => Orders::Manual(core::OrderNumbers::new(template, c, m).py()?),
-        };
+        let orders = core::OrderNumbers::new(template, c, clock_arg(clock)?).py()?;
         Ok(OrderNumbers { orders, memory })
     }
 
@@ -559,8 +537,8 @@ impl OrderNumbers {
     /// A shared counter's store is asked without the GIL.
     fn next(&self, py: Python<'_>) -> PyResult<String> {
         match self.memory {
-            Some(_) => with_orders!(&self.orders, o => o.next()),
-            None => py.detach(|| with_orders!(&self.orders, o => o.next())),
+            Some(_) => self.orders.next(),
+            None => py.detach(|| self.orders.next()),
         }
         .py()
     }
@@ -568,7 +546,7 @@ impl OrderNumbers {
     #[getter]
     fn template(&self) -> Template {
         Template {
-            inner: with_orders!(&self.orders, o => o.template().clone()),
+            inner: self.orders.template().clone(),
         }
     }
 
