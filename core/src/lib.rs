@@ -34,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+pub mod args;
 pub mod clock;
 mod datetime;
 mod error;

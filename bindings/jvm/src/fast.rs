@@ -9,6 +9,7 @@
 
 use idmint_core as core;
 
+use crate::convert::java_count;
 use crate::errors::*;
 use crate::snowflake::*;
 use crate::uuid7::*;
@@ -71,11 +72,7 @@ pub unsafe extern "C" fn idmint_jvm_fast_next_ids(handle: i64, out: *mut i64, n:
     // SAFETY: the caller keeps the generator alive.
     let gen = unsafe { &*(handle as *const Snowflake) };
     guard(|| {
-        let n = usize::try_from(n).map_err(|_| core::Error::InvalidArgument {
-            name: "n".to_string(),
-            value: n.to_string(),
-            expected: "a count 0..=2147483647".to_string(),
-        })?;
+        let n = java_count("n", n)?;
         if n == 0 {
             return Ok(0);
         }

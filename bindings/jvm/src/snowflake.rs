@@ -76,7 +76,7 @@ impl fmt::Debug for Snowflake {
 #[uniffi::export]
 impl Snowflake {
     /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
-    /// `wait:MS`, `continue`); `clock` none for the default monotonic clock; `resume_after` an ID
+    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default monotonic clock; `resume_after` an ID
     /// this node issued before a restart (negative is `invalid_id`; the core checks it against
     /// the layout).
     #[uniffi::constructor]
@@ -84,13 +84,15 @@ impl Snowflake {
         layout: Arc<Layout>,
         nodes: Vec<NodeValue>,
         random_nodes: bool,
-        on_exhausted: String,
-        on_rollback: String,
+        on_exhausted: Option<String>,
+        on_rollback: Option<String>,
         clock: Option<Arc<ManualClock>>,
         resume_after: Option<i64>,
     ) -> Result<Arc<Self>> {
-        let on_exhausted: OnExhausted = on_exhausted.parse().ffi()?;
-        let on_rollback: OnRollback = on_rollback.parse().ffi()?;
+        let on_exhausted = on_exhausted.as_deref().map(str::parse::<OnExhausted>);
+        let on_exhausted = on_exhausted.transpose().ffi()?.unwrap_or_default();
+        let on_rollback = on_rollback.as_deref().map(str::parse::<OnRollback>);
+        let on_rollback = on_rollback.transpose().ffi()?.unwrap_or_default();
         let mut builder = core::Snowflake::with_clock(layout.0.clone(), any_clock(clock))
             .nodes(nodes.iter().map(|n| (n.name.as_str(), n.value)))
             .on_exhausted(on_exhausted)
@@ -111,7 +113,7 @@ impl Snowflake {
 
     /// `n` increasing IDs; negative `n` is `invalid_argument`.
     pub fn next_ids(&self, n: i32) -> Result<Vec<i64>> {
-        let n = java_count("n", n)?;
+        let n = java_count("n", n).ffi()?;
         self.0.next_ids(n).ffi()?.into_iter().map(to_long).collect()
     }
 

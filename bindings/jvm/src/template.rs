@@ -168,36 +168,15 @@ pub(crate) fn daily_counter(
         name: None,
         step: None,
     });
-    let (step, step_given) = match shared.step.map(stand_in) {
-        Some((s, g)) => (Some(s), g),
-        None => (None, None),
-    };
-    let (start, first_given) = match start {
-        Some(CounterStart { day, first }) => {
-            let (first, first_given) = stand_in(first);
-            let day = u32::try_from(day)
-                .map_err(|_| invalid_argument("day", day.to_string(), "a day as yyyymmdd"))?;
-            (Some((day, first)), first_given)
-        }
-        None => (None, None),
-    };
     core::segment::CounterArgs {
         url: shared.url,
         name: shared.name,
-        step,
-        start,
+        step: shared.step.map(i128::from),
+        start: start.map(|s| (i128::from(s.day), i128::from(s.first))),
         memory: None,
     }
     .open()
-    .map_err(|e| {
-        // Put back the value as given into the error about that argument only.
-        let g = match &e {
-            core::Error::InvalidArgument { name, .. } if name == "step" => step_given,
-            core::Error::InvalidArgument { name, .. } if name == "first" => first_given,
-            _ => None,
-        };
-        ffi_error(given(e, g))
-    })
+    .ffi()
 }
 
 /// Daily order numbers ([`idmint_core::OrderNumbers`]) over an in-memory or a shared daily

@@ -156,8 +156,11 @@ impl Snowflake {
         node_fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let layout = layout_arg(layout, epoch)?;
-        let on_exhausted: OnExhausted = on_exhausted.unwrap_or("wait").parse().py()?;
-        let on_rollback: OnRollback = on_rollback.unwrap_or("error").parse().py()?;
+        let on_exhausted = on_exhausted
+            .map(str::parse::<OnExhausted>)
+            .transpose()
+            .py()?;
+        let on_rollback = on_rollback.map(str::parse::<OnRollback>).transpose().py()?;
         let mut given: Vec<(String, i128)> = Vec::new();
         if let Some(all) = merge(py, nodes, node_fields)? {
             for (k, v) in all.iter() {
@@ -179,8 +182,8 @@ impl Snowflake {
         let b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
         let b = if random_nodes { b.random_nodes() } else { b };
         let gen = b
-            .on_exhausted(on_exhausted)
-            .on_rollback(on_rollback)
+            .on_exhausted(on_exhausted.unwrap_or_default())
+            .on_rollback(on_rollback.unwrap_or_default())
             .build()
             .py()?;
         Ok(Snowflake { gen })
@@ -199,9 +202,7 @@ impl Snowflake {
         py: Python<'py>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let count = int_value("n", n)?;
-        let count = usize::try_from(count)
-            .map_err(|_| invalid_argument("n", count.to_string(), "a count >= 0"))?;
+        let count = core::args::count("n", int_value("n", n)?).py()?;
         let ids = py.detach(|| self.gen.next_ids(count)).py()?;
         PyList::new(py, ids)
     }

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyString, PyType};
 use idmint_core as core;
 use idmint_core::{segment, AnyClock, CheckDigit, DailyCounter};
 
-use crate::convert::{fit, time_value, u64_or_digits};
+use crate::convert::{fit, int_value, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::layout_arg;
 use crate::snowflake::clock_arg;
@@ -378,20 +378,6 @@ pub struct MemoryDailyCounter {
     inner: Arc<core::MemoryDailyCounter>,
 }
 
-/// A core `InvalidArgument` for a `fit` stand-in shows the value as given.
-fn as_given(e: core::Error, given: Option<i128>) -> core::Error {
-    match (e, given) {
-        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
-            core::Error::InvalidArgument {
-                name,
-                value: g.to_string(),
-                expected,
-            }
-        }
-        (e, _) => e,
-    }
-}
-
 /// A `yyyymmdd` day for the core's `u32`.
 fn day_arg(day: &Bound<'_, PyAny>) -> PyResult<u32> {
     let (d, given) = fit("day", day, 0u32)?;
@@ -418,10 +404,8 @@ impl MemoryDailyCounter {
     /// restart from a number stored elsewhere.
     #[staticmethod]
     fn starting_at(day: &Bound<'_, PyAny>, first: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let day = day_arg(day)?;
-        // 0 is refused by the core like any value outside 1..=2^36-1; show the value as given.
-        let (v, given) = fit("first", first, 0u64)?;
-        let inner = core::MemoryDailyCounter::starting_at(day, v).map_err(|e| as_given(e, given));
+        let inner =
+            core::MemoryDailyCounter::starting_at(day_arg(day)?, int_value("first", first)?);
         Ok(MemoryDailyCounter {
             inner: Arc::new(inner.py()?),
         })
@@ -471,25 +455,15 @@ fn counter_arg(
         (None, None) => Some(Arc::new(core::MemoryDailyCounter::new())),
         (_, Some(_)) => None,
     };
-    let (step, step_given) = match step {
-        Some(s) => {
-            let (v, given) = fit("step", s, 0u64)?;
-            (Some(v), given)
-        }
-        None => (None, None),
-    };
     let args = segment::CounterArgs {
         url,
         name: name.map(str::to_string),
-        step,
+        step: step.map(|s| int_value("step", s)).transpose()?,
         start: None,
         memory: memory.clone(),
     };
     // Opening connects (SQLite opens its file, servers are dialled): without the GIL.
-    let counter = py
-        .detach(|| args.open())
-        .map_err(|e| as_given(e, step_given))
-        .py()?;
+    let counter = py.detach(|| args.open()).py()?;
     Ok((counter, memory))
 }
 

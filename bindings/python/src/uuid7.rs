@@ -276,9 +276,7 @@ impl Uuid7Generator {
         py: Python<'py>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let count = int_value("n", n)?;
-        let count = usize::try_from(count)
-            .map_err(|_| invalid_argument("n", count.to_string(), "a count >= 0"))?;
+        let count = core::args::count("n", int_value("n", n)?).py()?;
         let uuids = py.detach(|| self.gen.next_uuids(count)).map_err(to_py)?;
         let list = PyList::empty(py);
         for u in &uuids {
