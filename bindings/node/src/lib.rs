@@ -551,6 +551,18 @@ pub fn error_table() -> Vec<ErrorKindInfo> {
         .collect()
 }
 
+/// The preset layout names, in the core's order.
+#[napi]
+pub fn presets() -> Vec<&'static str> {
+    idmint_core::PRESETS.to_vec()
+}
+
+/// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).
+#[napi]
+pub fn default_preset() -> &'static str {
+    idmint_core::Layout::DEFAULT_PRESET
+}
+
 /// A time given as unix ms digits or RFC 3339, as unix ms (exact as a number: at most year 9999).
 #[napi]
 pub fn parse_time_ms(what: String, text: String) -> Result<f64> {
