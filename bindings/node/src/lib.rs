@@ -489,13 +489,7 @@ pub fn object_id_from_bytes(bytes: Uint8Array) -> Result<String> {
 /// An ObjectId from its fields: seconds, 5 random bytes, a 24-bit counter.
 #[napi]
 pub fn object_id_from_parts(seconds: u32, random: Uint8Array, counter: u32) -> Result<String> {
-    let random: [u8; 5] = random.as_ref().try_into().map_err(|_| {
-        invalid_argument(
-            "random",
-            format!("{} bytes", random.len()),
-            "exactly 5 bytes",
-        )
-    })?;
+    let random = ObjectId::random_value(&random).map_err(js_err)?;
     ObjectId::from_parts(seconds, random, counter)
         .map(|o| o.to_hex())
         .map_err(js_err)

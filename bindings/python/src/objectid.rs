@@ -9,7 +9,7 @@ use idmint_core as core;
 use idmint_core::AnyClock;
 
 use crate::convert::{datetime_from_ms, int_value, time_value};
-use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
+use crate::errors::{to_py, wrong_type, IntoPy};
 use crate::snowflake::clock_arg;
 
 const COUNTER_MAX: u64 = 0xFF_FFFF;
@@ -78,13 +78,7 @@ fn random_arg(o: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
     let b = o
         .cast::<PyBytes>()
         .map_err(|_| wrong_type("random", "5 bytes", o))?;
-    b.as_bytes().try_into().map_err(|_| {
-        invalid_argument(
-            "random",
-            format!("{} bytes", b.as_bytes().len()),
-            "exactly 5 bytes",
-        )
-    })
+    core::ObjectId::random_value(b.as_bytes()).py()
 }
 
 static BSON_OBJECTID: PyOnceLock<Py<PyType>> = PyOnceLock::new();
