@@ -3,7 +3,9 @@
 //   npm run bench            (node bench.mjs [--n 1000000] [--rounds 3])
 //
 // For every generator: the rate over N consecutive IDs (best of `rounds`), and how many of those
-// N IDs are duplicates (counted after timing, in a Set). Prints a Markdown table and the goals.
+// N IDs are duplicates (counted after timing, in a Set). Prints a Markdown table and the goals,
+// and writes them to docs/bench/node.md with the date, machine and command on top
+// (IDMINT_BENCH_WRITE=0: print only).
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import { Snowflake as SapphireSnowflake } from '@sapphire/snowflake';
@@ -11,6 +13,7 @@ import { ObjectId as BsonObjectId } from 'bson';
 import { Snowflake as NodejsSnowflake } from 'nodejs-snowflake';
 import { v7 as uuidv7 } from 'uuid';
 import { Snowflake, ObjectId, Layout, parse, uuid7, Uuid7Generator } from './index.mjs';
+import { installed, printer, writeReport } from '../js/bench-report.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -165,19 +168,20 @@ add('parse', 'idmint `layout.parse(string)`', mParseStr, mDeconstruct);
 add('parse', '@sapphire/snowflake `deconstruct()`', mDeconstruct, mDeconstruct);
 
 // --- report ----------------------------------------------------------------------------------
+const { lines, out } = printer();
 const fmt = (r) => (r >= 1e6 ? `${(r / 1e6).toFixed(2)} M/s` : `${(r / 1e3).toFixed(0)} k/s`);
-console.log(`\nidmint bench: N = ${N.toLocaleString('en')} per row, best of ${ROUNDS}; node ${process.version}, ` +
+out(`\nidmint bench: N = ${N.toLocaleString('en')} per row, best of ${ROUNDS}; node ${process.version}, ` +
   `${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-console.log('| group | implementation | rate | vs reference | duplicates in N |');
-console.log('|---|---|---:|---:|---:|');
+out('| group | implementation | rate | vs reference | duplicates in N |');
+out('|---|---|---:|---:|---:|');
 for (const r of rows) {
   const ratio = r.ref === r ? '1.00× (reference)' : `${(r.rate / r.ref.rate).toFixed(2)}×`;
   const dups = r.dups === null ? '—' : r.dups.toLocaleString('en');
-  console.log(`| ${r.group} | ${r.name} | ${fmt(r.rate)} | ${ratio} | ${dups} |`);
+  out(`| ${r.group} | ${r.name} | ${fmt(r.rate)} | ${ratio} | ${dups} |`);
 }
-const goal = (ok, text) => console.log(`- [${ok ? 'x' : ' '}] ${text}`);
-console.log(`\nGoals (twitter cap ${fmt(cap)}):`);
-console.log(`(waits for the next ms after a tick's 4,096 sequence numbers ran out: \`nextId()\` ${waits1.toLocaleString('en')}, ` +
+const goal = (ok, text) => out(`- [${ok ? 'x' : ' '}] ${text}`);
+out(`\nGoals (twitter cap ${fmt(cap)}):`);
+out(`(waits for the next ms after a tick's 4,096 sequence numbers ran out: \`nextId()\` ${waits1.toLocaleString('en')}, ` +
   `\`nextIds\` ${gen2.stats.waits.toLocaleString('en')}, over ${(N * (ROUNDS + 0.1)).toLocaleString('en')} IDs each; ` +
   'a ms in which a caller is descheduled or the GC runs issues fewer than 4,096 and that capacity is gone)');
 goal(mNext.rate >= 0.95 * cap && mNext.dups === 0,
@@ -188,3 +192,11 @@ goal(mOidHex.rate >= mBsonHex.rate,
   `ObjectId hex ≥ bson's \`new ObjectId().toHexString()\`: ${(mOidHex.rate / mBsonHex.rate).toFixed(2)}× (generateHex ${(mOidGen.rate / mBsonHex.rate).toFixed(2)}×)`);
 goal(mParse.rate >= mDeconstruct.rate,
   `\`parse\` ≥ @sapphire/snowflake's \`deconstruct\`: ${(mParse.rate / mDeconstruct.rate).toFixed(2)}×`);
+
+writeReport({
+  name: 'node',
+  title: 'Node package benchmark',
+  script: import.meta.url,
+  runtime: ['@sapphire/snowflake', 'bson', 'nodejs-snowflake', 'uuid'].map((p) => installed('node', p)),
+  lines,
+});

@@ -5,7 +5,8 @@
 
 Each row is the best of several repeats (the least disturbed by other processes); the ratio
 column compares idmint with the baseline named in that row, and the goal column says what the
-row is meant to show. Prints a Markdown table.
+row is meant to show. Prints a Markdown table and writes it to docs/bench/python.md, with the
+date, machine and command on top (IDMINT_BENCH_WRITE=0: print only).
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shlex
 import sys
+import time
 import timeit
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 # Run as `python python/bench.py`, this file's folder comes first on sys.path, and its idmint/
@@ -48,6 +52,46 @@ def fmt(per_second: float | None) -> str:
     if per_second >= 1e6:
         return f"{per_second / 1e6:.2f} M/s"
     return f"{per_second / 1e3:.0f} k/s"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "CPU model unknown"
+
+
+def version(dist: str) -> str:
+    try:
+        return f"{dist} {metadata.version(dist)}"
+    except metadata.PackageNotFoundError:
+        return f"{dist} (not installed)"
+
+
+def write_report(lines: list[str], load: tuple[float, ...]) -> None:
+    """docs/bench/python.md: the printed table under the date, machine and command of this run."""
+    root = _HERE.parent
+    path = root / "docs" / "bench" / "python.md"
+    script = os.path.relpath(Path(sys.argv[0]).resolve(), root)
+    header = [
+        "# Python package benchmark",
+        "",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC",
+        f"- machine: {platform.system().lower()} {platform.machine()}, {cpu_model()} × {os.cpu_count()} CPUs, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        f"- runtime: Python {platform.python_version()} ({sys.implementation.name}), idmint {idmint.__version__}, "
+        + ", ".join(version(d) for d in ("pymongo", "snowflake-id", "uuid-utils")),
+        f"- command: `{shlex.join(['python', script, *sys.argv[1:]])}` (from the repository root)",
+        "",
+        "Written by the bench; running the command again replaces this file.",
+        "",
+    ]
+    path.write_text("\n".join(header + lines) + "\n")
+    print(f"\nwrote {os.path.relpath(path)}")
 
 
 def main() -> int:
@@ -137,18 +181,21 @@ def main() -> int:
     assert p.worker == 1  # the parse really decoded
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    print(
+    lines = [
         f"idmint {idmint.__version__} | Python {platform.python_version()} ({sys.implementation.name}) | "
         f"{platform.machine()} | {os.cpu_count()} CPUs | load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
-        + (" | QUICK RUN" if args.quick else "")
-    )
-    print()
-    print("| operation | idmint | baseline | baseline rate | idmint / baseline | goal | met |")
-    print("|---|---:|---|---:|---:|---|:-:|")
+        + (" | QUICK RUN" if args.quick else ""),
+        "",
+        "| operation | idmint | baseline | baseline rate | idmint / baseline | goal | met |",
+        "|---|---:|---|---:|---:|---|:-:|",
+    ]
     for r in rows:
         ratio = f"{r.ours / r.baseline:.2f}x" if r.baseline else "-"
         met = "-" if r.met is None else ("yes" if r.met else "**no**")
-        print(f"| {r.operation} | {fmt(r.ours)} | {r.baseline_name} | {fmt(r.baseline)} | {ratio} | {r.goal} | {met} |")
+        lines.append(f"| {r.operation} | {fmt(r.ours)} | {r.baseline_name} | {fmt(r.baseline)} | {ratio} | {r.goal} | {met} |")
+    print("\n".join(lines))
+    if os.environ.get("IDMINT_BENCH_WRITE") != "0":
+        write_report(lines, load)
     return 0
 
 

@@ -25,8 +25,8 @@ ROOT=$PWD
 export IDMINT_CARGO_PROFILE=${IDMINT_CARGO_PROFILE:-ci}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 PROFILE=$IDMINT_CARGO_PROFILE
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
+# The install helpers (shared with the packages' own test scripts).
+source tests/lib.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -55,66 +55,11 @@ await() {
     fi
 }
 
-apt_packages() { # the Debian packages the named sections need and this machine lacks
-    local s need=()
-    for s in "$@"; do
-        case $s in
-            rust | segment)
-                command -v redis-server >/dev/null || need+=(redis-server)
-                compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
-                command -v mariadbd >/dev/null || need+=(mariadb-server)
-                ;;
-            web) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
-        esac
-    done
-    printf '%s\n' "${need[@]}" | sort -u | grep . || true
-}
-
-apt_install() {
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
-}
-
-npm_ci() { # npm_ci DIR [ARGS]: npm ci when package-lock.json changed since the last one
-    local dir=$1
-    shift
-    if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
-        [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-        (cd "$dir" && npm ci --no-audit --no-fund "$@")
-    fi
-}
-
 PY_VENV=python/.venv
 python_tools() {
     [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
     "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
         "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10"
-}
-
-WASM_BINDGEN=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
-# wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to. Built at
-# the lowest CPU priority, so on a small machine it takes only what the main build leaves idle,
-# and without LTO at opt-level 1: it runs for a second on a small .wasm, a faster build matters
-# more than a faster tool.
-wasm_bindgen_cli() {
-    [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN" ] && return 0
-    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-        CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" \
-        nice -n 19 cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN" --force
-}
-
-# rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
-# toolchain's files and two of it at once could clash.
-rustup_parts() {
-    local have
-    have=$(rustup component list --installed 2>/dev/null || true)
-    for c in rustfmt clippy; do
-        grep -q "^$c" <<<"$have" || rustup component add "$c"
-    done
-    if [ "${1:-}" = wasm ]; then
-        rustup target list --installed | grep -qx wasm32-unknown-unknown ||
-            rustup target add wasm32-unknown-unknown
-    fi
 }
 
 start_prep() {

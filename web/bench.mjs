@@ -1,10 +1,12 @@
 // The browser benchmark: headless Chromium (Debian's /usr/bin/chromium via playwright-core), one
 // page, one thread. idmint-web against uuid v7 and bson's browser build (devDependencies).
-// Prints a Markdown table. Build pkg/ first (node build.mjs).
+// Prints a Markdown table and writes it to docs/bench/web.md with the date, machine, browser and
+// command on top (IDMINT_BENCH_WRITE=0: print only). Build pkg/ first (node build.mjs).
 //
 //   node bench.mjs [--round MS] [--rounds N]
 import { launch } from './test/run-browser.mjs';
 import { startServer } from './test/serve.mjs';
+import { installed, printer, writeReport } from '../js/bench-report.mjs';
 
 const arg = (name, dflt) => {
     const i = process.argv.indexOf(name);
@@ -39,10 +41,19 @@ const rows = [
     ['new ObjectId(hex).getTimestamp()', r.oidTime, `${(r.oidTime.opsPerSec / r.bsonTime.opsPerSec).toFixed(2)}× bson`],
     ['bson new ObjectId(hex).getTimestamp()', r.bsonTime, 'baseline'],
 ];
-console.log(`\n${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}, one page, one thread; best of rounds\n`);
-console.log('| operation | ops/s | ratio |');
-console.log('|---|---:|---|');
-for (const [name, m, note] of rows) console.log(`| ${name} | ${fmt(m.opsPerSec)} | ${note} |`);
+const { lines, out } = printer();
+const browserName = r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium';
+out(`\n${browserName}, one page, one thread; best of rounds\n`);
+out('| operation | ops/s | ratio |');
+out('|---|---:|---|');
+for (const [name, m, note] of rows) out(`| ${name} | ${fmt(m.opsPerSec)} | ${note} |`);
 const sfOk = r.snowflake.opsPerSec / r.cap >= 0.95;
 const oidOk = r.oid.opsPerSec >= r.bson.opsPerSec;
-console.log(`\nsnowflake ≥ 95% of cap: ${sfOk ? 'yes' : 'NO'}; ObjectId hex ≥ bson: ${oidOk ? 'yes' : 'NO'}`);
+out(`\nsnowflake ≥ 95% of cap: ${sfOk ? 'yes' : 'NO'}; ObjectId hex ≥ bson: ${oidOk ? 'yes' : 'NO'}`);
+writeReport({
+    name: 'web',
+    title: 'Browser package benchmark',
+    script: import.meta.url,
+    runtime: [browserName, ...['bson', 'uuid'].map((p) => installed('web', p))],
+    lines,
+});

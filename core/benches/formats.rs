@@ -1,19 +1,39 @@
-//! Costs of the display formats: obfuscation, short strings, UUIDv7, templates.
+//! Costs of the display formats: obfuscation, short strings, UUIDv7, templates. A Markdown
+//! table built from criterion's estimates is printed and written to
+//! `docs/bench/rust-formats.md` (with the date, machine and command; `IDMINT_BENCH_WRITE=0`
+//! prints only).
 //!
 //! ```text
 //! cargo bench -p idmint-core --bench formats
 //! ```
 
+mod report;
+
+use std::collections::HashMap;
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput};
 use idmint_core::{
     Encoding, Key, ManualClock, MemoryDailyCounter, Obfuscator, OrderNumbers, Template,
     Uuid7Generator,
 };
+use report::{publish, read_estimates, tee};
+
+const GROUP: &str = "formats";
+/// The benchmarks of `formats()`, in the table's order.
+const NAMES: [&str; 8] = [
+    "obfuscate",
+    "reveal",
+    "base62 encode",
+    "base62 decode",
+    "uuid7 next_uuid",
+    "uuid7 next_uuids_into (per 1000)",
+    "order number next",
+    "template parse",
+];
 
 fn formats(c: &mut Criterion) {
-    let mut g = c.benchmark_group("formats");
+    let mut g = c.benchmark_group(GROUP);
     g.throughput(Throughput::Elements(1));
     let ob = Obfuscator::new(&Key::new(1, *b"0123456789abcdef").unwrap());
     let id = 1_541_815_603_606_036_480u64;
@@ -42,5 +62,28 @@ fn formats(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, formats);
-criterion_main!(benches);
+fn main() {
+    let Some((dir, started)) = report::run_criterion(formats) else {
+        return;
+    };
+    let per_iter: HashMap<String, f64> = NAMES
+        .iter()
+        .map(|n| (format!("{GROUP}/{n}"), 1.0))
+        .collect();
+    let r = read_estimates(&dir, started, &per_iter);
+    let mut out = String::new();
+    tee!(out);
+    tee!(out, "| benchmark | ns per call | M calls/s |");
+    tee!(out, "|---|---:|---:|");
+    for name in NAMES {
+        if let Some(ns) = r.get(GROUP, name) {
+            tee!(out, "| `{name}` | {ns:.1} | {:.2} |", 1e3 / ns);
+        }
+    }
+    tee!(out);
+    tee!(
+        out,
+        "Mean of criterion's samples, single thread. The batch row is one call of 1000 UUIDs."
+    );
+    publish("rust-formats", "idmint-core `formats` benchmark", &out);
+}

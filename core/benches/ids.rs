@@ -1,6 +1,7 @@
 //! Benchmarks of idmint-core against the crates people would otherwise reach for, then a
-//! Markdown summary (for the README) built from criterion's own estimates, then a count of
-//! duplicates from long single-process runs.
+//! Markdown summary built from criterion's own estimates, then a count of duplicates from long
+//! single-process runs. The tables are printed and written to `docs/bench/rust-ids.md` (with
+//! the date, machine and command; `IDMINT_BENCH_WRITE=0` prints only).
 //!
 //! ```text
 //! cargo bench -p idmint-core --bench ids                 # everything
@@ -8,14 +9,16 @@
 //! IDMINT_BENCH_NO_DUPES=1 cargo bench -p idmint-core --bench ids -- --quick
 //! ```
 
+mod report;
+
 use std::collections::HashMap;
 use std::fs;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use idmint_core::{Layout, ObjectId, Snowflake};
+use report::{publish, read_estimates, run_criterion, tee, Results};
 
 const SNOWFLAKE: &str = "snowflake";
 const TWITTER_NEXT: &str = "idmint/twitter next_id";
@@ -182,90 +185,6 @@ fn bench_parse(c: &mut Criterion) {
     g.finish();
 }
 
-/// Where criterion keeps its results; passed to criterion too, so writer and reader agree.
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return home.into();
-    }
-    // A relative CARGO_TARGET_DIR is relative to where cargo ran, not to this process's working
-    // directory (the package), so only an absolute one can be used as is.
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
-        if dir.is_absolute() {
-            return dir.join("criterion");
-        }
-    }
-    // Cargo hands benches `<target-dir>/tmp`, which also follows a target-dir set in config.
-    if let Some(parent) = option_env!("CARGO_TARGET_TMPDIR").and_then(|t| Path::new(t).parent()) {
-        return parent.join("criterion");
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
-}
-
-/// Whether criterion measures in this run; in test, list and profile runs it writes no
-/// estimates, and the long duplicate runs would only slow `cargo test --benches` down.
-fn measuring() -> bool {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let has = |flag: &str| {
-        args.iter()
-            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
-    };
-    has("--bench") && !has("--test") && !has("--list") && !has("--profile-time")
-}
-
-/// Mean ns per ID of every benchmark criterion measured in this run, keyed `group/name`.
-///
-/// Directory names are found through each benchmark's `benchmark.json` rather than
-/// re-derived, since criterion rewrites `/` and other characters and de-duplicates names.
-/// Results older than this run (filtered out, or `--discard-baseline`) are left out.
-fn read_estimates(dir: &Path, since: SystemTime, per_iter: &HashMap<String, f64>) -> Results {
-    let mut found = HashMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if !path.is_dir() {
-                continue;
-            }
-            let new = path.join("new");
-            let (Ok(meta), Ok(bench)) = (
-                fs::metadata(new.join("estimates.json")),
-                fs::read_to_string(new.join("benchmark.json")),
-            ) else {
-                stack.push(path);
-                continue;
-            };
-            if meta.modified().map_or(true, |m| m < since) {
-                continue;
-            }
-            let Some(full_id) = serde_json::from_str::<serde_json::Value>(&bench)
-                .ok()
-                .and_then(|v| v["full_id"].as_str().map(str::to_string))
-            else {
-                continue;
-            };
-            let mean = fs::read_to_string(new.join("estimates.json"))
-                .ok()
-                .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
-                .and_then(|v| v["mean"]["point_estimate"].as_f64());
-            if let (Some(mean), Some(n)) = (mean, per_iter.get(&full_id)) {
-                found.insert(full_id, mean / n);
-            }
-        }
-    }
-    Results(found)
-}
-
-struct Results(HashMap<String, f64>);
-
-impl Results {
-    fn get(&self, group: &str, name: &str) -> Option<f64> {
-        self.0.get(&format!("{group}/{name}")).copied()
-    }
-}
-
 enum Note {
     /// Share of a cap given in ns per ID.
     Cap(f64, &'static str),
@@ -273,7 +192,9 @@ enum Note {
     Vs(&'static str, &'static str),
 }
 
-fn print_table(r: &Results, twitter_cap_ns: f64) {
+/// The criterion table with each row's cap share and ratios to its peers.
+fn table(r: &Results, twitter_cap_ns: f64) -> String {
+    let mut out = String::new();
     let oid_cap_ns = 1e9 / OID_CAP_PER_S;
     let rows: Vec<(&str, &str, Vec<Note>)> = vec![
         (
@@ -339,9 +260,9 @@ fn print_table(r: &Results, twitter_cap_ns: f64) {
         (PARSE, DECOMPOSE_STR, vec![]),
     ];
 
-    println!();
-    println!("| benchmark | ns per ID | M IDs/s | ratio |");
-    println!("|---|---:|---:|---|");
+    tee!(out);
+    tee!(out, "| benchmark | ns per ID | M IDs/s | ratio |");
+    tee!(out, "|---|---:|---:|---|");
     for (group, name, notes) in rows {
         let Some(ns) = r.get(group, name) else {
             continue;
@@ -357,7 +278,8 @@ fn print_table(r: &Results, twitter_cap_ns: f64) {
                     .map(|p| format!("{:.2}× vs {label}", p / ns)),
             })
             .collect();
-        println!(
+        tee!(
+            out,
             "| {group} `{name}` | {} | {:.2} | {} |",
             fmt_ns(ns),
             1e3 / ns,
@@ -368,8 +290,9 @@ fn print_table(r: &Results, twitter_cap_ns: f64) {
             }
         );
     }
-    println!();
-    println!(
+    tee!(out);
+    tee!(
+        out,
         "Mean of criterion's samples, single thread, {} {} with {} CPUs. \
          \"× vs\" is the other crate's time over idmint's: above 1 means idmint is faster. \
          Capped rows include the waits for the next tick or second.",
@@ -377,6 +300,7 @@ fn print_table(r: &Results, twitter_cap_ns: f64) {
         std::env::consts::ARCH,
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    out
 }
 
 fn fmt_ns(ns: f64) -> String {
@@ -409,13 +333,15 @@ fn oid_key(bytes: [u8; 12]) -> u128 {
     u128::from_be_bytes(b)
 }
 
-fn print_duplicates() {
-    println!();
-    println!("| generator | IDs | seconds | M IDs/s | duplicates |");
-    println!("|---|---:|---:|---:|---:|");
-    let row = |label: &str, n: usize, (keys, took): (Vec<u128>, Duration)| {
+fn duplicates_table() -> String {
+    let mut out = String::new();
+    tee!(out);
+    tee!(out, "| generator | IDs | seconds | M IDs/s | duplicates |");
+    tee!(out, "|---|---:|---:|---:|---:|");
+    let mut row = |label: &str, n: usize, (keys, took): (Vec<u128>, Duration)| {
         let dupes = duplicates(keys);
-        println!(
+        tee!(
+            out,
             "| {label} | {n} | {:.2} | {:.2} | {dupes} |",
             took.as_secs_f64(),
             n as f64 / took.as_secs_f64() / 1e6,
@@ -445,31 +371,25 @@ fn print_duplicates() {
         DUPES_SNOWFLAKE,
         mint(DUPES_SNOWFLAKE, || rs.real_time_generate() as u64 as u128),
     );
-    println!();
-    println!(
+    tee!(out);
+    tee!(
+        out,
         "One thread, one process; seconds count minting only. idmint's ObjectId waits for the \
          next second after 2^24 IDs, and a run starts with the current second's budget unused, \
          so a few seconds' run can average a little above 16.78 M/s. bson's counter wraps \
          without waiting, so beyond 2^24 IDs in one second it reissues earlier ones."
     );
+    out
 }
 
 fn main() {
-    let started = SystemTime::now();
-    let dir = criterion_dir();
-    // `output_directory` is criterion's own setting, so the files read below are the ones it
-    // wrote; without it criterion asks `cargo metadata`, which this code cannot mirror.
-    let mut c = Criterion::default()
-        .output_directory(&dir)
-        .configure_from_args();
-    bench_snowflake(&mut c);
-    bench_objectid(&mut c);
-    bench_parse(&mut c);
-    c.final_summary();
-
-    if !measuring() {
+    let Some((dir, started)) = run_criterion(|c| {
+        bench_snowflake(c);
+        bench_objectid(c);
+        bench_parse(c);
+    }) else {
         return;
-    }
+    };
     let mut per_iter: HashMap<String, f64> = [
         (SNOWFLAKE, TWITTER_NEXT),
         (SNOWFLAKE, WIDE22_NEXT),
@@ -493,10 +413,9 @@ fn main() {
     per_iter.insert(format!("{SNOWFLAKE}/{TWITTER_BATCH}"), BATCH as f64);
 
     let twitter_cap_ns = 1e9 / twitter().layout().ids_per_second_cap();
-    print_table(&read_estimates(&dir, started, &per_iter), twitter_cap_ns);
-
-    if std::env::var_os("IDMINT_BENCH_NO_DUPES").is_some_and(|v| !v.is_empty() && v != "0") {
-        return;
+    let mut body = table(&read_estimates(&dir, started, &per_iter), twitter_cap_ns);
+    if !std::env::var_os("IDMINT_BENCH_NO_DUPES").is_some_and(|v| !v.is_empty() && v != "0") {
+        body.push_str(&duplicates_table());
     }
-    print_duplicates();
+    publish("rust-ids", "idmint-core `ids` benchmark", &body);
 }

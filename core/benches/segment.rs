@@ -6,10 +6,15 @@
 //!   distribution of every `next_id` call while background refills run, and store round trips
 //!   per million IDs.
 //!
+//! The table is printed and, in a `cargo bench` run, written to `docs/bench/rust-segment.md`
+//! (with the date, machine and command; `IDMINT_BENCH_WRITE=0` prints only).
+//!
 //! ```text
 //! cargo bench -p idmint-core --features sqlite,postgres,mysql,redis --bench segment
 //! IDMINT_BENCH_IDS=50000000 cargo bench -p idmint-core --features segment --bench segment
 //! ```
+
+mod report;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -75,7 +80,15 @@ fn latency(h: &TagHandle, n: u64) -> Latency {
     }
 }
 
-fn store_rows(rows: &mut Vec<String>, name: &str, url: &str, max_step: u64, n: u64) {
+/// Appends the store's row, or to `skipped` why there is none (the file then says so too).
+fn store_rows(
+    rows: &mut Vec<String>,
+    skipped: &mut Vec<String>,
+    name: &str,
+    url: &str,
+    max_step: u64,
+    n: u64,
+) {
     let client = match SegmentClient::builder()
         .store_url(url)
         .max_step(max_step)
@@ -85,6 +98,7 @@ fn store_rows(rows: &mut Vec<String>, name: &str, url: &str, max_step: u64, n: u
         Ok(c) => c,
         Err(e) => {
             eprintln!("{name}: skipped ({e})");
+            skipped.push(format!("{name}, max_step {max_step}: skipped ({e})"));
             return;
         }
     };
@@ -158,6 +172,7 @@ fn main() {
     } else {
         ids_to_draw(20_000_000)
     };
+    let mut skipped = Vec::new();
     for (name, var, table) in [
         ("redis", "IDMINT_TEST_REDIS_URL", "?prefix=idmint_bench"),
         (
@@ -168,11 +183,27 @@ fn main() {
     ] {
         let Ok(url) = std::env::var(var) else {
             eprintln!("{name}: skipped ({var} is not set)");
+            skipped.push(format!("{name}: skipped ({var} is not set)"));
             continue;
         };
         for max_step in [10_000, 1_000_000] {
-            store_rows(&mut rows, name, &format!("{url}{table}"), max_step, draws);
+            store_rows(
+                &mut rows,
+                &mut skipped,
+                name,
+                &format!("{url}{table}"),
+                max_step,
+                draws,
+            );
         }
     }
-    println!("\n{}", rows.join("\n"));
+    let table = format!("\n{}", rows.join("\n"));
+    println!("{table}");
+    if !quick {
+        let mut body = table;
+        for s in &skipped {
+            body.push_str(&format!("\n\n{s}"));
+        }
+        report::publish("rust-segment", "idmint-core `segment` benchmark", &body);
+    }
 }

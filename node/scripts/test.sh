@@ -10,11 +10,9 @@
 #      package's own tests (test/: bson, shared daily counters, resumeAfter, worker threads, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-stamp=node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-    echo "==> npm ci (node/)"
-    npm ci --ignore-scripts --no-audit --no-fund
-fi
+source ../tests/lib.sh
+# Without install scripts: this package's own would build the addon, which the next step does.
+npm_ci . --ignore-scripts
 echo "==> build the native addon (node/scripts/build.js)"
 node scripts/build.js
 echo "==> node --test (js/test: the shared suite; node/test: native-only tests)"

@@ -15,28 +15,14 @@
 #                                 (screenshot web/test/out/demo.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ../tests/lib.sh
 
+# The installs tests/run.sh also uses (tests/lib.sh), each only when missing.
 install() {
-    local sudo="" wb stamp=node_modules/.package-lock.json
-    [ "$(id -u)" -ne 0 ] && sudo=sudo
-    wb=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' ../Cargo.toml)
-    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-        echo "==> rustup target add wasm32-unknown-unknown"
-        rustup target add wasm32-unknown-unknown
-    fi
-    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wb" ]; then
-        echo "==> cargo install wasm-bindgen-cli $wb"
-        cargo install wasm-bindgen-cli --version "$wb" --force
-    fi
-    if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-        echo "==> apt-get install chromium"
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
-    fi
-    if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-        echo "==> npm ci (web/)"
-        npm ci --no-audit --no-fund
-    fi
+    rustup_parts wasm
+    wasm_bindgen_cli
+    [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
+    npm_ci .
 }
 
 in_node() {

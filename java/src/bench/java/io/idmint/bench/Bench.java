@@ -3,6 +3,12 @@ package io.idmint.bench;
 import com.github.f4b6a3.tsid.TsidFactory;
 import io.idmint.ObjectId;
 import io.idmint.Snowflake;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,7 +16,9 @@ import java.util.function.LongSupplier;
 
 /**
  * idmint against hutool's Snowflake and tsid-creator, in one JVM, single-threaded. Each row:
- * warm up, then several timed rounds of calls; the median rate is printed as a Markdown table.
+ * warm up, then several timed rounds of calls; the median rate is printed as a Markdown table
+ * and written to {@code docs/bench/jvm.md} with the date, machine and command on top
+ * ({@code IDMINT_BENCH_WRITE=0}: print only).
  *
  * <p>Run: {@code cd java && mvn -q -Pbench test-compile exec:java} (-Dbench.seconds=1 -Dbench.rounds=5).
  */
@@ -66,19 +74,83 @@ public final class Bench {
 
         double idmintSingle = rows.get(0).idsPerSecond();
         double idmintOid = rows.get(5).idsPerSecond();
-        System.out.printf("%n%s, %s %s, %d cores, %d rounds x %.1f s, median%n%n",
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("%s, %s %s, %d cores, %d rounds x %.1f s, median",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), System.getProperty("os.arch"),
-                Runtime.getRuntime().availableProcessors(), ROUNDS, SECONDS);
-        System.out.println("| benchmark | IDs/s | of layout cap (4.096 M/s) | idmint / this |");
-        System.out.println("|---|---:|---:|---:|");
+                Runtime.getRuntime().availableProcessors(), ROUNDS, SECONDS));
+        lines.add("");
+        lines.add("| benchmark | IDs/s | of layout cap (4.096 M/s) | idmint / this |");
+        lines.add("|---|---:|---:|---:|");
         for (Row r : rows) {
             double base = r.name().contains("ObjectId") ? idmintOid : idmintSingle;
-            System.out.printf("| %s | %.3f M | %s | %.2f |%n", r.name(), r.idsPerSecond() / 1e6,
+            lines.add(String.format("| %s | %.3f M | %s | %.2f |", r.name(), r.idsPerSecond() / 1e6,
                     r.cap() == null ? "n/a" : String.format("%.1f %%", 100 * r.idsPerSecond() / r.cap()),
-                    base / r.idsPerSecond());
+                    base / r.idsPerSecond()));
         }
+        System.out.println();
+        lines.forEach(System.out::println);
         if (sink == 42) {
             System.out.println();
         }
+        if (!"0".equals(System.getenv("IDMINT_BENCH_WRITE"))) {
+            writeReport(lines);
+        }
+    }
+
+    /** docs/bench/jvm.md: the printed table under the date, machine and command of this run. */
+    static void writeReport(List<String> lines) {
+        // mvn runs the bench in java/; the repository root is its parent.
+        Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        if (!Files.isDirectory(root.resolve("docs/bench"))) {
+            root = root.getParent();
+        }
+        Path file = root.resolve("docs/bench/jvm.md");
+        StringBuilder command = new StringBuilder("cd java && mvn -q -Pbench test-compile exec:java");
+        for (String prop : List.of("bench.seconds", "bench.rounds")) {
+            if (System.getProperty(prop) != null) {
+                command.append(" -D").append(prop).append('=').append(System.getProperty(prop));
+            }
+        }
+        List<String> out = new ArrayList<>(List.of(
+                "# JVM package benchmark",
+                "",
+                "- date: " + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC).format(Instant.now()),
+                String.format("- machine: %s %s, %s × %d CPUs, load average %s", System.getProperty("os.name").toLowerCase(),
+                        System.getProperty("os.arch"), procLine("/proc/cpuinfo", "model name"),
+                        Runtime.getRuntime().availableProcessors(), procLine("/proc/loadavg", "")),
+                String.format("- runtime: %s %s, hutool 5.8.26, tsid-creator 5.2.6 (java/pom.xml)",
+                        System.getProperty("java.vm.name"), System.getProperty("java.version")),
+                "- command: `" + command + "` (from the repository root)",
+                "",
+                "Written by the bench; running the command again replaces this file.",
+                ""));
+        out.addAll(lines);
+        try {
+            Files.writeString(file, String.join("\n", out) + "\n");
+            System.out.println();
+            System.out.println("wrote " + file);
+        } catch (IOException e) {
+            System.err.println("could not write " + file + ": " + e);
+        }
+    }
+
+    /**
+     * The value of the first line of a /proc file starting with {@code key} (the text after ':'),
+     * or for an empty key its first three words; "unknown" where there is no such file.
+     */
+    static String procLine(String path, String key) {
+        try {
+            for (String line : Files.readAllLines(Path.of(path))) {
+                if (key.isEmpty()) {
+                    return String.join(" ", Arrays.asList(line.trim().split("\\s+")).subList(0, 3));
+                }
+                if (line.startsWith(key)) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: say so below
+        }
+        return "unknown";
     }
 }
