@@ -2,6 +2,16 @@
 import assert from 'node:assert/strict';
 import { idmint } from './target.mjs';
 
+/** The kinds the display IDs (docs/formats.md) brought to the core's error table. */
+export const NEW_KINDS = [
+  'invalid_key',
+  'invalid_encoding',
+  'invalid_template',
+  'counter_overflow',
+  'invalid_uuid',
+  'check_digit_mismatch',
+];
+
 /** Run `fn`, which must throw; return the error. */
 export function thrown(fn, what = 'the call') {
   try {
@@ -29,6 +39,13 @@ export function assertKind(err, kind, what = '') {
   assert.ok(err instanceof C, `${what}: instanceof ${className(kind)}`);
   assert.equal(err.name, className(kind), `${what}: name`);
   assert.ok(typeof err.message === 'string' && err.message.length > 0, `${what}: message`);
+}
+
+/** `fn` must throw the idmint error of `kind` (as `assertKind` checks it); return the error. */
+export function throwsKind(fn, kind, what = '') {
+  const err = thrown(fn, what || 'the call');
+  assertKind(err, kind, what);
+  return err;
 }
 
 /** Parts in the package's shape from a vector's `{ time_ms, fields, sequence }`. */

@@ -4,8 +4,8 @@
 //   IDMINT_TARGET=web node --test js/test/     against the wasm package (web/, npm `idmint-web`)
 //   in a browser (web/test/run-browser.mjs: import map for node:test / node:assert/strict): web
 //
-// Exports: `idmint` (the module namespace), `vectors` ({ snowflake, objectid }: tests/vectors/*.json),
-// `TARGET` ('native' | 'web').
+// Exports: `idmint` (the module namespace), `vectors` (tests/vectors/*.json by name: snowflake,
+// objectid, and the display IDs' shortid, obfuscate, uuid7, template), `TARGET` ('native' | 'web').
 
 const inBrowser = typeof window !== 'undefined';
 
@@ -36,4 +36,8 @@ async function readVector(name) {
 export const vectors = {
   snowflake: await readVector('snowflake.json'),
   objectid: await readVector('objectid.json'),
+  shortid: await readVector('shortid.json'),
+  obfuscate: await readVector('obfuscate.json'),
+  uuid7: await readVector('uuid7.json'),
+  template: await readVector('template.json'),
 };

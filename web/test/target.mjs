@@ -1,7 +1,7 @@
 // The web package's own test target: always idmint-web (the shared suite in js/test/ picks its
 // target from IDMINT_TARGET; these web-only cases need no choice). Same exports as
-// js/test/target.mjs: { idmint, vectors, TARGET }, with the display-ID vectors too (obfuscate,
-// shortid, uuid7, template: tests/vectors/README.md), fetched in a browser, read from disk in Node.
+// js/test/target.mjs: { idmint, vectors, TARGET } (the vectors these cases use: snowflake,
+// objectid), fetched in a browser, read from disk in Node.
 
 const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
 
@@ -23,8 +23,4 @@ export const TARGET = 'web';
 export const vectors = {
     snowflake: await loadVectors('snowflake'),
     objectid: await loadVectors('objectid'),
-    obfuscate: await loadVectors('obfuscate'),
-    shortid: await loadVectors('shortid'),
-    uuid7: await loadVectors('uuid7'),
-    template: await loadVectors('template'),
 };

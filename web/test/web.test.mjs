@@ -149,4 +149,13 @@ describe(`idmint-web (${TARGET}): browser specifics`, () => {
             assert.match(e.message, /64 bits/);
         }
     });
+
+    test('errorClass(kind): the exported class of every kind, undefined for an unknown one', () => {
+        for (const kind of idmint.ERROR_KINDS) {
+            const name = kind.replace(/(^|_)([a-z0-9])/g, (_, __, c) => c.toUpperCase()) + 'Error';
+            assert.equal(typeof idmint[name], 'function', name);
+            assert.equal(idmint.errorClass(kind), idmint[name], kind);
+        }
+        assert.equal(idmint.errorClass('no_such_kind'), undefined);
+    });
 });
