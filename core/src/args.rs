@@ -2,9 +2,9 @@
 //! reads its language's integer as an `i128` (which holds every one of them) and the core
 //! checks it here, so the error and its text are the same everywhere.
 //!
-//! The other numbers are checked where their rule lives: a daily counter's `day` and `first`
-//! by [`MemoryDailyCounter::starting_at`](crate::MemoryDailyCounter::starting_at), a `step`
-//! by [`CounterArgs`](crate::segment::CounterArgs), times by
+//! The other numbers are checked where their rule lives: the `day` and `first` a daily counter
+//! starts at by [`MemoryDailyCounter::starting_at`](crate::MemoryDailyCounter::starting_at),
+//! a `step` by [`CounterArgs`](crate::segment::CounterArgs), times by
 //! [`parse_time_ms`](crate::parse_time_ms).
 
 use crate::{Error, Result};
@@ -47,4 +47,22 @@ fn count_error(name: &str, value: i128, expected: String) -> Error {
         value: value.to_string(),
         expected,
     }
+}
+
+/// The day of [`DailyCounter::next`](crate::DailyCounter::next) (`yyyymmdd`) from any whole
+/// number: one that is not a `u32` is `value_out_of_range` for the field `day`.
+///
+/// ```
+/// use idmint_core::args::day;
+/// assert_eq!(day(20240522)?, 20240522);
+/// assert_eq!(day(-1).unwrap_err().kind(), "value_out_of_range");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn day(value: impl Into<i128>) -> Result<u32> {
+    let value = value.into();
+    u32::try_from(value).map_err(|_| Error::ValueOutOfRange {
+        field: "day".into(),
+        value,
+        max: u32::MAX as u64,
+    })
 }

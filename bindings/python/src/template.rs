@@ -378,17 +378,9 @@ pub struct MemoryDailyCounter {
     inner: Arc<core::MemoryDailyCounter>,
 }
 
-/// A `yyyymmdd` day for the core's `u32`.
+/// A `yyyymmdd` day for the core's `u32`, checked by the core.
 fn day_arg(day: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let (d, given) = fit("day", day, 0u32)?;
-    match given {
-        None => Ok(d),
-        Some(v) => Err(to_py(core::Error::ValueOutOfRange {
-            field: "day".into(),
-            value: v,
-            max: u32::MAX as u64,
-        })),
-    }
+    core::args::day(int_value("day", day)?).py()
 }
 
 #[pymethods]

@@ -898,7 +898,7 @@ impl MemoryDailyCounter {
     /// let c = MemoryDailyCounter::starting_at(20240522, 500)?;
     /// assert_eq!(c.next(20240522)?, 500);
     /// let err = MemoryDailyCounter::starting_at(20240522, -3).unwrap_err();
-    /// assert_eq!(err.to_string(), "invalid argument `first` = -3: 1..=68719476735: a daily counter starts at 1");
+    /// assert!(err.to_string().starts_with("invalid argument `first` = -3: 1..=68719476735:"));
     /// assert_eq!(MemoryDailyCounter::starting_at(-1, 1).unwrap_err().kind(), "invalid_argument");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
