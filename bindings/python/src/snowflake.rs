@@ -169,18 +169,14 @@ impl Snowflake {
                 given.push((name, value));
             }
         }
-        // Documented sugar: node fields not given are 0, unless random_nodes asks the core to
-        // draw them.
-        if !random_nodes {
-            for f in layout.node_fields() {
-                if !given.iter().any(|(n, _)| n == f.name()) {
-                    given.push((f.name().to_string(), 0));
-                }
-            }
-        }
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
         let b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
-        let b = if random_nodes { b.random_nodes() } else { b };
+        // Node fields not given are 0 (the package's documented default), or drawn at random.
+        let b = if random_nodes {
+            b.random_nodes()
+        } else {
+            b.zero_nodes()
+        };
         let gen = b
             .on_exhausted(on_exhausted.unwrap_or_default())
             .on_rollback(on_rollback.unwrap_or_default())
