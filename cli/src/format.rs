@@ -207,7 +207,7 @@ fn daily_counter<C: Clock>(
         }
     } else {
         CounterArgs {
-            start: Some((t.day_of(clock.now_ms())?, args.start)),
+            start: Some((t.day_of(clock.now_ms())?.into(), args.start.into())),
             ..Default::default()
         }
     };

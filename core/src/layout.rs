@@ -253,6 +253,15 @@ fn parse_bits(spec: &str, name: &str, text: &str) -> Result<u32> {
 }
 
 impl Layout {
+    /// The preset of a generator or parser given no layout: `twitter`.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, PRESETS};
+    /// assert_eq!(Layout::DEFAULT_PRESET, PRESETS[0]);
+    /// assert!(Layout::preset(Layout::DEFAULT_PRESET).is_ok());
+    /// ```
+    pub const DEFAULT_PRESET: &'static str = "twitter";
+
     /// One of the [`PRESETS`], exactly as the projects they come from define them:
     ///
     /// | name | fields, most significant first | tick | epoch |

@@ -34,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+pub mod args;
 pub mod clock;
 mod datetime;
 mod error;
@@ -52,7 +53,7 @@ pub mod snowflake;
 mod sql;
 pub mod uuid7;
 
-pub use clock::{Clock, ManualClock, MonotonicClock, WallClock};
+pub use clock::{AnyClock, Clock, ManualClock, MonotonicClock, WallClock};
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};
 pub use error::{Error, ErrorFamily, ErrorKind, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESETS};

@@ -85,6 +85,24 @@ impl ObjectId {
         Ok(Self::assemble(seconds, random, counter))
     }
 
+    /// The 5-byte random value of [`ObjectId::from_parts`] from bytes of any length, as a
+    /// binding receives them: exactly 5, else `invalid_argument` naming `random`.
+    ///
+    /// ```
+    /// use idmint_core::ObjectId;
+    /// assert_eq!(ObjectId::random_value(&[1, 2, 3, 4, 5])?, [1, 2, 3, 4, 5]);
+    /// let err = ObjectId::random_value(&[1, 2]).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid argument `random` = 2 bytes: exactly 5 bytes");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn random_value(bytes: &[u8]) -> Result<[u8; 5]> {
+        bytes.try_into().map_err(|_| Error::InvalidArgument {
+            name: "random".into(),
+            value: format!("{} bytes", bytes.len()),
+            expected: "exactly 5 bytes".into(),
+        })
+    }
+
     #[inline]
     fn assemble(seconds: u32, random: [u8; 5], counter: u32) -> ObjectId {
         let mut b = [0u8; 12];

@@ -278,6 +278,7 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     layout: Layout,
     nodes: Vec<(String, i128)>,
     random_nodes: bool,
+    zero_nodes: bool,
     resume_after: Option<u64>,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
@@ -307,6 +308,24 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// ```
     pub fn random_nodes(mut self) -> Self {
         self.random_nodes = true;
+        self
+    }
+
+    /// Give every node field not set with [`SnowflakeBuilder::node`] the value 0, for a single
+    /// generator that needs no node identity (the Python package's `Snowflake()` does this
+    /// unless asked for random nodes). Without it, or [`SnowflakeBuilder::random_nodes`], a
+    /// node field not set is a `missing_field` error. With both, random wins.
+    ///
+    /// ```
+    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+    ///     .node("worker", 7)
+    ///     .zero_nodes()
+    ///     .build()?;
+    /// assert_eq!(g.nodes(), [("datacenter".to_string(), 0), ("worker".to_string(), 7)]);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn zero_nodes(mut self) -> Self {
+        self.zero_nodes = true;
         self
     }
 
@@ -409,6 +428,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             layout: self.layout,
             nodes: self.nodes,
             random_nodes: self.random_nodes,
+            zero_nodes: self.zero_nodes,
             resume_after: self.resume_after,
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
@@ -479,10 +499,15 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             (None, _) => None,
         };
-        if self.random_nodes {
+        if self.random_nodes || self.zero_nodes {
             for f in layout.node_fields() {
                 if !nodes.iter().any(|(n, _)| n == f.name()) {
-                    nodes.push((f.name().to_string(), (random_u64()? & f.max()) as i128));
+                    let v = if self.random_nodes {
+                        random_u64()? & f.max()
+                    } else {
+                        0
+                    };
+                    nodes.push((f.name().to_string(), v as i128));
                 }
             }
         }
@@ -560,6 +585,7 @@ impl<C: Clock> Snowflake<C> {
             layout,
             nodes: Vec::new(),
             random_nodes: false,
+            zero_nodes: false,
             resume_after: None,
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),

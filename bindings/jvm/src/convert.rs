@@ -87,15 +87,9 @@ pub(crate) fn key_given(e: core::Error, given: Option<i32>) -> core::Error {
     }
 }
 
-/// A Java `int` count as `usize`: negative is the core's `invalid_argument` error.
-pub(crate) fn java_count(name: &str, n: i32) -> Result<usize> {
-    usize::try_from(n).map_err(|_| {
-        ffi_error(core::Error::InvalidArgument {
-            name: name.to_string(),
-            value: n.to_string(),
-            expected: "a count 0..=2147483647".to_string(),
-        })
-    })
+/// A Java `int` count as `usize`, checked by the core (negative is `invalid_argument`).
+pub(crate) fn java_count(name: &str, n: i32) -> core::Result<usize> {
+    core::args::count_up_to(name, n, i32::MAX as usize)
 }
 
 /// A Java `long` of unix ms, checked by the core's time reader (0..=year 9999).

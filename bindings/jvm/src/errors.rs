@@ -57,14 +57,6 @@ impl<T> IntoFfi<T> for core::Result<T> {
     }
 }
 
-pub(crate) fn invalid_argument(name: &str, value: String, expected: &str) -> Arc<FfiError> {
-    ffi_error(core::Error::InvalidArgument {
-        name: name.to_string(),
-        value,
-        expected: expected.to_string(),
-    })
-}
-
 /// Every error kind the core can report.
 #[uniffi::export]
 pub fn error_kinds() -> Vec<String> {

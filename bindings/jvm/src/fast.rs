@@ -9,6 +9,7 @@
 
 use idmint_core as core;
 
+use crate::convert::java_count;
 use crate::errors::*;
 use crate::snowflake::*;
 use crate::uuid7::*;
@@ -58,7 +59,7 @@ fn id_out(id: u64) -> core::Result<i64> {
 pub unsafe extern "C" fn idmint_jvm_fast_next_id(handle: i64) -> i64 {
     // SAFETY: the caller keeps the generator alive (see above).
     let gen = unsafe { &*(handle as *const Snowflake) };
-    guard(|| id_out(with_gen!(gen, g => g.next_id())?))
+    guard(|| id_out(gen.0.next_id()?))
 }
 
 /// Fill `out[0..n]` with increasing IDs; 0, or a negative failure code (negative `n` is
@@ -71,18 +72,14 @@ pub unsafe extern "C" fn idmint_jvm_fast_next_ids(handle: i64, out: *mut i64, n:
     // SAFETY: the caller keeps the generator alive.
     let gen = unsafe { &*(handle as *const Snowflake) };
     guard(|| {
-        let n = usize::try_from(n).map_err(|_| core::Error::InvalidArgument {
-            name: "n".to_string(),
-            value: n.to_string(),
-            expected: "a count 0..=2147483647".to_string(),
-        })?;
+        let n = java_count("n", n)?;
         if n == 0 {
             return Ok(0);
         }
         // SAFETY: `out` holds `n` i64s, which have the layout of u64s; the core writes IDs
         // below 2^63, so each reads back as the same non-negative i64.
         let ids = unsafe { std::slice::from_raw_parts_mut(out as *mut u64, n) };
-        with_gen!(gen, g => g.next_ids_into(ids))?;
+        gen.0.next_ids_into(ids)?;
         Ok(0)
     })
 }
@@ -98,7 +95,7 @@ pub unsafe extern "C" fn idmint_jvm_fast_uuid7_next(handle: i64, out: *mut i64) 
     // SAFETY: the caller keeps the generator alive (see above).
     let gen = unsafe { &*(handle as *const Uuid7Generator) };
     guard(|| {
-        let v = with_uuid_gen!(gen, g => g.next_uuid())?.as_u128();
+        let v = gen.0.next_uuid()?.as_u128();
         // SAFETY: `out` holds 2 i64s.
         unsafe {
             *out = (v >> 64) as u64 as i64;

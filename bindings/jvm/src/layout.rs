@@ -184,3 +184,9 @@ pub fn parse_time_ms(what: String, text: String) -> Result<i64> {
 pub fn presets() -> Vec<String> {
     core::PRESETS.iter().map(|s| s.to_string()).collect()
 }
+
+/// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).
+#[uniffi::export]
+pub fn default_preset() -> String {
+    core::Layout::DEFAULT_PRESET.to_string()
+}

@@ -64,8 +64,8 @@ mod tests {
                 },
             ],
             false,
-            "wait".into(),
-            "error".into(),
+            Some("wait".into()),
+            Some("error".into()),
             None,
             None,
         )

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use idmint_core::{self as core, OnExhausted, OnRollback};
+use idmint_core::{self as core, AnyClock, OnExhausted, OnRollback};
 
 use crate::convert::*;
 use crate::errors::*;
@@ -57,36 +57,26 @@ impl ManualClock {
     }
 }
 
-pub(crate) enum Generator {
-    Monotonic(core::Snowflake),
-    Manual(core::Snowflake<Arc<core::ManualClock>>),
+/// The clock of a generator: `clock`, or the default monotonic clock.
+pub(crate) fn any_clock(clock: Option<Arc<ManualClock>>) -> AnyClock {
+    clock.map_or_else(AnyClock::default, |c| AnyClock::Manual(c.0.clone()))
 }
-
-macro_rules! with_gen {
-    ($self:expr, $g:ident => $body:expr) => {
-        match &$self.0 {
-            Generator::Monotonic($g) => $body,
-            Generator::Manual($g) => $body,
-        }
-    };
-}
-pub(crate) use with_gen;
 
 /// A snowflake generator ([`idmint_core::Snowflake`]), on the default monotonic clock or on a
 /// [`ManualClock`].
 #[derive(uniffi::Object)]
-pub struct Snowflake(pub(crate) Generator);
+pub struct Snowflake(pub(crate) core::Snowflake<AnyClock>);
 
 impl fmt::Debug for Snowflake {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        with_gen!(self, g => fmt::Debug::fmt(g, f))
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
 #[uniffi::export]
 impl Snowflake {
     /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
-    /// `wait:MS`, `continue`); `clock` none for the default monotonic clock; `resume_after` an ID
+    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default monotonic clock; `resume_after` an ID
     /// this node issued before a restart (negative is `invalid_id`; the core checks it against
     /// the layout).
     #[uniffi::constructor]
@@ -94,14 +84,16 @@ impl Snowflake {
         layout: Arc<Layout>,
         nodes: Vec<NodeValue>,
         random_nodes: bool,
-        on_exhausted: String,
-        on_rollback: String,
+        on_exhausted: Option<String>,
+        on_rollback: Option<String>,
         clock: Option<Arc<ManualClock>>,
         resume_after: Option<i64>,
     ) -> Result<Arc<Self>> {
-        let on_exhausted: OnExhausted = on_exhausted.parse().ffi()?;
-        let on_rollback: OnRollback = on_rollback.parse().ffi()?;
-        let mut builder = core::Snowflake::builder(layout.0.clone())
+        let on_exhausted = on_exhausted.as_deref().map(str::parse::<OnExhausted>);
+        let on_exhausted = on_exhausted.transpose().ffi()?.unwrap_or_default();
+        let on_rollback = on_rollback.as_deref().map(str::parse::<OnRollback>);
+        let on_rollback = on_rollback.transpose().ffi()?.unwrap_or_default();
+        let mut builder = core::Snowflake::with_clock(layout.0.clone(), any_clock(clock))
             .nodes(nodes.iter().map(|n| (n.name.as_str(), n.value)))
             .on_exhausted(on_exhausted)
             .on_rollback(on_rollback);
@@ -111,36 +103,29 @@ impl Snowflake {
         if let Some(last_id) = resume_after {
             builder = builder.resume_after(java_id(last_id)?);
         }
-        let generator = match clock {
-            None => Generator::Monotonic(builder.build().ffi()?),
-            Some(c) => Generator::Manual(builder.clock(c.0.clone()).build().ffi()?),
-        };
-        Ok(Arc::new(Snowflake(generator)))
+        Ok(Arc::new(Snowflake(builder.build().ffi()?)))
     }
 
     /// The next ID.
     pub fn next_id(&self) -> Result<i64> {
-        to_long(with_gen!(self, g => g.next_id()).ffi()?)
+        to_long(self.0.next_id().ffi()?)
     }
 
     /// `n` increasing IDs; negative `n` is `invalid_argument`.
     pub fn next_ids(&self, n: i32) -> Result<Vec<i64>> {
-        let n = java_count("n", n)?;
-        with_gen!(self, g => g.next_ids(n))
-            .ffi()?
-            .into_iter()
-            .map(to_long)
-            .collect()
+        let n = java_count("n", n).ffi()?;
+        self.0.next_ids(n).ffi()?.into_iter().map(to_long).collect()
     }
 
     /// The generator's layout.
     pub fn layout(&self) -> Arc<Layout> {
-        Arc::new(Layout(with_gen!(self, g => g.layout().clone())))
+        Arc::new(Layout(self.0.layout().clone()))
     }
 
     /// Node values, in layout order.
     pub fn nodes(&self) -> Result<Vec<NodeValue>> {
-        with_gen!(self, g => g.nodes())
+        self.0
+            .nodes()
             .iter()
             .map(|(name, v)| {
                 Ok(NodeValue {
@@ -153,17 +138,17 @@ impl Snowflake {
 
     /// Sequence-exhaustion policy, as text.
     pub fn on_exhausted(&self) -> String {
-        with_gen!(self, g => g.on_exhausted().to_string())
+        self.0.on_exhausted().to_string()
     }
 
     /// Clock-rollback policy, as text.
     pub fn on_rollback(&self) -> String {
-        with_gen!(self, g => g.on_rollback().to_string())
+        self.0.on_rollback().to_string()
     }
 
     /// Counters.
     pub fn stats(&self) -> Stats {
-        let s = with_gen!(self, g => g.stats());
+        let s = self.0.stats();
         Stats {
             issued: count(s.issued),
             waits: count(s.waits),
@@ -175,7 +160,7 @@ impl Snowflake {
 
     /// Split an ID of this generator's layout.
     pub fn decompose(&self, id: i64) -> Result<Parts> {
-        parts(with_gen!(self, g => g.layout().decompose_wide(id as i128)).ffi()?)
+        parts(self.0.layout().decompose_wide(id as i128).ffi()?)
     }
 
     /// The address of this generator, for the [`crate::fast`] entry points. Valid while the Java object

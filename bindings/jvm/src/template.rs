@@ -146,11 +146,6 @@ pub struct CounterStart {
 
 pub(crate) type Counter = Arc<dyn core::DailyCounter>;
 
-pub(crate) enum Orders {
-    Monotonic(core::OrderNumbers<Counter, core::MonotonicClock>),
-    Manual(core::OrderNumbers<Counter, Arc<core::ManualClock>>),
-}
-
 /// A shared daily counter: its URL, name and step, as the Java builder sets them.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct SharedCounter {
@@ -173,49 +168,25 @@ pub(crate) fn daily_counter(
         name: None,
         step: None,
     });
-    let (step, step_given) = match shared.step.map(stand_in) {
-        Some((s, g)) => (Some(s), g),
-        None => (None, None),
-    };
-    let (start, first_given) = match start {
-        Some(CounterStart { day, first }) => {
-            let (first, first_given) = stand_in(first);
-            let day = u32::try_from(day)
-                .map_err(|_| invalid_argument("day", day.to_string(), "a day as yyyymmdd"))?;
-            (Some((day, first)), first_given)
-        }
-        None => (None, None),
-    };
     core::segment::CounterArgs {
         url: shared.url,
         name: shared.name,
-        step,
-        start,
+        step: shared.step.map(i128::from),
+        start: start.map(|s| (i128::from(s.day), i128::from(s.first))),
         memory: None,
     }
     .open()
-    .map_err(|e| {
-        // Put back the value as given into the error about that argument only.
-        let g = match &e {
-            core::Error::InvalidArgument { name, .. } if name == "step" => step_given,
-            core::Error::InvalidArgument { name, .. } if name == "first" => first_given,
-            _ => None,
-        };
-        ffi_error(given(e, g))
-    })
+    .ffi()
 }
 
 /// Daily order numbers ([`idmint_core::OrderNumbers`]) over an in-memory or a shared daily
 /// counter.
 #[derive(uniffi::Object)]
-pub struct OrderNumbers(Orders);
+pub struct OrderNumbers(core::OrderNumbers<Counter, core::AnyClock>);
 
 impl fmt::Debug for OrderNumbers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Orders::Monotonic(o) => fmt::Debug::fmt(o, f),
-            Orders::Manual(o) => fmt::Debug::fmt(o, f),
-        }
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
@@ -234,22 +205,13 @@ impl OrderNumbers {
     ) -> Result<Arc<Self>> {
         let counter = daily_counter(start, shared)?;
         let template = template.0.clone();
-        Ok(Arc::new(OrderNumbers(match clock {
-            None => Orders::Monotonic(
-                core::OrderNumbers::new(template, counter, core::MonotonicClock::new()).ffi()?,
-            ),
-            Some(c) => {
-                Orders::Manual(core::OrderNumbers::new(template, counter, c.0.clone()).ffi()?)
-            }
-        })))
+        Ok(Arc::new(OrderNumbers(
+            core::OrderNumbers::new(template, counter, any_clock(clock)).ffi()?,
+        )))
     }
 
     /// The next order number.
     pub fn next(&self) -> Result<String> {
-        match &self.0 {
-            Orders::Monotonic(o) => o.next(),
-            Orders::Manual(o) => o.next(),
-        }
-        .ffi()
+        self.0.next().ffi()
     }
 }

@@ -63,28 +63,13 @@ pub fn uuid7_from_bits(msb: i64, lsb: i64) -> Result<Uuid7Info> {
     uuid7_info(core::Uuid7::from_u128(v).ffi()?)
 }
 
-pub(crate) enum UuidGen {
-    Monotonic(core::Uuid7Generator),
-    Manual(core::Uuid7Generator<Arc<core::ManualClock>>),
-}
-
-macro_rules! with_uuid_gen {
-    ($self:expr, $g:ident => $body:expr) => {
-        match &$self.0 {
-            UuidGen::Monotonic($g) => $body,
-            UuidGen::Manual($g) => $body,
-        }
-    };
-}
-pub(crate) use with_uuid_gen;
-
 /// A UUIDv7 generator ([`idmint_core::Uuid7Generator`]): strictly increasing across threads.
 #[derive(uniffi::Object)]
-pub struct Uuid7Generator(pub(crate) UuidGen);
+pub struct Uuid7Generator(pub(crate) core::Uuid7Generator<core::AnyClock>);
 
 impl fmt::Debug for Uuid7Generator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        with_uuid_gen!(self, g => fmt::Debug::fmt(g, f))
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
@@ -93,20 +78,19 @@ impl Uuid7Generator {
     /// On the default monotonic clock, or on `clock`.
     #[uniffi::constructor]
     pub fn new(clock: Option<Arc<ManualClock>>) -> Arc<Self> {
-        Arc::new(Uuid7Generator(match clock {
-            None => UuidGen::Monotonic(core::Uuid7Generator::new()),
-            Some(c) => UuidGen::Manual(core::Uuid7Generator::with_clock(c.0.clone())),
-        }))
+        Arc::new(Uuid7Generator(core::Uuid7Generator::with_clock(any_clock(
+            clock,
+        ))))
     }
 
     /// The next UUID.
     pub fn next(&self) -> Result<Uuid7Info> {
-        uuid7_info(with_uuid_gen!(self, g => g.next_uuid()).ffi()?)
+        uuid7_info(self.0.next_uuid().ffi()?)
     }
 
     /// The next UUID's ULID text.
     pub fn next_ulid(&self) -> Result<String> {
-        Ok(with_uuid_gen!(self, g => g.next_uuid()).ffi()?.to_ulid())
+        Ok(self.0.next_uuid().ffi()?.to_ulid())
     }
 
     /// The address of this generator, for [`crate::fast::idmint_jvm_fast_uuid7_next`]; valid while the

@@ -370,35 +370,9 @@ impl NativeOrderNumbers {
         name: Option<String>,
         step: Option<BigInt>,
     ) -> Result<Self> {
-        let step = match step {
-            Some(step) => {
-                let s = wide("step", &step)?;
-                Some(u64::try_from(s).map_err(|_| {
-                    invalid_argument("step", s.to_string(), "a whole number from 1")
-                })?)
-            }
-            None => None,
-        };
+        let step = step.map(|s| wide("step", &s)).transpose()?;
         let start = match (day, first) {
-            (Some(day), Some(first)) => {
-                let d = wide("day", &day)?;
-                let day = u32::try_from(d).map_err(|_| {
-                    invalid_argument(
-                        "day",
-                        d.to_string(),
-                        "yyyymmdd, a day in the template's offset (Template.dayOf)",
-                    )
-                })?;
-                let f = wide("first", &first)?;
-                let first = u64::try_from(f).map_err(|_| {
-                    invalid_argument(
-                        "first",
-                        f.to_string(),
-                        "a whole number from 1: a daily counter starts at 1",
-                    )
-                })?;
-                Some((day, first))
-            }
+            (Some(day), Some(first)) => Some((wide("day", &day)?, wide("first", &first)?)),
             _ => None,
         };
         let counter = segment::CounterArgs {

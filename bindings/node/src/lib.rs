@@ -489,13 +489,7 @@ pub fn object_id_from_bytes(bytes: Uint8Array) -> Result<String> {
 /// An ObjectId from its fields: seconds, 5 random bytes, a 24-bit counter.
 #[napi]
 pub fn object_id_from_parts(seconds: u32, random: Uint8Array, counter: u32) -> Result<String> {
-    let random: [u8; 5] = random.as_ref().try_into().map_err(|_| {
-        invalid_argument(
-            "random",
-            format!("{} bytes", random.len()),
-            "exactly 5 bytes",
-        )
-    })?;
+    let random = ObjectId::random_value(&random).map_err(js_err)?;
     ObjectId::from_parts(seconds, random, counter)
         .map(|o| o.to_hex())
         .map_err(js_err)
@@ -549,6 +543,18 @@ pub fn error_table() -> Vec<ErrorKindInfo> {
             description: k.description(),
         })
         .collect()
+}
+
+/// The preset layout names, in the core's order.
+#[napi]
+pub fn presets() -> Vec<&'static str> {
+    idmint_core::PRESETS.to_vec()
+}
+
+/// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).
+#[napi]
+pub fn default_preset() -> &'static str {
+    idmint_core::Layout::DEFAULT_PRESET
 }
 
 /// A time given as unix ms digits or RFC 3339, as unix ms (exact as a number: at most year 9999).

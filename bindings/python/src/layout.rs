@@ -27,7 +27,7 @@ pub fn layout_arg(
 ) -> PyResult<core::Layout> {
     let epoch = epoch.map(epoch_text).transpose()?;
     match layout {
-        None => core::Layout::parse_with_epoch("twitter", epoch.as_deref()).py(),
+        None => core::Layout::parse_with_epoch(core::Layout::DEFAULT_PRESET, epoch.as_deref()).py(),
         Some(l) => {
             if let Ok(s) = l.cast::<PyString>() {
                 core::Layout::parse_with_epoch(s.to_str()?, epoch.as_deref()).py()
@@ -429,7 +429,7 @@ pub fn parse(
     if epoch.is_none() {
         match layout {
             None => {
-                return cached_layout("twitter")
+                return cached_layout(core::Layout::DEFAULT_PRESET)
                     .and_then(|l| convert::decompose(&l, id))
                     .map(Parts::from)
             }

@@ -1,18 +1,16 @@
 //! `idmint.ObjectId` and `idmint.ObjectIdGenerator`.
 
-use std::sync::Arc;
-
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{MonotonicClock, WallClock};
+use idmint_core::AnyClock;
 
 use crate::convert::{datetime_from_ms, int_value, time_value};
-use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
-use crate::snowflake::{clock_arg, ClockArg};
+use crate::errors::{to_py, wrong_type, IntoPy};
+use crate::snowflake::clock_arg;
 
 const COUNTER_MAX: u64 = 0xFF_FFFF;
 
@@ -80,13 +78,7 @@ fn random_arg(o: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
     let b = o
         .cast::<PyBytes>()
         .map_err(|_| wrong_type("random", "5 bytes", o))?;
-    b.as_bytes().try_into().map_err(|_| {
-        invalid_argument(
-            "random",
-            format!("{} bytes", b.as_bytes().len()),
-            "exactly 5 bytes",
-        )
-    })
+    core::ObjectId::random_value(b.as_bytes()).py()
 }
 
 static BSON_OBJECTID: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -252,27 +244,11 @@ impl ObjectId {
     }
 }
 
-enum Gen {
-    Monotonic(core::ObjectIdGenerator<MonotonicClock>),
-    Wall(core::ObjectIdGenerator<WallClock>),
-    Manual(core::ObjectIdGenerator<Arc<core::ManualClock>>),
-}
-
-macro_rules! with_gen {
-    ($gen:expr, $g:ident => $body:expr) => {
-        match $gen {
-            Gen::Monotonic($g) => $body,
-            Gen::Wall($g) => $body,
-            Gen::Manual($g) => $body,
-        }
-    };
-}
-
 /// An ObjectId generator of its own: a chosen clock, a fixed random value or counter start.
 /// `ObjectId()` uses one per process.
 #[pyclass(frozen, module = "idmint", name = "ObjectIdGenerator")]
 pub struct ObjectIdGenerator {
-    gen: Gen,
+    gen: core::ObjectIdGenerator<AnyClock>,
 }
 
 #[pymethods]
@@ -288,43 +264,32 @@ impl ObjectIdGenerator {
         let counter = counter_start
             .map(|c| counter_arg("counter_start", c))
             .transpose()?;
-        let gen = match clock_arg(clock)? {
-            ClockArg::Monotonic => Gen::Monotonic(core::ObjectIdGenerator::with_clock(
-                MonotonicClock::new(),
-                random,
-                counter,
-            )),
-            ClockArg::Wall => Gen::Wall(core::ObjectIdGenerator::with_clock(
-                WallClock, random, counter,
-            )),
-            ClockArg::Manual(c) => {
-                Gen::Manual(core::ObjectIdGenerator::with_clock(c, random, counter))
-            }
-        };
-        Ok(ObjectIdGenerator { gen })
+        Ok(ObjectIdGenerator {
+            gen: core::ObjectIdGenerator::with_clock(clock_arg(clock)?, random, counter),
+        })
     }
 
     /// The next ObjectId; waits for the next second once this second's 2^24 are used.
     fn next_id(&self) -> ObjectId {
         ObjectId {
-            inner: with_gen!(&self.gen, g => g.next_id()),
+            inner: self.gen.next_id(),
         }
     }
 
     /// How many times a caller waited for the next second.
     #[getter]
     fn waits(&self) -> u64 {
-        with_gen!(&self.gen, g => g.waits())
+        self.gen.waits()
     }
 
     /// The 5-byte random value in use.
     #[getter]
     fn random<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &with_gen!(&self.gen, g => g.random()))
+        PyBytes::new(py, &self.gen.random())
     }
 
     fn __repr__(&self) -> String {
-        let r = with_gen!(&self.gen, g => g.random());
+        let r = self.gen.random();
         let hex: String = r.iter().map(|b| format!("{b:02x}")).collect();
         format!("ObjectIdGenerator(random={hex})")
     }

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use idmint_core as core;
-use idmint_core::{MonotonicClock, OnExhausted, OnRollback, WallClock};
+use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
 use crate::convert::{self, int_value, time_value};
 use crate::errors::{invalid_argument, wrong_type, IntoPy};
@@ -73,46 +73,21 @@ fn clock_ms(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     })
 }
 
-/// Which clock a generator runs on; the core's generators are generic over it.
-pub enum ClockArg {
-    Monotonic,
-    Wall,
-    Manual(Arc<core::ManualClock>),
-}
-
-/// `clock=None | "monotonic" | "wall" | ManualClock`.
-pub fn clock_arg(clock: Option<&Bound<'_, PyAny>>) -> PyResult<ClockArg> {
+/// `clock=None | "monotonic" | "wall" | ManualClock`, as the core's [`AnyClock`].
+pub fn clock_arg(clock: Option<&Bound<'_, PyAny>>) -> PyResult<AnyClock> {
     let expected = "None, \"monotonic\", \"wall\" or an idmint.ManualClock";
     let Some(c) = clock else {
-        return Ok(ClockArg::Monotonic);
+        return Ok(AnyClock::default());
     };
     if let Ok(m) = c.cast::<ManualClock>() {
-        return Ok(ClockArg::Manual(m.get().inner.clone()));
+        return Ok(AnyClock::Manual(m.get().inner.clone()));
     }
     if let Ok(s) = c.cast::<PyString>() {
-        return match s.to_str()? {
-            "monotonic" => Ok(ClockArg::Monotonic),
-            "wall" => Ok(ClockArg::Wall),
-            other => Err(invalid_argument("clock", format!("{other:?}"), expected)),
-        };
+        let name = s.to_str()?;
+        return AnyClock::from_name(name)
+            .ok_or_else(|| invalid_argument("clock", format!("{name:?}"), expected));
     }
     Err(wrong_type("clock", expected, c))
-}
-
-enum Gen {
-    Monotonic(core::Snowflake<MonotonicClock>),
-    Wall(core::Snowflake<WallClock>),
-    Manual(core::Snowflake<Arc<core::ManualClock>>),
-}
-
-macro_rules! with_gen {
-    ($gen:expr, $g:ident => $body:expr) => {
-        match $gen {
-            Gen::Monotonic($g) => $body,
-            Gen::Wall($g) => $body,
-            Gen::Manual($g) => $body,
-        }
-    };
 }
 
 /// Counters of a generator at one moment.
@@ -158,7 +133,7 @@ impl Stats {
 /// A snowflake ID generator for one node: thread-safe, lock-free, strictly increasing.
 #[pyclass(frozen, module = "idmint", name = "Snowflake")]
 pub struct Snowflake {
-    gen: Gen,
+    gen: core::Snowflake<AnyClock>,
 }
 
 #[pymethods]
@@ -181,8 +156,11 @@ impl Snowflake {
         node_fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let layout = layout_arg(layout, epoch)?;
-        let on_exhausted: OnExhausted = on_exhausted.unwrap_or("wait").parse().py()?;
-        let on_rollback: OnRollback = on_rollback.unwrap_or("error").parse().py()?;
+        let on_exhausted = on_exhausted
+            .map(str::parse::<OnExhausted>)
+            .transpose()
+            .py()?;
+        let on_rollback = on_rollback.map(str::parse::<OnRollback>).transpose().py()?;
         let mut given: Vec<(String, i128)> = Vec::new();
         if let Some(all) = merge(py, nodes, node_fields)? {
             for (k, v) in all.iter() {
@@ -191,48 +169,19 @@ impl Snowflake {
                 given.push((name, value));
             }
         }
-        // Documented sugar: node fields not given are 0, unless random_nodes asks the core to
-        // draw them.
-        if !random_nodes {
-            for f in layout.node_fields() {
-                if !given.iter().any(|(n, _)| n == f.name()) {
-                    given.push((f.name().to_string(), 0));
-                }
-            }
-        }
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
-        let gen = match clock_arg(clock)? {
-            ClockArg::Monotonic => {
-                let b = core::Snowflake::builder(layout).nodes(pairs);
-                let b = if random_nodes { b.random_nodes() } else { b };
-                Gen::Monotonic(
-                    b.on_exhausted(on_exhausted)
-                        .on_rollback(on_rollback)
-                        .build()
-                        .py()?,
-                )
-            }
-            ClockArg::Wall => {
-                let b = core::Snowflake::with_clock(layout, WallClock).nodes(pairs);
-                let b = if random_nodes { b.random_nodes() } else { b };
-                Gen::Wall(
-                    b.on_exhausted(on_exhausted)
-                        .on_rollback(on_rollback)
-                        .build()
-                        .py()?,
-                )
-            }
-            ClockArg::Manual(c) => {
-                let b = core::Snowflake::with_clock(layout, c).nodes(pairs);
-                let b = if random_nodes { b.random_nodes() } else { b };
-                Gen::Manual(
-                    b.on_exhausted(on_exhausted)
-                        .on_rollback(on_rollback)
-                        .build()
-                        .py()?,
-                )
-            }
+        let b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
+        // Node fields not given are 0 (the package's documented default), or drawn at random.
+        let b = if random_nodes {
+            b.random_nodes()
+        } else {
+            b.zero_nodes()
         };
+        let gen = b
+            .on_exhausted(on_exhausted.unwrap_or_default())
+            .on_rollback(on_rollback.unwrap_or_default())
+            .build()
+            .py()?;
         Ok(Snowflake { gen })
     }
 
@@ -240,7 +189,7 @@ impl Snowflake {
     /// sequence is used up.
     #[inline]
     fn next_id(&self) -> PyResult<u64> {
-        with_gen!(&self.gen, g => g.next_id()).py()
+        self.gen.next_id().py()
     }
 
     /// `n` increasing IDs, minted with the GIL released (it may wait for ticks).
@@ -249,18 +198,14 @@ impl Snowflake {
         py: Python<'py>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let count = int_value("n", n)?;
-        let count = usize::try_from(count)
-            .map_err(|_| invalid_argument("n", count.to_string(), "a count >= 0"))?;
-        let ids = py
-            .detach(|| with_gen!(&self.gen, g => g.next_ids(count)))
-            .py()?;
+        let count = core::args::count("n", int_value("n", n)?).py()?;
+        let ids = py.detach(|| self.gen.next_ids(count)).py()?;
         PyList::new(py, ids)
     }
 
     /// Split an ID of this layout (int or decimal str) into its parts.
     fn parse(&self, id: &Bound<'_, PyAny>) -> PyResult<Parts> {
-        with_gen!(&self.gen, g => convert::decompose(g.layout(), id)).map(Parts::from)
+        convert::decompose(self.gen.layout(), id).map(Parts::from)
     }
 
     /// Put an ID together; node fields not given are this generator's.
@@ -275,19 +220,19 @@ impl Snowflake {
     ) -> PyResult<u64> {
         let all = merge(py, fields, kwargs)?;
         let zero = 0i32.into_pyobject(py)?.into_any();
-        with_gen!(&self.gen, g => compose(
-            g.layout(),
+        compose(
+            self.gen.layout(),
             time,
             sequence.unwrap_or(&zero),
             all.as_ref(),
-            g.nodes(),
-        ))
+            self.gen.nodes(),
+        )
     }
 
     /// The counters now.
     #[getter]
     fn stats(&self) -> Stats {
-        let s = with_gen!(&self.gen, g => g.stats());
+        let s = self.gen.stats();
         Stats {
             issued: s.issued,
             waits: s.waits,
@@ -300,7 +245,7 @@ impl Snowflake {
     #[getter]
     fn layout(&self) -> Layout {
         Layout {
-            inner: with_gen!(&self.gen, g => g.layout().clone()),
+            inner: self.gen.layout().clone(),
         }
     }
 
@@ -308,7 +253,7 @@ impl Snowflake {
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (n, v) in with_gen!(&self.gen, g => g.nodes()) {
+        for (n, v) in self.gen.nodes() {
             d.set_item(n, v)?;
         }
         Ok(d)
@@ -316,29 +261,33 @@ impl Snowflake {
 
     #[getter]
     fn on_exhausted(&self) -> String {
-        with_gen!(&self.gen, g => g.on_exhausted().to_string())
+        self.gen.on_exhausted().to_string()
     }
 
     #[getter]
     fn on_rollback(&self) -> String {
-        with_gen!(&self.gen, g => g.on_rollback().to_string())
+        self.gen.on_rollback().to_string()
     }
 
     /// `"monotonic"`, `"wall"` or `"manual"`.
     #[getter]
     fn clock(&self) -> &'static str {
-        match self.gen {
-            Gen::Monotonic(_) => "monotonic",
-            Gen::Wall(_) => "wall",
-            Gen::Manual(_) => "manual",
-        }
+        self.gen.clock().name()
     }
 
     fn __repr__(&self) -> String {
-        let (layout, nodes) = with_gen!(&self.gen, g => (
-            g.layout().preset_name().map(|p| format!("{p:?}")).unwrap_or_else(|| format!("{:?}", g.layout().spec())),
-            g.nodes().iter().map(|(n, v)| format!(", {n}={v}")).collect::<String>()
-        ));
+        let (layout, nodes) = (
+            self.gen
+                .layout()
+                .preset_name()
+                .map(|p| format!("{p:?}"))
+                .unwrap_or_else(|| format!("{:?}", self.gen.layout().spec())),
+            self.gen
+                .nodes()
+                .iter()
+                .map(|(n, v)| format!(", {n}={v}"))
+                .collect::<String>(),
+        );
         format!(
             "Snowflake({layout}{nodes}, on_exhausted={:?}, on_rollback={:?})",
             self.on_exhausted(),

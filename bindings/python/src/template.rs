@@ -9,12 +9,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{segment, CheckDigit, DailyCounter, MonotonicClock, WallClock};
+use idmint_core::{segment, AnyClock, CheckDigit, DailyCounter};
 
-use crate::convert::{fit, time_value, u64_or_digits};
+use crate::convert::{fit, int_value, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::layout_arg;
-use crate::snowflake::{clock_arg, ClockArg};
+use crate::snowflake::clock_arg;
 
 static TIMEZONE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static TIMEDELTA: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -378,31 +378,9 @@ pub struct MemoryDailyCounter {
     inner: Arc<core::MemoryDailyCounter>,
 }
 
-/// A core `InvalidArgument` for a `fit` stand-in shows the value as given.
-fn as_given(e: core::Error, given: Option<i128>) -> core::Error {
-    match (e, given) {
-        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
-            core::Error::InvalidArgument {
-                name,
-                value: g.to_string(),
-                expected,
-            }
-        }
-        (e, _) => e,
-    }
-}
-
-/// A `yyyymmdd` day for the core's `u32`.
+/// A `yyyymmdd` day for the core's `u32`, checked by the core.
 fn day_arg(day: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let (d, given) = fit("day", day, 0u32)?;
-    match given {
-        None => Ok(d),
-        Some(v) => Err(to_py(core::Error::ValueOutOfRange {
-            field: "day".into(),
-            value: v,
-            max: u32::MAX as u64,
-        })),
-    }
+    core::args::day(int_value("day", day)?).py()
 }
 
 #[pymethods]
@@ -418,10 +396,8 @@ impl MemoryDailyCounter {
     /// restart from a number stored elsewhere.
     #[staticmethod]
     fn starting_at(day: &Bound<'_, PyAny>, first: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let day = day_arg(day)?;
-        // 0 is refused by the core like any value outside 1..=2^36-1; show the value as given.
-        let (v, given) = fit("first", first, 0u64)?;
-        let inner = core::MemoryDailyCounter::starting_at(day, v).map_err(|e| as_given(e, given));
+        let inner =
+            core::MemoryDailyCounter::starting_at(day_arg(day)?, int_value("first", first)?);
         Ok(MemoryDailyCounter {
             inner: Arc::new(inner.py()?),
         })
@@ -471,49 +447,23 @@ fn counter_arg(
         (None, None) => Some(Arc::new(core::MemoryDailyCounter::new())),
         (_, Some(_)) => None,
     };
-    let (step, step_given) = match step {
-        Some(s) => {
-            let (v, given) = fit("step", s, 0u64)?;
-            (Some(v), given)
-        }
-        None => (None, None),
-    };
     let args = segment::CounterArgs {
         url,
         name: name.map(str::to_string),
-        step,
+        step: step.map(|s| int_value("step", s)).transpose()?,
         start: None,
         memory: memory.clone(),
     };
     // Opening connects (SQLite opens its file, servers are dialled): without the GIL.
-    let counter = py
-        .detach(|| args.open())
-        .map_err(|e| as_given(e, step_given))
-        .py()?;
+    let counter = py.detach(|| args.open()).py()?;
     Ok((counter, memory))
-}
-
-enum Orders {
-    Monotonic(core::OrderNumbers<Counter, MonotonicClock>),
-    Wall(core::OrderNumbers<Counter, WallClock>),
-    Manual(core::OrderNumbers<Counter, Arc<core::ManualClock>>),
-}
-
-macro_rules! with_orders {
-    ($orders:expr, $o:ident => $body:expr) => {
-        match $orders {
-            Orders::Monotonic($o) => $body,
-            Orders::Wall($o) => $body,
-            Orders::Manual($o) => $body,
-        }
-    };
 }
 
 /// Daily order numbers: a `Template` filled from a clock and a daily counter that restarts at
 /// 1 each day (in the template's time zone). Thread-safe.
 #[pyclass(frozen, module = "idmint", name = "OrderNumbers")]
 pub struct OrderNumbers {
-    orders: Orders,
+    orders: core::OrderNumbers<Counter, AnyClock>,
     memory: Option<Arc<core::MemoryDailyCounter>>,
 }
 
@@ -545,13 +495,7 @@ impl OrderNumbers {
             ));
         };
         let (c, memory) = counter_arg(template_py, counter, name, step)?;
-        let orders = match clock_arg(clock)? {
-            ClockArg::Monotonic => {
-                Orders::Monotonic(core::OrderNumbers::new(template, c, MonotonicClock::new()).py()?)
-            }
-            ClockArg::Wall => Orders::Wall(core::OrderNumbers::new(template, c, WallClock).py()?),
-            ClockArg::Manual(m) => Orders::Manual(core::OrderNumbers::new(template, c, m).py()?),
-        };
+        let orders = core::OrderNumbers::new(template, c, clock_arg(clock)?).py()?;
         Ok(OrderNumbers { orders, memory })
     }
 
@@ -559,8 +503,8 @@ impl OrderNumbers {
     /// A shared counter's store is asked without the GIL.
     fn next(&self, py: Python<'_>) -> PyResult<String> {
         match self.memory {
-            Some(_) => with_orders!(&self.orders, o => o.next()),
-            None => py.detach(|| with_orders!(&self.orders, o => o.next())),
+            Some(_) => self.orders.next(),
+            None => py.detach(|| self.orders.next()),
         }
         .py()
     }
@@ -568,7 +512,7 @@ impl OrderNumbers {
     #[getter]
     fn template(&self) -> Template {
         Template {
-            inner: with_orders!(&self.orders, o => o.template().clone()),
+            inner: self.orders.template().clone(),
         }
     }
 

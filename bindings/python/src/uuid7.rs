@@ -1,6 +1,6 @@
 //! `idmint.uuid7`, `idmint.parse_uuid7`, `idmint.Uuid7` and `idmint.Uuid7Generator`.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
@@ -8,11 +8,11 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{MonotonicClock, WallClock, MAX_TIME_MS};
+use idmint_core::{AnyClock, MAX_TIME_MS};
 
 use crate::convert::{datetime_from_ms, fit, int_value};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
-use crate::snowflake::{clock_arg, ClockArg};
+use crate::snowflake::clock_arg;
 
 static UUID: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -235,27 +235,11 @@ pub fn uuid7(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_uuid(py, &process_generator().next_uuid().py()?)
 }
 
-enum Gen {
-    Monotonic(core::Uuid7Generator<MonotonicClock>),
-    Wall(core::Uuid7Generator<WallClock>),
-    Manual(core::Uuid7Generator<Arc<core::ManualClock>>),
-}
-
-macro_rules! with_gen {
-    ($gen:expr, $g:ident => $body:expr) => {
-        match $gen {
-            Gen::Monotonic($g) => $body,
-            Gen::Wall($g) => $body,
-            Gen::Manual($g) => $body,
-        }
-    };
-}
-
 /// A UUIDv7 generator of its own (RFC 9562 §6.2 method 1: a 12-bit counter in `rand_a`):
 /// lock-free, strictly increasing across threads, on a chosen clock.
 #[pyclass(frozen, module = "idmint", name = "Uuid7Generator")]
 pub struct Uuid7Generator {
-    gen: Gen,
+    gen: core::Uuid7Generator<AnyClock>,
 }
 
 #[pymethods]
@@ -263,29 +247,26 @@ impl Uuid7Generator {
     #[new]
     #[pyo3(signature = (*, clock = None))]
     fn new(clock: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let gen = match clock_arg(clock)? {
-            ClockArg::Monotonic => Gen::Monotonic(core::Uuid7Generator::new()),
-            ClockArg::Wall => Gen::Wall(core::Uuid7Generator::with_clock(WallClock)),
-            ClockArg::Manual(c) => Gen::Manual(core::Uuid7Generator::with_clock(c)),
-        };
-        Ok(Uuid7Generator { gen })
+        Ok(Uuid7Generator {
+            gen: core::Uuid7Generator::with_clock(clock_arg(clock)?),
+        })
     }
 
     /// The next UUID, a stdlib `uuid.UUID`.
     fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let u = with_gen!(&self.gen, g => g.next_uuid()).py()?;
+        let u = self.gen.next_uuid().py()?;
         to_uuid(py, &u)
     }
 
     /// The next UUID as its 26-character ULID text.
     fn next_ulid(&self) -> PyResult<String> {
-        Ok(with_gen!(&self.gen, g => g.next_uuid()).py()?.to_ulid())
+        Ok(self.gen.next_uuid().py()?.to_ulid())
     }
 
     /// The next UUID taken apart (`Uuid7`: time, counter, ULID).
     fn next_uuid7(&self) -> PyResult<Uuid7> {
         Ok(Uuid7 {
-            inner: with_gen!(&self.gen, g => g.next_uuid()).py()?,
+            inner: self.gen.next_uuid().py()?,
         })
     }
 
@@ -295,12 +276,8 @@ impl Uuid7Generator {
         py: Python<'py>,
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let count = int_value("n", n)?;
-        let count = usize::try_from(count)
-            .map_err(|_| invalid_argument("n", count.to_string(), "a count >= 0"))?;
-        let uuids = py
-            .detach(|| with_gen!(&self.gen, g => g.next_uuids(count)))
-            .map_err(to_py)?;
+        let count = core::args::count("n", int_value("n", n)?).py()?;
+        let uuids = py.detach(|| self.gen.next_uuids(count)).map_err(to_py)?;
         let list = PyList::empty(py);
         for u in &uuids {
             list.append(to_uuid(py, u)?)?;
@@ -311,11 +288,7 @@ impl Uuid7Generator {
     /// `"monotonic"`, `"wall"` or `"manual"`.
     #[getter]
     fn clock(&self) -> &'static str {
-        match self.gen {
-            Gen::Monotonic(_) => "monotonic",
-            Gen::Wall(_) => "wall",
-            Gen::Manual(_) => "manual",
-        }
+        self.gen.clock().name()
     }
 
     fn __repr__(&self) -> String {

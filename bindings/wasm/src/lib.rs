@@ -773,23 +773,8 @@ impl WasmOrderNumbers {
         let counter = if day.is_undefined() && first.is_undefined() {
             MemoryDailyCounter::new()
         } else {
-            let d = wide(&day, "day")?;
-            let day = u32::try_from(d).map_err(|_| {
-                to_js(Error::InvalidArgument {
-                    name: "day".into(),
-                    value: d.to_string(),
-                    expected: "yyyymmdd, a day in the template's offset (Template.dayOf)".into(),
-                })
-            })?;
-            let f = wide(&first, "first")?;
-            let first = u64::try_from(f).map_err(|_| {
-                to_js(Error::InvalidArgument {
-                    name: "first".into(),
-                    value: f.to_string(),
-                    expected: "a whole number from 1: a daily counter starts at 1".into(),
-                })
-            })?;
-            MemoryDailyCounter::starting_at(day, first).map_err(to_js)?
+            MemoryDailyCounter::starting_at(wide(&day, "day")?, wide(&first, "first")?)
+                .map_err(to_js)?
         };
         let clock = Arc::new(PinnedClock {
             pinned: AtomicU64::new(NOT_PINNED),

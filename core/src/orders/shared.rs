@@ -12,7 +12,9 @@ use arc_swap::ArcSwapOption;
 
 use super::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::clock::Clock;
-use crate::segment::{check_step, validate_tag, Engine, SegmentClient, TagHandle, TagSpec};
+use crate::segment::{
+    check_step, check_step_wide, validate_tag, Engine, SegmentClient, TagHandle, TagSpec,
+};
 use crate::{Error, Result};
 
 /// The step of day tags when none is given: small, because numbers a client holds at the end
@@ -215,8 +217,9 @@ pub const DEFAULT_COUNTER_NAME: &str = "orders";
 /// [`open_daily_counter`] under `name` (default [`DEFAULT_COUNTER_NAME`]) and `step`.
 ///
 /// The rules live here once: `name` and `step` only with a URL; `start` and `memory` only
-/// without one (the store holds where each day's count is). `step` is checked first, so a
-/// binding that passed a stand-in for an out-of-range step gets the step's error.
+/// without one (the store holds where each day's count is). `step` is checked first. Numbers
+/// are taken as any whole number, as bindings receive them, so an out-of-range one gets the
+/// core's error showing the value as given.
 ///
 /// ```
 /// use idmint_core::segment::CounterArgs;
@@ -238,11 +241,11 @@ pub struct CounterArgs {
     pub url: Option<String>,
     /// The shared counter's name.
     pub name: Option<String>,
-    /// The step of a shared counter's day tags in SQL stores.
-    pub step: Option<u64>,
+    /// The step of a shared counter's day tags in SQL stores (1..=2^40).
+    pub step: Option<i128>,
     /// Without a URL: a fresh in-memory counter whose next value on day `.0` (`yyyymmdd`) is
     /// `.1` ([`MemoryDailyCounter::starting_at`]).
-    pub start: Option<(u32, u64)>,
+    pub start: Option<(i128, i128)>,
     /// Without a URL: this in-memory counter instead of a fresh one.
     pub memory: Option<Arc<MemoryDailyCounter>>,
 }
@@ -252,7 +255,7 @@ impl CounterArgs {
     pub fn open(&self) -> Result<Arc<dyn DailyCounter>> {
         let mut opts = DailyCounterOptions::default();
         if let Some(step) = self.step {
-            opts = opts.step(step)?;
+            opts = opts.step(check_step_wide("step", step)?)?;
         }
         let refuse = |arg: &str, value: String, expected: &str| {
             Err(Error::InvalidArgument {

@@ -886,23 +886,40 @@ impl MemoryDailyCounter {
         Self::default()
     }
 
-    /// A counter whose next value on `day` is `first` (e.g. to resume after a restart from a
-    /// number stored elsewhere).
+    /// A counter whose next value on `day` (`yyyymmdd`) is `first` (e.g. to resume after a
+    /// restart from a number stored elsewhere).
+    ///
+    /// Both are taken as any whole number, as bindings receive them, so that a day that is not a
+    /// `u32` or a `first` outside `1..=2^36-1` is the one `invalid_argument` error that shows the
+    /// value as given.
     ///
     /// ```
     /// use idmint_core::{DailyCounter, MemoryDailyCounter};
     /// let c = MemoryDailyCounter::starting_at(20240522, 500)?;
     /// assert_eq!(c.next(20240522)?, 500);
+    /// let err = MemoryDailyCounter::starting_at(20240522, -3).unwrap_err();
+    /// assert!(err.to_string().starts_with("invalid argument `first` = -3: 1..=68719476735:"));
+    /// assert_eq!(MemoryDailyCounter::starting_at(-1, 1).unwrap_err().kind(), "invalid_argument");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
-    pub fn starting_at(day: u32, first: u64) -> Result<Self> {
-        if first == 0 || first > COUNT_MASK {
-            return Err(Error::InvalidArgument {
-                name: "first".into(),
-                value: first.to_string(),
-                expected: format!("1..={COUNT_MASK}: a daily counter starts at 1"),
-            });
-        }
+    pub fn starting_at(day: impl Into<i128>, first: impl Into<i128>) -> Result<Self> {
+        let day = day.into();
+        let day = u32::try_from(day).map_err(|_| Error::InvalidArgument {
+            name: "day".into(),
+            value: day.to_string(),
+            expected: "yyyymmdd, a day in the template's offset (Template.dayOf)".into(),
+        })?;
+        let first = first.into();
+        let first = match u64::try_from(first) {
+            Ok(f) if (1..=COUNT_MASK).contains(&f) => f,
+            _ => {
+                return Err(Error::InvalidArgument {
+                    name: "first".into(),
+                    value: first.to_string(),
+                    expected: format!("1..={COUNT_MASK}: a daily counter starts at 1"),
+                })
+            }
+        };
         Ok(MemoryDailyCounter {
             state: AtomicU64::new(((day as u64) << DAY_SHIFT) | (first - 1)),
         })

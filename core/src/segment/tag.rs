@@ -235,14 +235,19 @@ impl TagSpec {
 }
 
 pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
-    if (1..=MAX_STEP).contains(&step) {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument {
+    check_step_wide(name, step.into()).map(|_| ())
+}
+
+/// [`check_step`] for a step as a binding receives it (any whole number), so one below 0 or
+/// above `u64::MAX` gets the same error, showing the value as given.
+pub(crate) fn check_step_wide(name: &str, step: i128) -> Result<u64> {
+    match u64::try_from(step) {
+        Ok(s) if (1..=MAX_STEP).contains(&s) => Ok(s),
+        _ => Err(Error::InvalidArgument {
             name: name.into(),
             value: step.to_string(),
             expected: format!("1..={MAX_STEP}"),
-        })
+        }),
     }
 }
 

@@ -15,6 +15,11 @@ public final class Idmint {
         return List.copyOf(io.idmint.ffi.IdmintJvm.presets());
     }
 
+    /** The preset of a generator given no layout: twitter. */
+    public static String defaultPreset() {
+        return io.idmint.ffi.IdmintJvm.defaultPreset();
+    }
+
     /** Every error kind the core reports; each has its own {@link IdmintException} subclass. */
     public static List<String> errorKinds() {
         return List.copyOf(io.idmint.ffi.IdmintJvm.errorKinds());

@@ -43,7 +43,7 @@ public final class Snowflake {
 
     /** A generator of the {@code twitter} layout (41-bit ms time, datacenter 5, worker 5, sequence 12). */
     public Snowflake(long datacenterId, long workerId) {
-        this(builder("twitter").node("datacenter", datacenterId).node("worker", workerId).buildInner());
+        this(builder(Idmint.defaultPreset()).node("datacenter", datacenterId).node("worker", workerId).buildInner());
     }
 
     /** A generator of {@code layout} (a preset name or spec) with a value for each node field. */
@@ -143,8 +143,9 @@ public final class Snowflake {
         private String epoch;
         private final Map<String, Long> nodes = new LinkedHashMap<>();
         private boolean randomNodes;
-        private String onExhausted = "wait";
-        private String onRollback = "error";
+        // null: the core's default policies.
+        private String onExhausted;
+        private String onRollback;
         private ManualClock clock;
         private Long resumeAfter;
 
