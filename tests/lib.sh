@@ -44,7 +44,7 @@ wasm_bindgen_cli() {
     [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN" ] && return 0
     CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
         CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/tools" \
-        nice -n 19 cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN" --force
+        nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
 }
 
 # rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
