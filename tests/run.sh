@@ -127,6 +127,20 @@ section_rust() {
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
     cargo test --workspace --profile "$PROFILE"
     stop_servers
+    # The package sections build the Node and JVM libraries with `cargo build -p`: that must
+    # reuse the core and dependencies just compiled, not make a second copy with other features.
+    step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
+    local rebuilt
+    rebuilt=$(cargo build -p idmint-node -p idmint-jvm --profile "$PROFILE" --message-format=json |
+        python3 -c 'import json, sys
+names = {m["package_id"] for m in map(json.loads, sys.stdin)
+         if m.get("reason") == "compiler-artifact" and not m.get("fresh")}
+print(" ".join(sorted(n for n in names if "/bindings/" not in n)))')
+    if [ -n "$rebuilt" ]; then
+        echo "compiled again with other features: $rebuilt" >&2
+        echo "turn those features on in bindings/workspace-hack/Cargo.toml" >&2
+        return 1
+    fi
 }
 
 section_segment() {
