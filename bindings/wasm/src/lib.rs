@@ -447,29 +447,6 @@ pub fn error_kinds() -> Vec<String> {
     Error::KINDS.iter().map(|s| s.to_string()).collect()
 }
 
-/// The core's table of error kinds, in the core's order: an array of
-/// `{ kind, name, family, description }` objects (`name` is the class-name stem, e.g. `LeaseLost`;
-/// `family` one of `invalid_value`, `out_of_range`, `state`, `store`, `lookup`).
-#[wasm_bindgen(js_name = errorTable)]
-pub fn error_table() -> js_sys::Array {
-    Error::TABLE
-        .iter()
-        .map(|k| {
-            let row = js_sys::Object::new();
-            for (key, value) in [
-                ("kind", k.kind.to_string()),
-                ("name", k.name.to_string()),
-                ("family", k.family.as_str().to_string()),
-                ("description", k.description()),
-            ] {
-                // Setting a property of a fresh plain object cannot fail.
-                let _ = js_sys::Reflect::set(&row, &key.into(), &value.into());
-            }
-            JsValue::from(row)
-        })
-        .collect()
-}
-
 /// Unix milliseconds of a time given as text: digits (unix ms) or RFC 3339, as the core reads
 /// every time option.
 #[wasm_bindgen(js_name = parseTimeMs)]
