@@ -481,6 +481,39 @@ impl Error {
         ErrorKind::get(self.kind()).expect("every kind is in Error::TABLE")
     }
 
+    /// The same range error naming `given`, the value as the caller wrote it, in place of the
+    /// stand-in a binding passed on: a whole number its language holds but the core's type cannot
+    /// (a negative Java `long` or Python `int` for a `u64`), passed as a value the core refuses.
+    /// `None`, or an error of another kind, is returned as it is.
+    ///
+    /// ```
+    /// use idmint_core::Error;
+    ///
+    /// let err = Error::TimeOutOfRange { time_ms: u64::MAX as i128, min_ms: 0, end_ms: 10 };
+    /// assert!(err.with_given(Some(-5)).to_string().starts_with("time -5 ms is out of range"));
+    /// ```
+    pub fn with_given(self, given: Option<i128>) -> Error {
+        let Some(given) = given else { return self };
+        match self {
+            Error::TimeOutOfRange { min_ms, end_ms, .. } => Error::TimeOutOfRange {
+                time_ms: given,
+                min_ms,
+                end_ms,
+            },
+            Error::ValueOutOfRange { field, max, .. } => Error::ValueOutOfRange {
+                field,
+                value: given,
+                max,
+            },
+            Error::InvalidArgument { name, expected, .. } => Error::InvalidArgument {
+                name,
+                value: given.to_string(),
+                expected,
+            },
+            other => other,
+        }
+    }
+
     pub(crate) fn invalid_id(id: impl ToString, reason: impl Into<String>) -> Error {
         Error::InvalidId {
             id: id.to_string(),

@@ -32,39 +32,11 @@ pub(crate) fn java_id(id: i64) -> Result<u64> {
 }
 
 /// A Java `long` for a core `u64` the core range-checks: a negative one is passed as `u64::MAX`,
-/// which the core refuses, and [`given`] puts the value back into the core's error as given.
+/// which the core refuses, and `Error::with_given` puts the value back into the core's error.
 pub(crate) fn stand_in(v: i64) -> (u64, Option<i128>) {
     match u64::try_from(v) {
         Ok(u) => (u, None),
         Err(_) => (u64::MAX, Some(i128::from(v))),
-    }
-}
-
-/// The core's range error for a [`stand_in`] value, showing the value as given.
-pub(crate) fn given(e: core::Error, given: Option<i128>) -> core::Error {
-    match (e, given) {
-        (core::Error::TimeOutOfRange { min_ms, end_ms, .. }, Some(g)) => {
-            core::Error::TimeOutOfRange {
-                time_ms: g,
-                min_ms,
-                end_ms,
-            }
-        }
-        (core::Error::ValueOutOfRange { field, max, .. }, Some(g)) => {
-            core::Error::ValueOutOfRange {
-                field,
-                value: g,
-                max,
-            }
-        }
-        (core::Error::InvalidArgument { name, expected, .. }, Some(g)) => {
-            core::Error::InvalidArgument {
-                name,
-                value: g.to_string(),
-                expected,
-            }
-        }
-        (e, _) => e,
     }
 }
 

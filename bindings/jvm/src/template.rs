@@ -68,8 +68,8 @@ impl Template {
         let (ms, ms_given) = stand_in(time_ms);
         let (seq, seq_given) = stand_in(sequence);
         self.0.format(ms, seq).map_err(|e| match e {
-            e @ core::Error::TimeOutOfRange { .. } => ffi_error(given(e, ms_given)),
-            e => ffi_error(given(e, seq_given)),
+            e @ core::Error::TimeOutOfRange { .. } => ffi_error(e.with_given(ms_given)),
+            e => ffi_error(e.with_given(seq_given)),
         })
     }
 
@@ -100,7 +100,7 @@ impl Template {
         let day = self
             .0
             .day_of(ms)
-            .map_err(|e| ffi_error(given(e, ms_given)))?;
+            .map_err(|e| ffi_error(e.with_given(ms_given)))?;
         Ok(day as i32)
     }
 

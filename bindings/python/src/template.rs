@@ -79,16 +79,11 @@ fn time_ms(time: &Bound<'_, PyAny>) -> PyResult<(u64, Option<i128>)> {
     })
 }
 
+/// The core's error for a time passed as a stand-in, naming the time as given.
 fn time_given(e: core::Error, given: Option<i128>) -> core::Error {
-    match (e, given) {
-        (core::Error::TimeOutOfRange { min_ms, end_ms, .. }, Some(g)) => {
-            core::Error::TimeOutOfRange {
-                time_ms: g,
-                min_ms,
-                end_ms,
-            }
-        }
-        (e, _) => e,
+    match e {
+        e @ core::Error::TimeOutOfRange { .. } => e.with_given(given),
+        e => e,
     }
 }
 
@@ -139,17 +134,11 @@ impl Template {
         let (seq, seq_given) = fit("sequence", sequence, u64::MAX)?;
         self.inner
             .format(ms, seq)
-            .map_err(|e| match (e, seq_given) {
-                (core::Error::ValueOutOfRange { field, max, .. }, Some(g))
-                    if field == "sequence" =>
-                {
-                    core::Error::ValueOutOfRange {
-                        field,
-                        value: g,
-                        max,
-                    }
+            .map_err(|e| match e {
+                core::Error::ValueOutOfRange { ref field, .. } if field == "sequence" => {
+                    e.with_given(seq_given)
                 }
-                (e, _) => time_given(e, time_given_as),
+                e => time_given(e, time_given_as),
             })
             .py()
     }
