@@ -5,8 +5,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use idmint_core::lease::{open_lease_store, LeaseOptions};
-use idmint_core::{format_time_ms, Error};
+use idmint_core::format_time_ms;
+use idmint_core::lease::{list_leases, LeaseOptions};
 
 use crate::report::CliError;
 
@@ -75,8 +75,7 @@ fn parse_range(text: &str) -> Result<(u64, u64), String> {
 
 pub fn run(command: &LeaseCommand) -> Result<(), CliError> {
     let LeaseCommand::List(args) = command;
-    let rt = tokio_runtime()?;
-    let infos = rt.block_on(async { open_lease_store(&args.store).await?.list().await })?;
+    let infos = list_leases(&args.store, std::time::Duration::from_secs(10))?;
     let mut out = std::io::stdout().lock();
     if args.json {
         for i in &infos {
@@ -128,17 +127,4 @@ fn last_time(ms: u64) -> String {
     } else {
         format_time_ms(ms)
     }
-}
-
-fn tokio_runtime() -> Result<tokio::runtime::Runtime, CliError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            CliError::Core(Error::InvalidArgument {
-                name: "runtime".into(),
-                value: "a current-thread runtime".into(),
-                expected: format!("a runtime the OS can start ({e})"),
-            })
-        })
 }

@@ -354,6 +354,39 @@ pub enum Error {
         /// Why: the renewal errors, or the value's new holder.
         reason: String,
     },
+
+    /// A stateful object built before `fork()` was used in the child process, where it would
+    /// repeat IDs its parent also issues (its node values, buffered ranges or counter belong
+    /// to the parent). Build a new one in the child, or give the generator a lease or random
+    /// node values, which the child replaces by its own.
+    #[error("this {what} belongs to the parent process (built before fork()); {remedy}")]
+    #[kind("forked", State)]
+    Forked {
+        /// What was used: `snowflake generator with explicit node values`, `segment client` …
+        what: String,
+        /// What to do instead.
+        remedy: String,
+    },
+
+    /// The object was closed (a segment client after `close()`), so it hands out nothing.
+    #[error("this {what} is closed")]
+    #[kind("closed", State)]
+    Closed {
+        /// What was used: `segment client` …
+        what: String,
+    },
+
+    /// No ID is in memory and getting one means waiting on the store, which the caller asked
+    /// never to do (a JavaScript event loop): the next range is already being fetched; await
+    /// the asynchronous call instead.
+    #[error("tag `{tag}` has no buffered IDs left; the next range is on its way from {store}: await the async call (e.g. nextIdAsync) instead")]
+    #[kind("would_block", State)]
+    WouldBlock {
+        /// The tag.
+        tag: String,
+        /// The store, without credentials.
+        store: String,
+    },
 }
 }
 

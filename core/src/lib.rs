@@ -38,6 +38,7 @@ pub mod args;
 pub mod clock;
 mod datetime;
 mod error;
+mod fork;
 mod guard;
 pub mod layout;
 #[cfg(feature = "segment")]

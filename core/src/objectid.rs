@@ -239,24 +239,6 @@ impl<'de> serde::Deserialize<'de> for ObjectId {
     }
 }
 
-/// Bumped in the child of every `fork()`, so generators know to reseed.
-static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
-
-#[cfg(unix)]
-fn watch_forks() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    extern "C" fn child() {
-        FORK_GENERATION.fetch_add(1, Ordering::SeqCst);
-    }
-    ONCE.call_once(|| unsafe {
-        // Safety: registers a handler that only touches an atomic, which is async-signal-safe.
-        libc::pthread_atfork(None, None, Some(child));
-    });
-}
-
-#[cfg(not(unix))]
-fn watch_forks() {}
-
 fn random_seed() -> ([u8; 5], u32) {
     let mut b = [0u8; 8];
     // The OS random source failing is not recoverable and not something callers can act on;
@@ -330,7 +312,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
     /// A generator on `clock`; `random` and `counter_start` default to OS randomness. A fixed
     /// `random` is kept after a fork (the caller chose it); a random one is made anew.
     pub fn with_clock(clock: C, random: Option<[u8; 5]>, counter_start: Option<u32>) -> Self {
-        watch_forks();
+        crate::fork::watch();
         let (r, c) = random_seed();
         let fixed_random = random.is_some();
         let random = random.unwrap_or(r);
@@ -338,7 +320,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
         let g = ObjectIdGenerator {
             state: AtomicU64::new(0),
             random: AtomicU64::new(pack_random(random)),
-            fork_generation: AtomicU64::new(FORK_GENERATION.load(Ordering::SeqCst)),
+            fork_generation: AtomicU64::new(crate::fork::current()),
             reseed: Mutex::new(()),
             fixed_random,
             waits: AtomicU64::new(0),
@@ -357,7 +339,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
     /// The next ObjectId. Waits for the next second when this second's 2^24 are used up.
     #[inline]
     pub fn next_id(&self) -> ObjectId {
-        if self.fork_generation.load(Ordering::Acquire) != FORK_GENERATION.load(Ordering::Relaxed) {
+        if self.fork_generation.load(Ordering::Acquire) != crate::fork::current() {
             self.after_fork();
         }
         loop {
@@ -396,7 +378,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
     #[cold]
     fn after_fork(&self) {
         let _guard = self.reseed.lock().unwrap_or_else(|p| p.into_inner());
-        let now_gen = FORK_GENERATION.load(Ordering::SeqCst);
+        let now_gen = crate::fork::current();
         if self.fork_generation.load(Ordering::Acquire) == now_gen {
             return;
         }

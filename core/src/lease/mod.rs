@@ -257,3 +257,32 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         other => Err(other.missing(&url, "store")),
     }
 }
+
+/// The leases of the store at `url` (see [`open_lease_store`]), for callers without a tokio
+/// runtime (the Python, Node and JVM packages, the CLI): opens the store on a runtime of its
+/// own, lists, and closes it, within `timeout` in all.
+///
+/// ```
+/// let leases = idmint_core::lease::list_leases("memory:", std::time::Duration::from_secs(5))?;
+/// assert!(leases.is_empty());
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn list_leases(url: &str, timeout: Duration) -> Result<Vec<LeaseInfo>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::InvalidArgument {
+            name: "runtime".into(),
+            value: "a current-thread runtime".into(),
+            expected: format!("a runtime the OS can start ({e})"),
+        })?;
+    let listed = rt.block_on(async {
+        tokio::time::timeout(timeout, async { open_lease_store(url).await?.list().await }).await
+    });
+    listed.unwrap_or_else(|_| {
+        Err(Error::StoreUnavailable {
+            store: crate::segment::describe_url(url),
+            reason: format!("listing leases took over {} ms", timeout.as_millis()),
+        })
+    })
+}

@@ -266,6 +266,7 @@ impl SegmentClientBuilder {
             handle,
             tags: RwLock::new(HashMap::new()),
             closed: AtomicBool::new(false),
+            born: crate::fork::watch(),
         });
         SegmentClient {
             life: Arc::new(Life {

@@ -124,6 +124,7 @@ impl SegmentClient {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn tag(&self, tag: &str) -> Result<TagHandle> {
+        self.shared().live()?;
         let st = match self.shared().lookup(tag) {
             Some(st) => st,
             None => {
@@ -154,6 +155,7 @@ impl SegmentClient {
     /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
     /// ```
     pub async fn tag_async(&self, tag: &str) -> Result<TagHandle> {
+        self.shared().live()?;
         let st = self.shared().resolve(tag).await?;
         Ok(TagHandle {
             st,
@@ -225,6 +227,7 @@ impl SegmentClient {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn create_tag(&self, spec: &TagSpec) -> Result<bool> {
+        self.shared().live()?;
         let shared = Arc::clone(self.shared());
         let spec = spec.clone();
         let what = format!("creating tag `{}`", spec.tag());
@@ -243,6 +246,7 @@ impl SegmentClient {
     /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
     /// ```
     pub async fn create_tag_async(&self, spec: &TagSpec) -> Result<bool> {
+        self.shared().live()?;
         self.shared().create_tag(spec).await
     }
 
@@ -278,6 +282,23 @@ impl SegmentClient {
             .write()
             .unwrap_or_else(|p| p.into_inner())
             .remove(tag);
+    }
+
+    /// Stops the background refills and releases the client's runtime and store connections
+    /// (for every clone and tag handle); IDs left in memory are never handed out, and every
+    /// later call fails with [`Error::Closed`]. Dropping the last clone and handle does the
+    /// same.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+    /// let orders = client.tag("orders")?;
+    /// client.close();
+    /// assert_eq!(orders.next_id().unwrap_err().kind(), "closed");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn close(&self) {
+        self.life.close();
     }
 
     /// The store, as kind and address (no credentials).
@@ -327,6 +348,7 @@ impl TagHandle {
     /// ```
     #[inline]
     pub fn next_id(&self) -> Result<u64> {
+        self.shared().live()?;
         match self.st.try_take(1) {
             Take::Got(id, crossed) => {
                 if crossed {
@@ -351,6 +373,7 @@ impl TagHandle {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn next_ids(&self, n: u64) -> Result<IdRange> {
+        self.shared().live()?;
         check_step("n", n)?;
         if n > self.st.base_step {
             let this = self.clone();
@@ -362,6 +385,64 @@ impl TagHandle {
         match self.st.try_take(n) {
             Take::Got(id, crossed) => Ok(self.taken(id, n, crossed)),
             Take::Empty => self.slow_blocking(n),
+        }
+    }
+
+    /// The next ID if one is in memory, never waiting: with both buffered ranges used up it
+    /// starts the refill and fails with [`Error::WouldBlock`] (then await
+    /// [`next_id_async`](TagHandle::next_id_async), which waits for it). For callers that
+    /// must never block (a JavaScript event loop).
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient};
+    /// let h = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?.tag("t")?;
+    /// assert_eq!(h.try_next_id().unwrap_err().kind(), "would_block"); // nothing fetched yet
+    /// assert_eq!(h.next_id()?, 1);
+    /// assert_eq!(h.try_next_id()?, 2);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn try_next_id(&self) -> Result<u64> {
+        self.try_next_ids(1).map(|r| r.start)
+    }
+
+    /// `n` contiguous IDs (1..=the tag's step) if they are in memory, never waiting; otherwise
+    /// as [`try_next_id`](TagHandle::try_next_id). Runs longer than the step always go to the
+    /// store: use [`next_ids_async`](TagHandle::next_ids_async).
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient};
+    /// let h = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?.tag("t")?;
+    /// h.next_id()?;
+    /// assert_eq!(h.try_next_ids(10)?.len(), 10);
+    /// assert_eq!(h.try_next_ids(5000).unwrap_err().kind(), "would_block");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn try_next_ids(&self, n: u64) -> Result<IdRange> {
+        self.shared().live()?;
+        check_step("n", n)?;
+        let would_block = || Error::WouldBlock {
+            tag: self.st.name.clone(),
+            store: self.shared().describe.clone(),
+        };
+        if n > self.st.base_step {
+            return Err(would_block());
+        }
+        match self.st.try_take(n) {
+            Take::Got(id, crossed) => Ok(self.taken(id, n, crossed)),
+            Take::Empty => {
+                if let Take::Got(id, crossed) = self.st.take_or_swap(n) {
+                    return Ok(self.taken(id, n, crossed));
+                }
+                // A refill that failed for good (unknown tag …) is reported once; the next call
+                // tries again.
+                let failed = lock(&self.st.poison).clone();
+                if let Some(e) = failed.or_else(|| lock(&self.st.fatal).take()) {
+                    return Err(e);
+                }
+                self.shared().kick(&self.st);
+                Err(would_block())
+            }
         }
     }
 
@@ -377,6 +458,7 @@ impl TagHandle {
     /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
     /// ```
     pub async fn next_id_async(&self) -> Result<u64> {
+        self.shared().live()?;
         match self.st.try_take(1) {
             Take::Got(id, crossed) => {
                 if crossed {
@@ -400,6 +482,7 @@ impl TagHandle {
     /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
     /// ```
     pub async fn next_ids_async(&self, n: u64) -> Result<IdRange> {
+        self.shared().live()?;
         check_step("n", n)?;
         if n > self.st.base_step {
             return self.direct(n).await;

@@ -63,6 +63,9 @@ pub(super) struct Shared {
     pub(super) handle: Handle,
     pub(super) tags: RwLock<HashMap<String, Arc<TagState>>>,
     pub(super) closed: AtomicBool,
+    /// The fork generation the client was made in: in a forked child it differs, and the
+    /// client refuses (its buffered ranges are the parent's too).
+    pub(super) born: u64,
 }
 
 /// Owns what must end with the last client or handle: the runtime of a blocking client.
@@ -71,17 +74,48 @@ pub(super) struct Life {
     pub(super) runtime: Mutex<Option<Runtime>>,
 }
 
-impl Drop for Life {
-    fn drop(&mut self) {
+impl Life {
+    /// Stops background refills and lets go of the runtime; later calls get `closed`.
+    pub(super) fn close(&self) {
         self.shared.closed.store(true, Ordering::SeqCst);
-        if let Some(rt) = lock(&self.runtime).take() {
+        let rt = lock(&self.runtime).take();
+        if crate::fork::current() != self.shared.born {
+            // The runtime's threads and the store's connections are the parent's: dropping
+            // them here would close sockets the parent still uses.
+            crate::fork::abandon((rt, Arc::clone(&self.shared)));
+            return;
+        }
+        if let Some(rt) = rt {
             // Never blocks, and is allowed inside another runtime (a plain drop is not).
             rt.shutdown_background();
         }
     }
 }
 
+impl Drop for Life {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
 impl Shared {
+    /// Fails unless the client may hand out IDs: not closed, and in the process that made it.
+    #[inline]
+    pub(super) fn live(&self) -> Result<()> {
+        if self.closed.load(Ordering::Relaxed) {
+            return Err(Error::Closed {
+                what: "segment client".into(),
+            });
+        }
+        if crate::fork::current() != self.born {
+            return Err(Error::Forked {
+                what: "segment client".into(),
+                remedy: "its buffered ranges are the parent's too; open a new client in the child (e.g. in a post-fork hook)".into(),
+            });
+        }
+        Ok(())
+    }
+
     pub(super) fn unavailable(&self, tag: &TagState, waited: Duration) -> Error {
         let last = lock(&tag.last_error).clone();
         Error::StoreUnavailable {
