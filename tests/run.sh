@@ -83,6 +83,7 @@ start_prep() {
 
 # ---- the sections ------------------------------------------------------------------------------
 # Redis, PostgreSQL and MariaDB on loopback, free ports, a temp data dir, stopped by PID on exit.
+# Started once, by the first section that needs them, and shared by the rest (IDMINT_TEST_*_URL).
 SERVERS_UP=""
 start_servers() {
     [ -z "$SERVERS_UP" ] || return 0
@@ -126,7 +127,6 @@ section_rust() {
     start_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
     cargo test --workspace --profile "$PROFILE"
-    stop_servers
     # The package sections build the Node and JVM libraries with `cargo build -p`: that must
     # reuse the core and dependencies just compiled, not make a second copy with other features.
     step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
@@ -150,7 +150,6 @@ section_segment() {
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
         --test lease --test lease_stores
-    stop_servers
 }
 
 section_python() {
@@ -170,6 +169,8 @@ section_python() {
             --disable-pip-version-check --force-reinstall --no-deps ./python
         mv "$stamp.new" "$stamp"
     fi
+    step "test servers (the segment and lease tests draw from each store)"
+    start_servers
     step "pytest python/tests"
     "$PY_VENV/bin/pytest" -q python/tests
     # The stubs type checkers read must match the built module (run from the root: inside
@@ -184,6 +185,8 @@ section_jvm() {
     # in-workspace generator bindings/jvm/bindgen (uniffi-bindgen-java pinned to the glue's uniffi)
     # in the `ci` profile, generates the internal io.idmint.ffi Java into java/target and puts
     # the .so where the jar carries it.
+    step "test servers (the segment and lease tests draw from each store)"
+    start_servers
     step "mvn test (java/: JUnit 5 through Surefire)"
     (cd java && IDMINT_JVM_TARGET_DIR="$CARGO_TARGET_DIR" mvn -q -B -Dstyle.color=never test)
 }
@@ -193,6 +196,8 @@ section_node() {
     # for the interop tests, the bench's peers), then node/scripts/test.sh: the addon (cargo build
     # -p idmint-node in the `ci` profile), the shared suite js/test and node/test.
     await npm-node
+    step "test servers (the segment and lease tests draw from each store)"
+    start_servers
     step "node/scripts/test.sh (the addon, then node --test: js/test + node/test)"
     node/scripts/test.sh
 }
