@@ -10,7 +10,7 @@ pub struct LayoutArgs {
     #[arg(
         long,
         value_name = "PRESET",
-        default_value = "twitter",
+        default_value = Layout::DEFAULT_PRESET,
         conflicts_with = "layout_spec"
     )]
     layout: String,
@@ -41,6 +41,36 @@ pub fn layout_name(layout: &Layout) -> String {
     layout
         .preset_name()
         .map_or_else(|| layout.spec(), str::to_string)
+}
+
+/// Where a generator's node values come from: `--node` for each field, or `--random-nodes`
+/// (a lease is the third source, `--lease`, for `idmint snowflake`). The core decides that
+/// exactly one is used and that every field is covered (`missing_field` otherwise).
+#[derive(Args, Debug, Clone)]
+pub struct NodeArgs {
+    /// A node field's value, e.g. worker=7; repeat for each field of the layout
+    #[arg(long = "node", value_name = "NAME=VALUE", value_parser = parse_node)]
+    pub nodes: Vec<NodeValue>,
+
+    /// Give every node field not set with --node a random value (for a one-off run: two
+    /// generators minting in the same millisecond collide with probability 2^-random_bits)
+    #[arg(long)]
+    pub random_nodes: bool,
+}
+
+impl NodeArgs {
+    /// `builder` with these node values.
+    pub fn apply<C: idmint_core::Clock>(
+        &self,
+        builder: idmint_core::SnowflakeBuilder<C>,
+    ) -> idmint_core::SnowflakeBuilder<C> {
+        let builder = builder.nodes(self.nodes.iter().map(|n| (n.name.as_str(), n.value)));
+        if self.random_nodes {
+            builder.random_nodes()
+        } else {
+            builder
+        }
+    }
 }
 
 /// One `--node NAME=VALUE`.

@@ -12,8 +12,8 @@ use idmint_core::{
     Snowflake, Template,
 };
 
-use crate::args::{LayoutArgs, NodeValue};
-use crate::report::{note, CliError};
+use crate::args::LayoutArgs;
+use crate::report::CliError;
 use crate::sink::LineSink;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -88,9 +88,9 @@ pub struct FormatArgs {
     #[command(flatten)]
     layout: LayoutArgs,
 
-    /// A node field's value for --source snowflake, e.g. worker=7
-    #[arg(long = "node", value_name = "NAME=VALUE", value_parser = crate::args::parse_node)]
-    nodes: Vec<NodeValue>,
+    /// Node values for --source snowflake
+    #[command(flatten)]
+    nodes: crate::args::NodeArgs,
 
     /// Read these order numbers back into their parts instead, one line of JSON each
     #[arg(long, value_name = "TEXT", num_args = 1.., allow_hyphen_values = true)]
@@ -148,18 +148,10 @@ fn mint<C: Clock>(args: &FormatArgs, t: Template, clock: C) -> Result<(), CliErr
             let layout = args.layout.resolve()?;
             // Refuse a too narrow sequence before anything is minted or noted.
             t.format_snowflake(&layout, 0)?;
-            let defaulted: Vec<String> = layout
-                .node_fields()
-                .filter(|f| !args.nodes.iter().any(|n| n.name == f.name()))
-                .map(|f| f.name().to_string())
-                .collect();
-            let generator = Snowflake::with_clock(layout, &clock)
-                .nodes(args.nodes.iter().map(|n| (n.name.as_str(), n.value)))
-                .nodes(defaulted.iter().map(|name| (name.as_str(), 0)))
+            let generator = args
+                .nodes
+                .apply(Snowflake::with_clock(layout, &clock))
                 .build()?;
-            if !defaulted.is_empty() {
-                note(format_args!("{} not given; using 0", defaulted.join(", ")));
-            }
             write_lines(&mut sink, args.count, || {
                 t.format_snowflake(generator.layout(), generator.next_id()?)
             })?;

@@ -158,9 +158,8 @@ struct SnowflakeArgs {
     #[command(flatten)]
     layout: LayoutArgs,
 
-    /// A node field's value, e.g. worker=7; repeat for each field. Fields not given are 0
-    #[arg(long = "node", value_name = "NAME=VALUE", value_parser = args::parse_node)]
-    nodes: Vec<NodeValue>,
+    #[command(flatten)]
+    nodes: args::NodeArgs,
 
     #[command(flatten)]
     lease: lease::LeaseArgs,

@@ -2,10 +2,9 @@
 
 use std::io::Write;
 
-use idmint_core::{Layout, Snowflake};
+use idmint_core::Snowflake;
 
-use crate::args::NodeValue;
-use crate::report::{note, CliError};
+use crate::report::CliError;
 use crate::sink::LineSink;
 use crate::SnowflakeArgs;
 
@@ -15,25 +14,13 @@ const BATCH: usize = 4096;
 
 pub fn run(args: &SnowflakeArgs) -> Result<(), CliError> {
     let layout = args.layout.resolve()?;
-    let builder = Snowflake::builder(layout.clone())
+    let builder = Snowflake::builder(layout)
         .on_exhausted(args.on_exhausted)
         .on_rollback(args.on_rollback);
     let generator = match args.lease.options() {
         // The leased value fills every node field; clap rejects --node with --lease.
         Some(lease) => builder.lease(lease).build()?,
-        None => {
-            let defaulted = defaulted_fields(&layout, &args.nodes);
-            // The nodes given come first so that a name the layout lacks is reported as such,
-            // not hidden behind a defaulted field.
-            let generator = builder
-                .nodes(args.nodes.iter().map(|n| (n.name.as_str(), n.value)))
-                .nodes(defaulted.iter().map(|name| (name.as_str(), 0)))
-                .build()?;
-            if !defaulted.is_empty() {
-                note(format_args!("{} not given; using 0", defaulted.join(", ")));
-            }
-            generator
-        }
+        None => args.nodes.apply(builder).build()?,
     };
 
     let mut sink = LineSink::new(args.count);
@@ -52,13 +39,4 @@ pub fn run(args: &SnowflakeArgs) -> Result<(), CliError> {
         left -= batch.len() as u64;
     }
     Ok(sink.finish()?)
-}
-
-/// The layout's node fields not set on the command line, in layout order.
-fn defaulted_fields(layout: &Layout, given: &[NodeValue]) -> Vec<String> {
-    layout
-        .node_fields()
-        .filter(|f| !given.iter().any(|n| n.name == f.name()))
-        .map(|f| f.name().to_string())
-        .collect()
 }

@@ -151,17 +151,25 @@ fn snowflake_100000_increasing_distinct_with_node_values() {
 }
 
 #[test]
-fn snowflake_notes_defaulted_node_fields_only_when_some_are() {
-    let out = idmint(&["snowflake"]);
-    assert!(out.status.success());
-    assert_eq!(
-        stderr(&out),
-        "note: datacenter, worker not given; using 0\n"
+fn snowflake_node_values_are_given_random_or_leased_never_defaulted() {
+    let err = failure(&["snowflake"], 1);
+    assert!(
+        err.contains("datacenter") && err.contains("missing"),
+        "{err}"
     );
-    let out = idmint(&["snowflake", "--node", "worker=1"]);
-    assert_eq!(stderr(&out), "note: datacenter not given; using 0\n");
+    let err = failure(&["snowflake", "--node", "worker=1"], 1);
+    assert!(err.contains("datacenter"), "{err}");
     let out = idmint(&["snowflake", "--node", "worker=1", "--node", "datacenter=2"]);
+    assert!(out.status.success());
     assert_eq!(stderr(&out), "");
+    let ids = lines_of(&["snowflake", "--random-nodes", "--count", "3"]);
+    assert_eq!(ids.len(), 3);
+    let id = lines_of(&["snowflake", "--random-nodes", "--node", "worker=9"]);
+    assert_eq!(
+        parse(&[], &id[0])["worker"],
+        9,
+        "--node keeps its field, the rest are drawn"
+    );
 }
 
 #[test]
@@ -233,7 +241,10 @@ fn baidu_has_run_out_but_works_from_a_later_epoch() {
 
 #[test]
 fn bad_node_values_and_names() {
-    let err = failure(&["snowflake", "--node", "worker=32"], 1);
+    let err = failure(
+        &["snowflake", "--node", "datacenter=0", "--node", "worker=32"],
+        1,
+    );
     assert!(err.contains("32") && err.contains("0..=31"), "{err}");
     let err = failure(&["snowflake", "--node", "nope=1"], 1);
     assert!(
@@ -268,7 +279,7 @@ fn policies_are_accepted() {
         ("--on-rollback", "continue"),
     ] {
         assert_eq!(
-            lines_of(&["snowflake", flag, value, "--count", "2"]).len(),
+            lines_of(&["snowflake", "--random-nodes", flag, value, "--count", "2"]).len(),
             2
         );
     }
@@ -395,8 +406,8 @@ fn help_and_version() {
 #[test]
 fn closed_pipe_ends_quietly() {
     for args in [
-        ["snowflake", "--count", "1000000"],
-        ["objectid", "--count", "1000000"],
+        &["snowflake", "--random-nodes", "--count", "1000000"][..],
+        &["objectid", "--count", "1000000"][..],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_idmint"))
             .args(args)

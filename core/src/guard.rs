@@ -11,9 +11,10 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
+use crate::layout::Layout;
 use crate::{Error, Result};
 
 /// Where a guard records its fence, and how it learns it may go on.
@@ -26,6 +27,28 @@ pub(crate) trait Keeper: Send + Sync {
 
     /// The generator is going away; `last_ms` is the time of the last ID it issued, if any.
     fn release(&self, last_ms: Option<u64>);
+
+    /// This process is the child of a fork: hold a node value of its own (the parent keeps
+    /// this keeper's), or refuse. Called once per fork, from the generator's slow path.
+    fn after_fork(&self, _layout: &Layout) -> Result<Fresh> {
+        Err(Error::Forked {
+            what: "guarded snowflake generator".into(),
+            remedy: "its node value and fence are the parent's: build a new one in the child"
+                .into(),
+        })
+    }
+}
+
+/// What a keeper gives a guard in a forked child: a value leased for this process.
+pub(crate) struct Fresh {
+    pub(crate) keeper: Box<dyn Keeper>,
+    pub(crate) node_bits: u64,
+    /// The value's fence: its IDs carry later times.
+    pub(crate) fence_ms: u64,
+    /// Until when the new lease is known to be held.
+    pub(crate) until: Instant,
+    /// Starts keeping the lease (the background renewals) for the guard.
+    pub(crate) start: Box<dyn FnOnce(Weak<Guard>) + Send>,
 }
 
 /// The outcome of [`Guard::admit`] other than an error.
@@ -52,7 +75,12 @@ pub(crate) struct Guard {
     /// How far ahead of an ID's time the fence is moved, so it is moved once per this long.
     ahead_ms: u64,
     slow: Mutex<()>,
-    keeper: Box<dyn Keeper>,
+    /// Replaced only in a forked child (a lease of its own).
+    keeper: Mutex<Box<dyn Keeper>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Guard {
@@ -74,7 +102,7 @@ impl Guard {
             base: Instant::now(),
             ahead_ms: ahead.as_millis().min(u64::MAX as u128) as u64,
             slow: Mutex::new(()),
-            keeper,
+            keeper: Mutex::new(keeper),
         }
     }
 
@@ -111,22 +139,49 @@ impl Guard {
 
     #[cold]
     fn admit_slow(&self, generation: u64, time_ms: u64) -> Result<Admit> {
-        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = lock(&self.slow);
         if self.leased && self.now_ns() >= self.deadline_ns.load(Ordering::Acquire) {
-            return Err(self.keeper.lost());
+            return Err(lock(&self.keeper).lost());
         }
         let floor_ms = self.floor_ms.load(Ordering::Acquire);
         if self.generation.load(Ordering::Acquire) != generation || time_ms <= floor_ms {
             return Ok(Admit::Retry { floor_ms });
         }
         if time_ms > self.recorded_ms.load(Ordering::Acquire) {
-            let recorded = self.keeper.extend(time_ms.saturating_add(self.ahead_ms))?;
+            let recorded = lock(&self.keeper).extend(time_ms.saturating_add(self.ahead_ms))?;
             self.recorded_ms.fetch_max(recorded, Ordering::AcqRel);
             if time_ms > recorded {
-                return Err(self.keeper.lost());
+                return Err(lock(&self.keeper).lost());
             }
         }
         Ok(Admit::Ok)
+    }
+
+    /// In a forked child: take a node value of this process's own from the keeper (which
+    /// refuses for a high-water-mark file) and switch to it. The parent's keeper is abandoned,
+    /// not dropped: its runtime's threads are not in this process and its connections are the
+    /// parent's.
+    pub(crate) fn after_fork(self: &Arc<Self>, layout: &Layout) -> Result<()> {
+        let fresh = lock(&self.keeper).after_fork(layout)?;
+        {
+            let _one = lock(&self.slow);
+            self.node_bits.store(fresh.node_bits, Ordering::Release);
+            self.floor_ms.fetch_max(fresh.fence_ms, Ordering::AcqRel);
+            self.recorded_ms.store(fresh.fence_ms, Ordering::Release);
+            self.deadline_ns
+                .store(self.ns_at(fresh.until), Ordering::Release);
+            self.generation.fetch_add(1, Ordering::AcqRel);
+        }
+        let parents = std::mem::replace(&mut *lock(&self.keeper), fresh.keeper);
+        crate::fork::abandon(parents);
+        (fresh.start)(Arc::downgrade(self));
+        Ok(())
+    }
+
+    fn ns_at(&self, at: Instant) -> u64 {
+        at.saturating_duration_since(self.base)
+            .as_nanos()
+            .min(u64::MAX as u128 - 1) as u64
     }
 
     /// The generator is going away after issuing IDs up to `last_ms`. Never reports less than
@@ -134,7 +189,7 @@ impl Guard {
     pub(crate) fn release(&self, last_ms: Option<u64>) {
         let floor = self.floor_ms();
         let last = last_ms.map_or(floor, |ms| ms.max(floor));
-        self.keeper.release(Some(last));
+        lock(&self.keeper).release(Some(last));
     }
 }
 
@@ -152,11 +207,7 @@ impl Guard {
 
     /// The lease is ours until `until` (a monotonic instant).
     pub(crate) fn hold_until(&self, until: Instant) {
-        let ns = until
-            .saturating_duration_since(self.base)
-            .as_nanos()
-            .min(u64::MAX as u128 - 1) as u64;
-        self.deadline_ns.store(ns, Ordering::Release);
+        self.deadline_ns.store(self.ns_at(until), Ordering::Release);
     }
 
     /// The lease is gone: no ID passes until [`Guard::hold_until`] is called again.
@@ -167,7 +218,7 @@ impl Guard {
     /// A new node value (a lease of another value), whose IDs must carry times above `floor_ms`.
     /// Call while the lease is dropped.
     pub(crate) fn switch(&self, node_bits: u64, floor_ms: u64, recorded_ms: u64) {
-        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = lock(&self.slow);
         self.node_bits.store(node_bits, Ordering::Release);
         self.floor_ms.fetch_max(floor_ms, Ordering::AcqRel);
         self.recorded_ms.store(recorded_ms, Ordering::Release);
@@ -176,7 +227,7 @@ impl Guard {
 
     /// Raise the floor for the same node value (a re-lease found a higher fence).
     pub(crate) fn raise_floor(&self, floor_ms: u64) {
-        let _one = self.slow.lock().unwrap_or_else(|p| p.into_inner());
+        let _one = lock(&self.slow);
         if floor_ms > self.floor_ms.load(Ordering::Acquire) {
             self.floor_ms.store(floor_ms, Ordering::Release);
             self.generation.fetch_add(1, Ordering::AcqRel);

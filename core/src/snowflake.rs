@@ -14,7 +14,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::clock::{Clock, MonotonicClock};
@@ -171,6 +171,17 @@ fn random_u64() -> Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
+/// Random values for the node fields of `layout` whose bits `mask` covers, as node bits.
+fn random_node_bits(layout: &Layout, mask: u64) -> Result<u64> {
+    let mut bits = 0;
+    for f in layout.node_fields() {
+        if mask & (f.max() << f.shift()) != 0 {
+            bits |= (random_u64()? & f.max()) << f.shift();
+        }
+    }
+    Ok(bits)
+}
+
 /// Counters of a generator, readable at any time.
 ///
 /// ```
@@ -233,8 +244,14 @@ pub struct Snowflake<C: Clock = MonotonicClock> {
     counters: Padded<Counters>,
     clock: C,
     layout: Layout,
-    nodes: Vec<(String, u64)>,
-    node_bits: u64,
+    /// The node fields' bits; changed only in a forked child (random node values).
+    node_bits: AtomicU64,
+    source: NodeSource,
+    /// The bits of the node fields drawn at random (drawn again in a forked child).
+    random_mask: u64,
+    /// The fork generation the node values belong to (see [`Snowflake::after_fork`]).
+    fork_gen: AtomicU64,
+    fork_lock: Mutex<()>,
     seq_bits: u32,
     seq_mask: u64,
     seq_shift: u32,
@@ -246,6 +263,18 @@ pub struct Snowflake<C: Clock = MonotonicClock> {
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
     guard: Option<Arc<Guard>>,
+}
+
+/// Where a generator's node values came from: exactly one of these, which decides what the
+/// generator does in the child of a `fork()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NodeSource {
+    /// Set by the caller: the child refuses ([`Error::Forked`]), as the values are the parent's.
+    Explicit,
+    /// Drawn from the OS random source (the fields not given): the child draws its own.
+    Random,
+    /// Leased from a store: the child leases its own value.
+    Leased,
 }
 
 /// Where a leased generator gets its node value: implemented by the worker-lease module.
@@ -278,7 +307,6 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     layout: Layout,
     nodes: Vec<(String, i128)>,
     random_nodes: bool,
-    zero_nodes: bool,
     resume_after: Option<u64>,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
@@ -289,43 +317,32 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
 }
 
 impl<C: Clock> SnowflakeBuilder<C> {
-    /// Give every node field not set with [`SnowflakeBuilder::node`] a random value from the OS
-    /// random source, for places with no stable machine identity (a browser tab, a CLI run).
+    /// Give every node field not set with [`SnowflakeBuilder::node`] a random value from the
+    /// OS random source, for places with no stable machine identity (a browser tab, a CLI
+    /// run). Each node field's value comes from exactly one source: a value set, this, or a
+    /// lease (which fills every field, so it takes neither of the others); a field without one
+    /// is a `missing_field` error.
     ///
     /// Two generators then collide only if they draw the same values *and* mint in the same
     /// tick: with `n` node bits, two busy generators share values with probability `2^-n`
     /// (twitter: 1 in 1024), so use it only where a rare duplicate can be detected and
-    /// retried, and prefer leased or configured node values on servers.
+    /// retried, and prefer leased or configured node values on servers. In the child of a
+    /// `fork()` the generator draws new values.
     ///
     /// ```
-    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+    /// let layout = idmint_core::Layout::preset("twitter")?;
+    /// let g = idmint_core::Snowflake::builder(layout.clone())
     ///     .node("datacenter", 7)
     ///     .random_nodes()
     ///     .build()?;
     /// assert_eq!(g.nodes()[0], ("datacenter".to_string(), 7));
     /// assert!(g.nodes()[1].1 <= 31);
+    /// let none = idmint_core::Snowflake::builder(layout).node("worker", 7).build();
+    /// assert_eq!(none.unwrap_err().kind(), "missing_field");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn random_nodes(mut self) -> Self {
         self.random_nodes = true;
-        self
-    }
-
-    /// Give every node field not set with [`SnowflakeBuilder::node`] the value 0, for a single
-    /// generator that needs no node identity (the Python package's `Snowflake()` does this
-    /// unless asked for random nodes). Without it, or [`SnowflakeBuilder::random_nodes`], a
-    /// node field not set is a `missing_field` error. With both, random wins.
-    ///
-    /// ```
-    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
-    ///     .node("worker", 7)
-    ///     .zero_nodes()
-    ///     .build()?;
-    /// assert_eq!(g.nodes(), [("datacenter".to_string(), 0), ("worker".to_string(), 7)]);
-    /// # Ok::<(), idmint_core::Error>(())
-    /// ```
-    pub fn zero_nodes(mut self) -> Self {
-        self.zero_nodes = true;
         self
     }
 
@@ -428,7 +445,6 @@ impl<C: Clock> SnowflakeBuilder<C> {
             layout: self.layout,
             nodes: self.nodes,
             random_nodes: self.random_nodes,
-            zero_nodes: self.zero_nodes,
             resume_after: self.resume_after,
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
@@ -466,6 +482,27 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             None => 0,
         };
+        let source = match (&self.lease, self.random_nodes) {
+            (Some(_), true) => {
+                return Err(Error::InvalidArgument {
+                    name: "random_nodes".into(),
+                    value: "with a lease".into(),
+                    expected: "one source per node field: a value, a lease, or random".into(),
+                })
+            }
+            (Some(_), false) => NodeSource::Leased,
+            (None, true) => NodeSource::Random,
+            (None, false) => NodeSource::Explicit,
+        };
+        // With random nodes, the fields not given are drawn: these are their bits.
+        let random_mask = if source == NodeSource::Random {
+            layout
+                .node_fields()
+                .filter(|f| !nodes.iter().any(|(n, _)| n == f.name()))
+                .fold(0, |m, f| m | (f.max() << f.shift()))
+        } else {
+            0
+        };
         let guard = match (&self.lease, &self.high_water_mark) {
             (Some(_), Some(_)) => {
                 return Err(Error::InvalidArgument {
@@ -499,15 +536,14 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             (None, _) => None,
         };
-        if self.random_nodes || self.zero_nodes {
+        if random_mask != 0 {
+            let drawn = random_node_bits(&layout, random_mask)?;
             for f in layout.node_fields() {
-                if !nodes.iter().any(|(n, _)| n == f.name()) {
-                    let v = if self.random_nodes {
-                        random_u64()? & f.max()
-                    } else {
-                        0
-                    };
-                    nodes.push((f.name().to_string(), v as i128));
+                if random_mask & (f.max() << f.shift()) != 0 {
+                    nodes.push((
+                        f.name().to_string(),
+                        ((drawn >> f.shift()) & f.max()) as i128,
+                    ));
                 }
             }
         }
@@ -518,10 +554,6 @@ impl<C: Clock> SnowflakeBuilder<C> {
                 (max_ahead.as_millis() / layout.tick_ms() as u128).min(u32::MAX as u128) as u64
             }
         };
-        let nodes = layout
-            .node_fields()
-            .map(|f| (f.name().to_string(), (node_bits >> f.shift()) & f.max()))
-            .collect();
         let guard = match (guard, &self.high_water_mark) {
             (None, Some(path)) => {
                 let (file, mark) = HighWaterMark::open(path)?;
@@ -554,8 +586,11 @@ impl<C: Clock> SnowflakeBuilder<C> {
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
             clock: self.clock,
-            nodes,
-            node_bits,
+            node_bits: AtomicU64::new(node_bits),
+            source,
+            random_mask,
+            fork_gen: AtomicU64::new(crate::fork::watch()),
+            fork_lock: Mutex::new(()),
             layout,
         })
     }
@@ -585,7 +620,6 @@ impl<C: Clock> Snowflake<C> {
             layout,
             nodes: Vec::new(),
             random_nodes: false,
-            zero_nodes: false,
             resume_after: None,
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),
@@ -604,9 +638,10 @@ impl<C: Clock> Snowflake<C> {
     /// [`OnRollback::Wait`]; [`Error::LayoutExhausted`] once the time field has run out.
     #[inline]
     pub fn next_id(&self) -> Result<u64> {
+        self.check_fork()?;
         let Some(g) = &self.guard else {
             let (slot, _) = self.reserve(1)?;
-            return Ok(self.id_of(slot, self.node_bits));
+            return Ok(self.id_of(slot, self.node_bits.load(Ordering::Relaxed)));
         };
         loop {
             let generation = g.generation();
@@ -644,14 +679,12 @@ impl<C: Clock> Snowflake<C> {
     /// Fill `out` with increasing IDs. On error, `out` is partly filled and the IDs reserved
     /// for the rest are never issued.
     pub fn next_ids_into(&self, out: &mut [u64]) -> Result<()> {
+        self.check_fork()?;
         let mut filled = 0;
         while filled < out.len() {
             let generation = self.guard.as_ref().map_or(0, |g| g.generation());
             let (start, count) = self.reserve((out.len() - filled) as u64)?;
-            let node_bits = self
-                .guard
-                .as_ref()
-                .map_or(self.node_bits, |g| g.node_bits());
+            let node_bits = self.current_node_bits();
             if let Some(g) = &self.guard {
                 let last_ms = self.tick_start_ms((start + count - 1) >> self.seq_bits);
                 if let Admit::Retry { floor_ms } = g.admit(generation, last_ms)? {
@@ -664,6 +697,51 @@ impl<C: Clock> Snowflake<C> {
             }
             filled += count as usize;
         }
+        Ok(())
+    }
+
+    #[inline]
+    fn current_node_bits(&self) -> u64 {
+        match &self.guard {
+            Some(g) => g.node_bits(),
+            None => self.node_bits.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Fails, or gives this process node values of its own, when it is the child of a fork
+    /// made after the node values were set: one atomic load on the hot path.
+    #[inline]
+    fn check_fork(&self) -> Result<()> {
+        if self.fork_gen.load(Ordering::Acquire) == crate::fork::current() {
+            Ok(())
+        } else {
+            self.after_fork()
+        }
+    }
+
+    #[cold]
+    fn after_fork(&self) -> Result<()> {
+        let _one = self.fork_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let now = crate::fork::current();
+        if self.fork_gen.load(Ordering::Acquire) == now {
+            return Ok(());
+        }
+        match (self.source, &self.guard) {
+            (NodeSource::Random, _) => {
+                // Release: a thread that sees the new generation sees these values.
+                let kept = self.node_bits.load(Ordering::Relaxed) & !self.random_mask;
+                let drawn = random_node_bits(&self.layout, self.random_mask)?;
+                self.node_bits.store(kept | drawn, Ordering::Release);
+            }
+            (NodeSource::Leased, Some(g)) => g.after_fork(&self.layout)?,
+            _ => {
+                return Err(Error::Forked {
+                    what: "snowflake generator with explicit node values".into(),
+                    remedy: "its node values are the parent's: build a new one in the child, or use a lease or random node values".into(),
+                })
+            }
+        }
+        self.fork_gen.store(now, Ordering::Release);
         Ok(())
     }
 
@@ -798,10 +876,22 @@ impl<C: Clock> Snowflake<C> {
         &self.layout
     }
 
-    /// This generator's node field values, in layout order, as built (a leased generator that
-    /// lost its lease and leased another value since reports that in its IDs, not here).
-    pub fn nodes(&self) -> &[(String, u64)] {
-        &self.nodes
+    /// This generator's node field values now, in layout order: as built, or as leased again
+    /// after a lost lease, or as drawn anew in a forked child.
+    ///
+    /// ```
+    /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
+    ///     .node("datacenter", 1).node("worker", 7)
+    ///     .build()?;
+    /// assert_eq!(g.nodes(), [("datacenter".to_string(), 1), ("worker".to_string(), 7)]);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn nodes(&self) -> Vec<(String, u64)> {
+        let bits = self.current_node_bits();
+        self.layout
+            .node_fields()
+            .map(|f| (f.name().to_string(), (bits >> f.shift()) & f.max()))
+            .collect()
     }
 
     /// The clock.
@@ -836,6 +926,12 @@ fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
 impl<C: Clock> Drop for Snowflake<C> {
     fn drop(&mut self) {
         if let Some(g) = &self.guard {
+            if self.fork_gen.load(Ordering::Acquire) != crate::fork::current() {
+                // A forked child that never leased its own value: the lease (or the file) and
+                // the connections behind it are the parent's, so neither release nor drop them.
+                crate::fork::abandon(Arc::clone(g));
+                return;
+            }
             let s = self.state.0.load(Ordering::Acquire);
             let last_ms = (s > 0).then(|| self.tick_start_ms((s - 1) >> self.seq_bits));
             g.release(last_ms);
@@ -847,7 +943,7 @@ impl<C: Clock> fmt::Debug for Snowflake<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Snowflake")
             .field("layout", &self.layout.spec())
-            .field("nodes", &self.nodes)
+            .field("nodes", &self.nodes())
             .field("on_exhausted", &self.on_exhausted)
             .field("on_rollback", &self.on_rollback)
             .field("stats", &self.stats())

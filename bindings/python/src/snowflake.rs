@@ -171,12 +171,7 @@ impl Snowflake {
         }
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
         let b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
-        // Node fields not given are 0 (the package's documented default), or drawn at random.
-        let b = if random_nodes {
-            b.random_nodes()
-        } else {
-            b.zero_nodes()
-        };
+        let b = if random_nodes { b.random_nodes() } else { b };
         let gen = b
             .on_exhausted(on_exhausted.unwrap_or_default())
             .on_rollback(on_rollback.unwrap_or_default())
@@ -225,7 +220,7 @@ impl Snowflake {
             time,
             sequence.unwrap_or(&zero),
             all.as_ref(),
-            self.gen.nodes(),
+            &self.gen.nodes(),
         )
     }
 

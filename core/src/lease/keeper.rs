@@ -8,7 +8,7 @@ use tokio::runtime::{Handle, Runtime};
 
 use super::{ms, open_lease_store, Grant, LeaseRequest, LeaseStore};
 use crate::clock::{Clock, WallClock};
-use crate::guard::{Guard, Keeper};
+use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
 use crate::snowflake::{GuardSource, SnowflakeBuilder};
 use crate::{Error, Result};
@@ -262,6 +262,8 @@ impl Shared {
 /// What a guard keeps for a leased generator: the store, the held value, the runtime its
 /// renewals run on.
 struct LeaseKeeper {
+    /// How the lease was taken: a forked child takes its own the same way.
+    options: LeaseOptions,
     store: Arc<dyn LeaseStore>,
     describe: String,
     shared: Arc<Shared>,
@@ -349,6 +351,27 @@ impl Keeper for LeaseKeeper {
         }
         rt.shutdown_background();
     }
+
+    fn after_fork(&self, layout: &Layout) -> Result<Fresh> {
+        // The runtime's threads did not cross the fork, and its tasks hold the parent's
+        // connections: leave all of it untouched (a retry after a failed lease finds it gone).
+        if let Some(rt) = self
+            .runtime
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            crate::fork::abandon(rt);
+        }
+        let taken = self.options.take(layout)?;
+        Ok(Fresh {
+            keeper: Box::new(taken.keeper),
+            node_bits: taken.node_bits,
+            fence_ms: taken.fence_ms,
+            until: taken.until,
+            start: taken.start,
+        })
+    }
 }
 
 impl Drop for LeaseKeeper {
@@ -366,8 +389,35 @@ impl Drop for LeaseKeeper {
     }
 }
 
+/// A value just leased: the keeper to hold it and how to start renewing it.
+struct Taken {
+    keeper: LeaseKeeper,
+    node_bits: u64,
+    fence_ms: u64,
+    until: Instant,
+    start: Box<dyn FnOnce(Weak<Guard>) + Send>,
+}
+
 impl GuardSource for LeaseOptions {
     fn start(&self, layout: &Layout, ahead: Duration) -> Result<Arc<Guard>> {
+        let taken = self.take(layout)?;
+        let guard = Arc::new(Guard::new(
+            Box::new(taken.keeper),
+            taken.node_bits,
+            taken.fence_ms,
+            taken.fence_ms,
+            ahead,
+            true,
+        ));
+        guard.hold_until(taken.until);
+        (taken.start)(Arc::downgrade(&guard));
+        Ok(guard)
+    }
+}
+
+impl LeaseOptions {
+    /// Opens the store (on a runtime of its own) and leases a value of the range for `layout`.
+    fn take(&self, layout: &Layout) -> Result<Taken> {
         self.check()?;
         let node_bits: u32 = layout.node_fields().map(|f| f.bits()).sum();
         if node_bits == 0 {
@@ -448,6 +498,7 @@ impl GuardSource for LeaseOptions {
             last_error: Mutex::new(String::new()),
         });
         let keeper = LeaseKeeper {
+            options: self.clone(),
             store: store.clone(),
             describe,
             shared: shared.clone(),
@@ -459,29 +510,31 @@ impl GuardSource for LeaseOptions {
         };
         let ttl = self.ttl;
         let margin = self.margin_time();
-        let guard = Arc::new(Guard::new(
-            Box::new(keeper),
-            node_bits_of(layout, grant.value)?,
-            grant.fence_ms,
-            grant.fence_ms,
-            ahead,
-            true,
-        ));
-        guard.hold_until(sent + ttl - margin);
-        let renewer = Renewer {
-            guard: Arc::downgrade(&guard),
-            shared: shared.clone(),
-            store,
-            layout: layout.clone(),
-            req,
-            value: grant.value,
-            ttl,
-            margin,
-            op_timeout,
+        let node_bits = node_bits_of(layout, grant.value)?;
+        let layout = layout.clone();
+        let value = grant.value;
+        let start = move |guard: Weak<Guard>| {
+            let renewer = Renewer {
+                guard,
+                shared: shared.clone(),
+                store,
+                layout,
+                req,
+                value,
+                ttl,
+                margin,
+                op_timeout,
+            };
+            *shared.renewer.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(handle.spawn(renewer.run()));
         };
-        *shared.renewer.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some(handle.spawn(renewer.run()));
-        Ok(guard)
+        Ok(Taken {
+            keeper,
+            node_bits,
+            fence_ms: grant.fence_ms,
+            until: sent + ttl - margin,
+            start: Box::new(start),
+        })
     }
 }
 

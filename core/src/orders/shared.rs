@@ -447,7 +447,9 @@ impl DailyCounter for SegmentDailyCounter {
 #[cfg(feature = "redis")]
 pub struct RedisDailyCounter {
     client: redis::Client,
-    idle: Mutex<Vec<redis::Connection>>,
+    /// Connections kept for reuse, and the fork generation they were opened in: a forked child
+    /// opens its own (the parent's sockets are shared with it) and leaves the parent's alone.
+    idle: Mutex<(u64, Vec<redis::Connection>)>,
     describe: String,
     key_prefix: String,
     ttl_ms: u64,
@@ -488,7 +490,7 @@ impl RedisDailyCounter {
         })?;
         let counter = RedisDailyCounter {
             client,
-            idle: Mutex::new(Vec::new()),
+            idle: Mutex::new((crate::fork::watch(), Vec::new())),
             describe,
             key_prefix: format!("{}{name}:", opts.redis_prefix),
             ttl_ms: opts.ttl.as_millis().min(u64::MAX as u128) as u64,
@@ -540,8 +542,8 @@ impl RedisDailyCounter {
 
     fn put_back(&self, conn: redis::Connection) {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        if idle.len() < IDLE_CONNECTIONS {
-            idle.push(conn);
+        if idle.1.len() < IDLE_CONNECTIONS {
+            idle.1.push(conn);
         }
     }
 }
@@ -552,7 +554,15 @@ impl DailyCounter for RedisDailyCounter {
         let deadline = Instant::now() + self.timeout;
         let key = self.key_of(day);
         let what = format!("counting `{key}`");
-        let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let idle = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            if idle.0 != crate::fork::current() {
+                // INCR counts on the server, so a child may count too, on its own connections.
+                crate::fork::abandon(std::mem::take(&mut idle.1));
+                idle.0 = crate::fork::current();
+            }
+            idle.1.pop()
+        };
         let mut conn = match idle {
             Some(conn) => conn,
             None => self.open(deadline)?,

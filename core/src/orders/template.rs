@@ -863,7 +863,8 @@ const COUNT_MASK: u64 = (1 << DAY_SHIFT) - 1;
 
 /// A daily counter in memory: one atomic word holding the day and its count, lock-free. For
 /// tests and single-process use: two processes each with their own counter repeat numbers
-/// unless their templates carry different labels.
+/// unless their templates carry different labels, and in the child of a `fork()` it refuses
+/// ([`Error::Forked`]) rather than count on from the parent's numbers.
 ///
 /// ```
 /// use idmint_core::{DailyCounter, MemoryDailyCounter};
@@ -874,10 +875,21 @@ const COUNT_MASK: u64 = (1 << DAY_SHIFT) - 1;
 /// assert_eq!(c.next(20240522).unwrap_err().kind(), "clock_moved_backwards");
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MemoryDailyCounter {
     // day << 36 | last value issued that day (up to 2^36 - 1 a day).
     state: AtomicU64,
+    /// The fork generation the count belongs to.
+    born: u64,
+}
+
+impl Default for MemoryDailyCounter {
+    fn default() -> Self {
+        MemoryDailyCounter {
+            state: AtomicU64::new(0),
+            born: crate::fork::watch(),
+        }
+    }
 }
 
 impl MemoryDailyCounter {
@@ -922,6 +934,7 @@ impl MemoryDailyCounter {
         };
         Ok(MemoryDailyCounter {
             state: AtomicU64::new(((day as u64) << DAY_SHIFT) | (first - 1)),
+            born: crate::fork::watch(),
         })
     }
 }
@@ -950,6 +963,14 @@ impl MemoryDailyCounter {
 
 impl DailyCounter for MemoryDailyCounter {
     fn next(&self, day: u32) -> Result<u64> {
+        if crate::fork::current() != self.born {
+            return Err(Error::Forked {
+                what: "in-memory daily counter".into(),
+                remedy:
+                    "its count is the parent's: make a new one in the child, or count in a store"
+                        .into(),
+            });
+        }
         loop {
             let s = self.state.load(Ordering::Acquire);
             let current = (s >> DAY_SHIFT) as u32;
