@@ -46,8 +46,8 @@ enum Command {
     #[command(after_help = "Examples:
   idmint snowflake --node datacenter=1 --node worker=7
   idmint snowflake --layout sonyflake --node machine=513 --count 5
-  idmint snowflake --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z --count 1000000 > ids.txt
-  idmint snowflake --on-exhausted borrow:50 --count 10000000 | sort -n -c
+  idmint snowflake --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z --node worker=3 --count 1000000 > ids.txt
+  idmint snowflake --random-nodes --on-exhausted borrow:50 --count 10000000 | sort -n -c
   idmint snowflake --lease sqlite:./idmint-leases.db --lease-range 0..7 --count 1000")]
     Snowflake(SnowflakeArgs),
 
@@ -92,7 +92,7 @@ enum Command {
     #[command(after_help = "Examples:
   idmint keygen --key-version 1 > ids.key
   idmint obfuscate --key-file ids.key 1541815603606036480
-  idmint snowflake --count 5 | idmint obfuscate --key-file ids.key --tagged")]
+  idmint snowflake --random-nodes --count 5 | idmint obfuscate --key-file ids.key --tagged")]
     Obfuscate(obfuscate::ObfuscateArgs),
 
     /// Undo `idmint obfuscate` with the same key file
@@ -118,7 +118,7 @@ enum Command {
     #[command(after_help = "Examples:
   idmint encode 1541815603606036480
   idmint encode --to base32-fixed 1 2 3
-  idmint snowflake --count 3 | idmint encode --to base62-fixed")]
+  idmint snowflake --random-nodes --count 3 | idmint encode --to base62-fixed")]
     Encode(encode::EncodeArgs),
 
     /// Read base62 or Crockford base32 back into decimal IDs
