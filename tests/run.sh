@@ -202,6 +202,14 @@ section_node() {
     node/scripts/test.sh
 }
 
+section_mixed() {
+    # A Python, a Node and a Java process draw from one PostgreSQL tag at once, each through its
+    # own package (the workers of the python, node and jvm sections' store tests): 0 duplicates.
+    start_servers
+    step "mixed: Python, Node and Java processes draw 2 x 250k IDs each from one PostgreSQL tag"
+    tests/mixed.sh "$IDMINT_TEST_POSTGRES_URL" 250000 2
+}
+
 section_web() {
     # web/ (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
     # bindings/wasm. What a bare machine lacks is installed in the background (the wasm32 target,
@@ -239,7 +247,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust python jvm node web)
+ALL=(rust python jvm node mixed web)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
