@@ -7,6 +7,8 @@
 //! a `step` by [`CounterArgs`](crate::segment::CounterArgs), times by
 //! [`parse_time_ms`](crate::parse_time_ms).
 
+use std::time::Duration;
+
 use crate::{Error, Result};
 
 /// A count of IDs to mint at once (`next_ids(n)`): any whole number from 0.
@@ -65,4 +67,51 @@ pub fn day(value: impl Into<i128>) -> Result<u32> {
         value,
         max: u32::MAX as u64,
     })
+}
+
+/// A duration given in seconds (a timeout, a TTL, a wait) by a language whose natural unit is a
+/// float of seconds (Python's `float`, or its `timedelta.total_seconds()`): finite, at least 0
+/// and at most [`MAX_DURATION_SECS`] (a bit over 31 years: longer is surely a unit mistake, and
+/// every runtime timer accepts it).
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::args::duration_secs;
+/// assert_eq!(duration_secs("max_wait", 0.25)?, Duration::from_millis(250));
+/// let err = duration_secs("max_wait", -1.0).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_wait` = -1: a duration in seconds, 0..=1000000000");
+/// assert_eq!(duration_secs("ttl", f64::NAN).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn duration_secs(name: &str, secs: f64) -> Result<Duration> {
+    if secs.is_finite() && (0.0..=MAX_DURATION_SECS as f64).contains(&secs) {
+        return Ok(Duration::from_secs_f64(secs));
+    }
+    Err(Error::InvalidArgument {
+        name: name.into(),
+        value: secs.to_string(),
+        expected: format!("a duration in seconds, 0..={MAX_DURATION_SECS}"),
+    })
+}
+
+/// The longest duration [`duration_secs`] accepts, in seconds.
+pub const MAX_DURATION_SECS: u64 = 1_000_000_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_outside_the_range_name_the_value() {
+        assert_eq!(duration_secs("t", 0.0).unwrap(), Duration::ZERO);
+        assert_eq!(
+            duration_secs("t", MAX_DURATION_SECS as f64).unwrap(),
+            Duration::from_secs(MAX_DURATION_SECS)
+        );
+        for bad in [-0.001, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e10] {
+            let e = duration_secs("op_timeout", bad).unwrap_err();
+            assert_eq!(e.kind(), "invalid_argument");
+            assert!(e.to_string().contains("`op_timeout`"), "{e}");
+        }
+    }
 }

@@ -61,7 +61,8 @@ pub use sql::SqlStore;
 #[cfg(feature = "sqlite")]
 pub use sql::SqliteStore;
 pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
-pub(crate) use tag::{check_step, check_step_wide};
+pub(crate) use tag::check_step;
+pub use tag::check_step_wide;
 pub use tag::{
     validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
     MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
