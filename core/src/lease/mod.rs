@@ -46,7 +46,7 @@ mod sql;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use keeper::LeaseOptions;
+pub use keeper::{LeaseOptions, DEFAULT_TTL};
 pub use memory::MemoryLeaseStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisLeaseStore;
