@@ -131,7 +131,7 @@ def main() -> int:
     rows.append(Row("`str(ObjectId())`", ours, "`str(bson.ObjectId())`", theirs, "-", None))
 
     # Snowflake
-    gen = idmint.Snowflake(worker=1)
+    gen = idmint.Snowflake(datacenter=0, worker=1)
     cap = gen.layout.ids_per_second_cap
     ours = rate(gen.next_id, n(4_000_000), repeat)
     theirs = None
