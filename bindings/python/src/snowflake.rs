@@ -348,7 +348,8 @@ impl Snowflake {
         let all = merge(py, fields, kwargs)?;
         let zero = 0i32.into_pyobject(py)?.into_any();
         self.with(|g| {
-            let nodes = g.nodes();
+            // An owned copy: the core's `nodes()` is moving from a slice to the current values.
+            let nodes = g.nodes().to_vec();
             compose(
                 g.layout(),
                 time,
