@@ -162,6 +162,17 @@ impl Snowflake {
     }
 }
 
+impl Drop for Snowflake {
+    fn drop(&mut self) {
+        // Garbage collection releases a lease too, a store round trip: without the GIL (when
+        // the interpreter is shutting down, `try_attach` declines and the closure, with the
+        // generator, is simply dropped).
+        if let Some(gen) = self.gen.swap(None) {
+            Python::try_attach(move |py| py.detach(move || drop(gen)));
+        }
+    }
+}
+
 /// The lease options of `Snowflake(lease=URL, lease_range=..., ...)`, or `None` without a URL
 /// (the core says what is wrong with options given without one: none are dropped silently).
 struct LeaseArgs<'a, 'py> {
