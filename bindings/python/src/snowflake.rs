@@ -359,8 +359,7 @@ impl Snowflake {
         let all = merge(py, fields, kwargs)?;
         let zero = 0i32.into_pyobject(py)?.into_any();
         self.with(|g| {
-            // An owned copy: the core's `nodes()` is moving from a slice to the current values.
-            let nodes = g.nodes().to_vec();
+            let nodes = g.nodes();
             compose(
                 g.layout(),
                 time,
