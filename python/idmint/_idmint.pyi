@@ -161,9 +161,9 @@ _Clock = Literal["monotonic", "wall"] | ManualClock | None
 
 @final
 class Snowflake:
-    """A snowflake ID generator for one node. Node values come from exactly one of: the node
-    fields given, ``random_nodes=True``, or a lease (``lease=URL``); a missing field raises
-    ``MissingField``. ``close()`` (or leaving a ``with`` block, or garbage collection) releases
+    """A snowflake ID generator for one node. Each node field's value is given, drawn at random
+    (``random_nodes=True``: the fields not given) or leased (``lease=URL``: all of them); a field
+    with none raises ``MissingField``. ``close()`` (or leaving a ``with`` block, or garbage collection) releases
     the lease and lowers the high-water mark."""
 
     def __new__(

@@ -277,8 +277,8 @@ impl Snowflake {
         }
         .options()?;
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
-        // Node values come from exactly one of: the fields given, random_nodes, a lease; the
-        // core refuses a missing field and any mix.
+        // Each node field's value is given, random or leased: the core applies the rule
+        // (a missing field, a lease with anything else) and says what is wrong.
         let mut b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
         if random_nodes {
             b = b.random_nodes();
