@@ -89,8 +89,10 @@ def test_lease_options_are_checked(tmp_path):
     url = f"sqlite:{tmp_path / 'leases.db'}"
     with pytest.raises(idmint.InvalidArgument, match="first <= last <= 1023"):
         idmint.Snowflake(lease=url, lease_range=(0, 1024))
-    with pytest.raises(idmint.InvalidArgument, match="-1"):
+    with pytest.raises(idmint.InvalidArgument, match="`lease range` = -1: first <= last"):
         idmint.Snowflake(lease=url, lease_range=(-1, 3))
+    with pytest.raises(idmint.InvalidArgument, match=f"`lease range` = {2**64}"):
+        idmint.Snowflake(lease=url, lease_range=(0, 2**64))
     with pytest.raises(TypeError, match="lease_range"):
         idmint.Snowflake(lease=url, lease_range=[0, 3])
     with pytest.raises(idmint.InvalidArgument, match="`lease_ttl` = -2"):

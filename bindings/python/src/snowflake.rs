@@ -173,8 +173,8 @@ impl Drop for Snowflake {
     }
 }
 
-/// The lease options of `Snowflake(lease=URL, lease_range=..., ...)`, or `None` without a URL
-/// (the core says what is wrong with options given without one: none are dropped silently).
+/// The lease options of `Snowflake(lease=URL, lease_range=..., ...)`, or `None` without a URL;
+/// lease options given without one are refused, never dropped silently.
 struct LeaseArgs<'a, 'py> {
     url: Option<&'a str>,
     range: Option<&'a Bound<'py, PyAny>>,
@@ -296,9 +296,13 @@ impl Snowflake {
             .on_exhausted(on_exhausted.unwrap_or_default())
             .on_rollback(on_rollback.unwrap_or_default());
         // Leasing and reading the high-water mark wait on a store or the disk: without the GIL.
-        let gen = py
-            .detach(|| b.build())
-            .map_err(|e| to_py(e.with_given(range_given)))?;
+        let gen = py.detach(|| b.build()).map_err(|e| match e {
+            // The stand-in of a range value beyond u64 is refused here: show the value given.
+            core::Error::InvalidArgument { ref name, .. } if name == "lease range" => {
+                to_py(e.with_given(range_given))
+            }
+            e => to_py(e),
+        })?;
         Ok(Snowflake {
             gen: ArcSwapOption::from_pointee(gen),
         })
