@@ -69,6 +69,36 @@ pub fn day(value: impl Into<i128>) -> Result<u32> {
     })
 }
 
+/// The largest whole number a double (a JavaScript `number`) holds exactly: 2^53-1.
+pub const MAX_EXACT_DOUBLE: u64 = (1 << 53) - 1;
+
+/// An ID handed to a language whose numbers are doubles (JavaScript's `number`): the ID when
+/// it is at most 2^53-1, else `value_out_of_range` naming it (a larger ID would silently
+/// become another number).
+///
+/// ```
+/// use idmint_core::args::exact_double;
+/// assert_eq!(exact_double("id", 42)?, 42.0);
+/// let err = exact_double("id", 1 << 53).unwrap_err();
+/// assert_eq!(err.kind(), "value_out_of_range");
+/// assert_eq!(
+///     err.to_string(),
+///     "id as a number value 9007199254740992 is out of range: valid values are 0..=9007199254740991"
+/// );
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn exact_double(name: &str, id: u64) -> Result<f64> {
+    if id <= MAX_EXACT_DOUBLE {
+        Ok(id as f64)
+    } else {
+        Err(Error::ValueOutOfRange {
+            field: format!("{name} as a number"),
+            value: id.into(),
+            max: MAX_EXACT_DOUBLE,
+        })
+    }
+}
+
 /// A duration given in seconds (a timeout, a TTL, a wait) by a language whose natural unit is a
 /// float of seconds (Python's `float`, or its `timedelta.total_seconds()`): finite, at least 0
 /// and at most [`MAX_DURATION_SECS`] (a bit over 31 years: longer is surely a unit mistake, and
