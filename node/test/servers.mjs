@@ -1,0 +1,31 @@
+// The test servers' URLs (tests/servers.sh, started by tests/run.sh): a test without its server
+// is skipped, or fails when IDMINT_REQUIRE_SERVERS=1 (CI).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const REQUIRE = process.env.IDMINT_REQUIRE_SERVERS === '1';
+
+/** `{ name, url, skip }` for each store: a SQLite file (no server), PostgreSQL, MariaDB, Redis. */
+export function stores() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-node-'));
+  const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'segments.db')}` }];
+  for (const [name, variable] of [
+    ['postgres', 'IDMINT_TEST_POSTGRES_URL'],
+    ['mariadb', 'IDMINT_TEST_MYSQL_URL'],
+    ['redis', 'IDMINT_TEST_REDIS_URL'],
+  ]) {
+    out.push({ name, url: server(variable), variable });
+  }
+  return out;
+}
+
+/** The URL in `variable`; undefined (skip) unless servers are required, then an error. */
+export function server(variable) {
+  const url = process.env[variable];
+  if (!url && REQUIRE) throw new Error(`${variable} is not set but IDMINT_REQUIRE_SERVERS=1: start the servers with tests/servers.sh`);
+  return url || undefined;
+}
+
+/** A name no earlier run used, for tags and lease tables on long-lived servers. */
+export const unique = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}`;
