@@ -85,23 +85,19 @@ const backend = {
   // Native-only Snowflake options (facade.js passes them in one object): a worker lease, which
   // `Snowflake.create` waits on (`new Snowflake` refuses it), and a high-water-mark file.
   snowflakeOptions: ['lease', 'leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder', 'highWaterMark'],
-  snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras) {
-    const { hwm, lease } = snowflakeExtras(extras);
+  snowflake(...options) {
+    const [args, lease] = snowflakeArgs(options);
     if (lease !== undefined) {
       throw codeError(
         'invalid_argument',
         'invalid argument `lease`: building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`'
       );
     }
-    return snowflakeBackend(
-      new native.NativeSnowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, hwm)
-    );
+    return snowflakeBackend(new native.NativeSnowflake(args));
   },
-  async snowflakeAsync(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras) {
-    const { hwm, lease } = snowflakeExtras(extras);
-    return snowflakeBackend(
-      await native.NativeSnowflake.create(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, hwm, lease)
-    );
+  async snowflakeAsync(...options) {
+    const [args, lease] = snowflakeArgs(options);
+    return snowflakeBackend(await native.NativeSnowflake.create(args, lease));
   },
   oidNextHex: fastObjectIdHex,
   oidParseHex: (text) => native.objectIdParse(text),
@@ -141,8 +137,11 @@ function codeError(kind, message) {
   return Object.assign(new Error(message), { code: kind });
 }
 
-/** The native-only Snowflake options as the addon takes them. */
-function snowflakeExtras(extras) {
+/**
+ * The facade's Snowflake arguments as the addon takes them: `[SnowflakeArgs, LeaseArgs or
+ * undefined]`, the native-only options (`extras`) converted.
+ */
+function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras]) {
   const { wholeValue, show } = convert;
   const str = (name, v) => {
     if (v === undefined || typeof v === 'string') return v;
@@ -172,7 +171,8 @@ function snowflakeExtras(extras) {
           freezeMs: ms('leaseFreezeMs', extras.leaseFreezeMs),
           holder: str('leaseHolder', extras.leaseHolder),
         };
-  return { hwm: str('highWaterMark', extras.highWaterMark), lease };
+  const highWaterMark = str('highWaterMark', extras.highWaterMark);
+  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark }, lease];
 }
 
 /** A NativeSnowflake as the facade's generator. */

@@ -13,19 +13,11 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { server, unique } from './servers.mjs';
+import { server, unique, rejected, readIds } from './stores.mjs';
 
 const { Snowflake, leaseList } = idmint;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-lease-'));
 
-async function rejected(p, what = 'the call') {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  assert.fail(`${what} should have rejected`);
-}
 
 /** Run one lease-worker process: resolves with its `ready` line and a `go()` that lets it mint. */
 function leaseWorker(url, generators, idsEach, outfile) {
@@ -76,16 +68,9 @@ describe('16 generators in 4 processes, a range of 8 values', () => {
       const held = (await leaseList(url)).filter((l) => l.state === 'held');
       assert.equal(held.length, 8, 'leaseList: 8 held');
       await Promise.all(workers.map((w) => w.go()));
-      const ids = new BigUint64Array(2_000_000);
-      let n = 0;
-      for (const f of files) {
-        for (const line of fs.readFileSync(f, 'utf8').split('\n')) if (line) ids[n++] = BigInt(line);
-      }
-      assert.equal(n, 2_000_000, 'the 8 minted 2M IDs');
-      ids.sort();
-      let dups = 0;
-      for (let i = 1; i < n; i++) if (ids[i] === ids[i - 1]) dups++;
-      assert.equal(dups, 0, 'duplicates');
+      const { ids, duplicates } = readIds(files);
+      assert.equal(ids.length, 2_000_000, 'the 8 minted 2M IDs');
+      assert.equal(duplicates, 0, 'duplicates');
       const after = await leaseList(url);
       assert.equal(after.filter((l) => l.state === 'held').length, 0, 'close() released every lease');
     });

@@ -12,20 +12,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { stores, server, unique } from './servers.mjs';
+import { stores, server, unique, rejected, readIds } from './stores.mjs';
 
 const { SegmentClient, Template, OrderNumbers } = idmint;
 const run = promisify(execFile);
 
-/** The error a Promise rejects with (it must reject). */
-async function rejected(p, what = 'the call') {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  assert.fail(`${what} should have rejected`);
-}
 
 /** `tag.nextId()` until memory is empty (WouldBlockError; at most `max` IDs), the IDs it gave. */
 function drain(tag, max = 100_000) {
@@ -142,17 +133,10 @@ describe('4 processes x 2 worker threads x 250,000 IDs from one tag: no duplicat
       const tag = unique('node');
       const files = [0, 1, 2, 3].map((i) => path.join(dir, `ids-${i}.txt`));
       await Promise.all(files.map((f) => run(process.execPath, [worker, url, tag, '250000', '2', f])));
-      const ids = new BigUint64Array(2_000_000);
-      let n = 0;
-      for (const f of files) {
-        for (const line of fs.readFileSync(f, 'utf8').split('\n')) if (line) ids[n++] = BigInt(line);
-      }
-      assert.equal(n, 2_000_000, 'every ID written');
-      ids.sort();
-      let dups = 0;
-      for (let i = 1; i < n; i++) if (ids[i] === ids[i - 1]) dups++;
-      assert.equal(dups, 0, 'duplicates');
-      assert.ok(ids[0] > 0n);
+      const { ids, duplicates } = readIds(files);
+      assert.equal(ids.length, 2_000_000, 'every ID written');
+      assert.equal(duplicates, 0, 'duplicates');
+      assert.ok(ids.every((id) => id > 0n));
     });
   }
 });

@@ -15,7 +15,7 @@ mod fast;
 pub mod formats;
 pub mod segment;
 
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
 use idmint_core::lease::LeaseOptions;
 use idmint_core::{
@@ -394,60 +394,68 @@ struct SnowflakeInfo {
 
 /// A snowflake generator. The core generator lives in `strong` (the only strong reference,
 /// so `close()` or the GC drops it, which releases a lease); everything else, the bound fast
-/// functions included, reaches it through `weak`.
+/// functions included, reaches it through `slot`.
 #[napi]
 pub struct NativeSnowflake {
     strong: Mutex<Option<Arc<Snowflake>>>,
-    weak: Weak<Snowflake>,
+    slot: Arc<fast::SnowflakeSlot>,
     /// Dropping a leased generator releases its lease: a store round trip, never on the JS
     /// thread.
     leased: bool,
     info: SnowflakeInfo,
 }
 
-fn closed() -> idmint_core::Error {
-    idmint_core::Error::Closed {
-        what: "snowflake generator".into(),
-    }
+/// The options every generator takes, as `index.js` converts them: node values as bigints,
+/// policies in their text forms, `resume_after` (the last ID issued before a restart) in
+/// decimal.
+#[napi(object)]
+pub struct SnowflakeArgs {
+    /// A preset name or spec.
+    pub layout: String,
+    /// Replaces the layout's epoch: unix ms digits or RFC 3339.
+    pub epoch: Option<String>,
+    /// Node field names given.
+    pub names: Vec<String>,
+    /// Their values.
+    pub values: Vec<BigInt>,
+    /// Node values from the OS random source.
+    pub random: bool,
+    /// The exhaustion policy.
+    pub on_exhausted: Option<String>,
+    /// The rollback policy.
+    pub on_rollback: Option<String>,
+    /// The last ID issued before a restart, decimal.
+    pub resume_after: Option<String>,
+    /// The high-water-mark file.
+    pub high_water_mark: Option<String>,
 }
 
-/// A builder from the options every generator takes; node values as bigints, policies in
-/// their text forms, `resume_after` (the last ID issued before a restart) in decimal.
-#[allow(clippy::too_many_arguments)] // internal: index.js is the only caller
-fn snowflake_builder(
-    layout: &str,
-    epoch: Option<&str>,
-    names: &[String],
-    values: &[BigInt],
-    random_nodes: bool,
-    on_exhausted: Option<&str>,
-    on_rollback: Option<&str>,
-    resume_after: Option<&str>,
-    high_water_mark: Option<&str>,
-) -> Result<SnowflakeBuilder> {
-    let layout = parse_layout(layout, epoch)?;
-    let mut b = Snowflake::builder(layout);
-    for (n, v) in names.iter().zip(values) {
-        b = b.node(n, wide(n, v)?);
+impl SnowflakeArgs {
+    fn builder(&self) -> Result<SnowflakeBuilder> {
+        let layout = parse_layout(&self.layout, self.epoch.as_deref())?;
+        let mut b = Snowflake::builder(layout);
+        for (n, v) in self.names.iter().zip(&self.values) {
+            b = b.node(n, wide(n, v)?);
+        }
+        if self.random {
+            b = b.random_nodes();
+        }
+        if let Some(p) = &self.on_exhausted {
+            b = b.on_exhausted(p.parse::<OnExhausted>().map_err(js_err)?);
+        }
+        if let Some(p) = &self.on_rollback {
+            b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
+        }
+        if let Some(last) = &self.resume_after {
+            // Decimal text (index.js sends bigints and numbers as text): the core reads it and
+            // reports a bad one with its exact value.
+            b = b.resume_after(parse_id(last).map_err(js_err)?);
+        }
+        if let Some(path) = &self.high_water_mark {
+            b = b.high_water_mark(path);
+        }
+        Ok(b)
     }
-    if random_nodes {
-        b = b.random_nodes();
-    }
-    if let Some(p) = on_exhausted {
-        b = b.on_exhausted(p.parse::<OnExhausted>().map_err(js_err)?);
-    }
-    if let Some(p) = on_rollback {
-        b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
-    }
-    if let Some(last) = resume_after {
-        // Decimal text (index.js sends bigints and numbers as text): the core reads it and
-        // reports a bad one with its exact value.
-        b = b.resume_after(parse_id(last).map_err(js_err)?);
-    }
-    if let Some(path) = high_water_mark {
-        b = b.high_water_mark(path);
-    }
-    Ok(b)
 }
 
 impl NativeSnowflake {
@@ -460,7 +468,7 @@ impl NativeSnowflake {
         };
         let g = Arc::new(g);
         NativeSnowflake {
-            weak: Arc::downgrade(&g),
+            slot: fast::SnowflakeSlot::new(&g),
             strong: Mutex::new(Some(g)),
             leased,
             info,
@@ -468,10 +476,11 @@ impl NativeSnowflake {
     }
 
     fn get(&self) -> Result<Arc<Snowflake>> {
-        self.weak.upgrade().ok_or_else(|| js_err(closed()))
+        self.slot.get().map_err(js_err)
     }
 
     fn take(&self) -> Option<Arc<Snowflake>> {
+        self.slot.close();
         self.strong.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
@@ -489,62 +498,18 @@ impl Drop for NativeSnowflake {
 
 #[napi]
 impl NativeSnowflake {
-    /// Build a generator whose options need no store (see [`snowflake_builder`]).
+    /// Build a generator whose options need no store.
     #[napi(constructor)]
-    #[allow(clippy::too_many_arguments)] // internal: index.js is the only caller
-    pub fn new(
-        layout: String,
-        epoch: Option<String>,
-        names: Vec<String>,
-        values: Vec<BigInt>,
-        random_nodes: bool,
-        on_exhausted: Option<String>,
-        on_rollback: Option<String>,
-        resume_after: Option<String>,
-        high_water_mark: Option<String>,
-    ) -> Result<Self> {
-        let b = snowflake_builder(
-            &layout,
-            epoch.as_deref(),
-            &names,
-            &values,
-            random_nodes,
-            on_exhausted.as_deref(),
-            on_rollback.as_deref(),
-            resume_after.as_deref(),
-            high_water_mark.as_deref(),
-        )?;
-        Ok(NativeSnowflake::wrap(b.build().map_err(js_err)?, false))
+    pub fn new(args: SnowflakeArgs) -> Result<Self> {
+        let g = args.builder()?.build().map_err(js_err)?;
+        Ok(NativeSnowflake::wrap(g, false))
     }
 
     /// A Promise of a generator built on a blocking thread: with `lease`, building waits on
     /// the lease store.
     #[napi]
-    #[allow(clippy::too_many_arguments)] // internal: index.js is the only caller
-    pub fn create(
-        env: &Env,
-        layout: String,
-        epoch: Option<String>,
-        names: Vec<String>,
-        values: Vec<BigInt>,
-        random_nodes: bool,
-        on_exhausted: Option<String>,
-        on_rollback: Option<String>,
-        resume_after: Option<String>,
-        high_water_mark: Option<String>,
-        lease: Option<LeaseArgs>,
-    ) -> Result<RawValue> {
-        let mut b = snowflake_builder(
-            &layout,
-            epoch.as_deref(),
-            &names,
-            &values,
-            random_nodes,
-            on_exhausted.as_deref(),
-            on_rollback.as_deref(),
-            resume_after.as_deref(),
-            high_water_mark.as_deref(),
-        )?;
+    pub fn create(env: &Env, args: SnowflakeArgs, lease: Option<LeaseArgs>) -> Result<RawValue> {
+        let mut b = args.builder()?;
         let leased = lease.is_some();
         if let Some(l) = &lease {
             b = b.lease(l.options()?);
@@ -568,13 +533,13 @@ impl NativeSnowflake {
     /// A handle for the raw functions (`fastNextId`, `fastNextIdString`).
     #[napi]
     pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
-        fast::handle_value(env.raw(), fast::Target::Snowflake(self.weak.clone())).map(RawValue)
+        fast::handle_value(env.raw(), fast::Target::Snowflake(self.slot.clone())).map(RawValue)
     }
 
     /// `{ nextId, nextIdString }` bound to this generator.
     #[napi]
     pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
-        fast::bind_snowflake(env.raw(), &self.weak).map(RawValue)
+        fast::bind_snowflake(env.raw(), &self.slot).map(RawValue)
     }
 
     /// The next ID, as a bigint.

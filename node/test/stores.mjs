@@ -1,4 +1,4 @@
-// The test servers' URLs (tests/servers.sh, started by tests/run.sh): a test without its server
+// Helpers of the store tests. The test servers' URLs (tests/servers.sh, started by tests/run.sh): a test without its server
 // is skipped, or fails when IDMINT_REQUIRE_SERVERS=1 (CI).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,3 +29,23 @@ export function server(variable) {
 
 /** A name no earlier run used, for tags and lease tables on long-lived servers. */
 export const unique = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+
+/** The error a Promise rejects with (it must reject). */
+export async function rejected(p, what = 'the call') {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error(`${what} should have rejected`);
+}
+
+/** The IDs of OUTFILEs (one decimal a line) and how many of them repeat an earlier one. */
+export function readIds(files) {
+  const lines = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean));
+  const ids = BigUint64Array.from(lines, (l) => BigInt(l));
+  const sorted = ids.slice().sort();
+  let duplicates = 0;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) duplicates++;
+  return { ids, duplicates };
+}
