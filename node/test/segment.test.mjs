@@ -183,7 +183,16 @@ test('shared OrderNumbers: next() never waits on the store (InvalidArgumentError
   assertKind(thrown(() => orders.next('2024-05-21T10:00:00Z')), 'invalid_argument', 'next() on a shared counter');
   assert.equal(await orders.nextAsync('2024-05-21T10:00:00Z'), '2024052100001');
   assert.equal(await redisCommand(redisUrl, 'CLIENT', 'PAUSE', '1000', 'WRITE'), '+OK');
-  const h = monitorEventLoopDelay({ resolution: 1 });
+  // A blocked event loop would run no timer during the wait.
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const t0 = performance.now();
+  assert.equal(await orders.nextAsync('2024-05-21T10:00:00Z'), '2024052100002');
+  const waited = performance.now() - t0;
+  clearInterval(timer);
+  assert.ok(waited > 300, `waited ${waited.toFixed(0)} ms`);
+  assert.ok(ticks >= 10, `${ticks} timer ticks in ${waited.toFixed(0)} ms of waiting`);
+});
   h.enable();
   const t0 = performance.now();
   assert.equal(await orders.nextAsync('2024-05-21T10:00:00Z'), '2024052100002');

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const REQUIRE = process.env.IDMINT_REQUIRE_SERVERS === '1';
 
-/** `{ name, url, skip }` for each store: a SQLite file (no server), PostgreSQL, MariaDB, Redis. */
+/** `{ name, url }` for each store: a SQLite file (no server), PostgreSQL, MariaDB, Redis plain and sharded. */
 export function stores() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-node-'));
   const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'segments.db')}` }];
@@ -17,6 +17,8 @@ export function stores() {
   ]) {
     out.push({ name, url: server(variable), variable });
   }
+  const redis = server('IDMINT_TEST_REDIS_URL');
+  out.push({ name: 'redis, sharded (?shards=2)', url: redis && `${redis}${redis.includes('?') ? '&' : '?'}shards=2` });
   return out;
 }
 
