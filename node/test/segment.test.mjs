@@ -120,6 +120,7 @@ describe('SegmentClient over memory:', () => {
     }
     const e = await rejected(SegmentClient.connect('memory:', { refillAt: 300 }));
     assert.match(e.message, /300/, 'the value as given');
+    assert.match(e.message, /refillAt/, 'the option as JS spells it');
     assert.match((await rejected(SegmentClient.connect('memory:', { maxStep: -1 }))).message, /-1/);
     assertKind(thrown(() => new SegmentClient()), 'invalid_argument', 'new SegmentClient');
   });

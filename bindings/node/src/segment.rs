@@ -129,6 +129,33 @@ impl Given {
     }
 }
 
+/// The core's error about a builder option, naming the option as JS spells it.
+fn js_option_name(e: Error) -> Error {
+    const NAMES: [(&str, &str); 6] = [
+        ("refill_at", "refillAt"),
+        ("max_step", "maxStep"),
+        ("default_step", "defaultStep"),
+        ("default_tag", "defaultTag"),
+        ("max_wait", "maxWaitMs"),
+        ("op_timeout", "opTimeoutMs"),
+    ];
+    match e {
+        Error::InvalidArgument {
+            name,
+            value,
+            expected,
+        } => Error::InvalidArgument {
+            name: NAMES
+                .iter()
+                .find(|(core, _)| *core == name)
+                .map_or(name, |(_, js)| js.to_string()),
+            value,
+            expected,
+        },
+        other => other,
+    }
+}
+
 /// A range `[start, end)` of IDs for JS: two bigints.
 fn range_pair(r: IdRange) -> Vec<u64> {
     vec![r.start, r.end]
@@ -196,7 +223,7 @@ impl NativeSegmentClient {
         promise(env, async move {
             match b.connect().await {
                 Ok(inner) => Ok(NativeSegmentClient { inner }),
-                Err(e) => Err(given.restore(e)),
+                Err(e) => Err(js_option_name(given.restore(e))),
             }
         })
     }
