@@ -151,7 +151,7 @@ impl TableMapping {
     }
 
     /// The column holding each tag's step, which clients use as their first range size
-    /// (without one the store reports [`DEFAULT_STEP`](crate::segment::DEFAULT_STEP)).
+    /// (without one they use their own default step).
     ///
     /// ```
     /// use idmint_core::segment::TableMapping;

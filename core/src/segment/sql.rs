@@ -23,7 +23,7 @@
 //!   `Orders` and `orders` one counter.
 
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
-use super::tag::{check_count, validate_tag, TagSpec, DEFAULT_STEP};
+use super::tag::{check_count, validate_tag, TagSpec};
 use super::{MaxIdMeaning, StoreOptions, TableMapping};
 use crate::sql::{Bind, Dialect, Pooling, SqlTable};
 use crate::{Error, Result};
@@ -409,11 +409,8 @@ impl SegmentStore for SqlStore {
                 .map(|(max_id, step, description)| TagInfo {
                     tag: tag.to_string(),
                     max_id: self.last_issued(max_id),
-                    // No step column (0), or a nonsense step: clients start from the default.
-                    step: u64::try_from(step)
-                        .ok()
-                        .filter(|&s| s > 0)
-                        .unwrap_or(DEFAULT_STEP),
+                    // No step column (read as 0), or a nonsense step: 0, the client's default.
+                    step: u64::try_from(step).unwrap_or(0),
                     description,
                 }))
         })
