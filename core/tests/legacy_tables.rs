@@ -157,7 +157,10 @@ async fn cas_block(pool: &AnyPool, db: Db, table: &str, tag: &str, n: i64) -> st
     loop {
         let v: i64 = sqlx::query(&sql(
             db,
-            &format!("SELECT CAST(id AS {}) FROM {table} WHERE name = ?", int8(db)),
+            &format!(
+                "SELECT CAST(id AS {}) FROM {table} WHERE name = ?",
+                int8(db)
+            ),
         ))
         .bind(tag)
         .fetch_one(pool)
@@ -367,7 +370,10 @@ fn shared_row(legacy: Legacy) {
         ids.extend(&legacy_ids);
         let _ = std::fs::remove_dir_all(&dir);
         let idmint_count = (IDMINT_CLIENTS + CHILDREN) * IDMINT_THREADS * PER_THREAD;
-        assert!(legacy_ids.len() >= LEGACY_TASKS * LEGACY_BLOCKS * 20, "{db:?}");
+        assert!(
+            legacy_ids.len() >= LEGACY_TASKS * LEGACY_BLOCKS * 20,
+            "{db:?}"
+        );
         assert_eq!(ids.len(), legacy_ids.len() + idmint_count, "{db:?}");
         let dups = duplicates(&mut ids);
         // The two sides really raced: in ID order, ownership changes hands many times.
@@ -425,7 +431,12 @@ fn ranges_meet_exactly() {
                 assert_eq!(info.max_id as u64, next.end - 1, "{what}: last issued");
 
                 // A tag idmint creates is a row the legacy allocator starts at `start`.
-                let spec = TagSpec::new("new").unwrap().start(1001).unwrap().step(20).unwrap();
+                let spec = TagSpec::new("new")
+                    .unwrap()
+                    .start(1001)
+                    .unwrap()
+                    .step(20)
+                    .unwrap();
                 assert!(store.create_tag(&spec).await.unwrap(), "{what}");
                 assert!(!store.create_tag(&spec).await.unwrap(), "{what}");
                 let legacy_first = legacy.block(&pool, db, &table, "new").await;
@@ -444,7 +455,10 @@ fn ranges_meet_exactly() {
                 let after = legacy.block(&pool, db, &table, "t").await;
                 let ours: Vec<u64> = ours.into_iter().collect();
                 let repeated = theirs.chain(after).filter(|id| ours.contains(id)).count();
-                assert_eq!(repeated, 1, "{what}: the wrong meaning should repeat one ID");
+                assert_eq!(
+                    repeated, 1,
+                    "{what}: the wrong meaning should repeat one ID"
+                );
             }
             pool.close().await;
         });
@@ -474,8 +488,16 @@ fn missing_columns_and_tables_are_named() {
                 async move { open_store(&url, &StoreOptions::default()).await }
             };
             for (opts, name, value) in [
-                (format!("schema=leaf&table={leaf}&step_column=steps"), "step_column", "steps"),
-                (format!("schema=leaf&table={leaf}&tag_column=tag"), "tag_column", "tag"),
+                (
+                    format!("schema=leaf&table={leaf}&step_column=steps"),
+                    "step_column",
+                    "steps",
+                ),
+                (
+                    format!("schema=leaf&table={leaf}&tag_column=tag"),
+                    "tag_column",
+                    "tag",
+                ),
                 (
                     format!("table={seq}&tag_column=name&max_id_column=value"),
                     "max_id_column",
@@ -489,13 +511,23 @@ fn missing_columns_and_tables_are_named() {
             ] {
                 let err = open(opts.clone()).await.unwrap_err();
                 let msg = err.to_string();
-                assert_eq!(invalid_argument(err), (name.into(), value.into()), "{db:?} {opts}");
+                assert_eq!(
+                    invalid_argument(err),
+                    (name.into(), value.into()),
+                    "{db:?} {opts}"
+                );
                 assert!(msg.contains(value), "{db:?}: {msg}");
             }
             // Leaf's own table name, or any missing one, is never created.
             let missing = unique("leaf_alloc_missing");
-            let err = open(format!("schema=leaf&table={missing}")).await.unwrap_err();
-            assert_eq!(invalid_argument(err), ("table".into(), missing.clone()), "{db:?}");
+            let err = open(format!("schema=leaf&table={missing}"))
+                .await
+                .unwrap_err();
+            assert_eq!(
+                invalid_argument(err),
+                ("table".into(), missing.clone()),
+                "{db:?}"
+            );
             let probe = sqlx::query(&format!("SELECT COUNT(*) FROM {missing}"))
                 .fetch_one(&pool)
                 .await;

@@ -46,8 +46,9 @@ impl MaxIdMeaning {
             _ => Err(Error::InvalidArgument {
                 name: "max_id_is".into(),
                 value: s.escape_default().to_string(),
-                expected: "`last` (max_id is the last ID handed out) or `next` (the next one, as in Leaf)"
-                    .into(),
+                expected:
+                    "`last` (max_id is the last ID handed out) or `next` (the next one, as in Leaf)"
+                        .into(),
             }),
         }
     }
@@ -280,12 +281,14 @@ impl MappingParams {
             Some("leaf") => TableMapping::leaf(),
             None | Some("idmint") if !columns_given => return Ok(None),
             None => {
-                let missing = |option: &str, what: &str| Error::InvalidArgument {
+                let missing = |option: &str, what: &str| {
+                    Error::InvalidArgument {
                     name: option.into(),
                     value: "(missing)".into(),
                     expected: format!(
                         "{what}: a mapped table needs table=, tag_column= and max_id_column= (or schema=leaf)"
                     ),
+                }
                 };
                 TableMapping::new(
                     self.table

@@ -424,7 +424,11 @@ mod tests {
             .unwrap();
         let m = o.mapping.unwrap();
         assert_eq!(
-            (m.table_name(), m.tag_column.as_str(), m.max_id_column.as_str()),
+            (
+                m.table_name(),
+                m.tag_column.as_str(),
+                m.max_id_column.as_str()
+            ),
             ("sequence_value", "name", "id")
         );
         assert_eq!(m.max_id_is(), MaxIdMeaning::LastIssued);
@@ -437,7 +441,9 @@ mod tests {
             ("alloc2", Some("block"), MaxIdMeaning::LastIssued)
         );
         // table= alone is idmint's own table, as before.
-        let (o, _) = StoreOptions::default().apply_url("sqlite:x?table=ids").unwrap();
+        let (o, _) = StoreOptions::default()
+            .apply_url("sqlite:x?table=ids")
+            .unwrap();
         assert_eq!(o.mapping, None);
         for (url, name) in [
             ("sqlite:x?tag_column=name&max_id_column=id", "table"),

@@ -88,9 +88,9 @@ impl Statements {
             c.description
                 .map_or("''".to_string(), |d| format!("COALESCE({}, '')", q(d))),
         );
-        let updated = c
-            .updated
-            .map_or(String::new(), |(col, expr)| format!(", {} = {expr}", q(col)));
+        let updated = c.updated.map_or(String::new(), |(col, expr)| {
+            format!(", {} = {expr}", q(col))
+        });
         let add = match t.dialect() {
             Dialect::MySql => format!(
                 "UPDATE {{t}} SET {max} = LAST_INSERT_ID({max} + ?){updated} \
@@ -251,8 +251,13 @@ impl SqlStore {
         // PostgreSQL keeps quoted names as written; MySQL and SQLite match columns in any case.
         let exact = table.dialect() == Dialect::Postgres;
         let found = |col: &str| {
-            have.iter()
-                .any(|h| if exact { h == col } else { h.eq_ignore_ascii_case(col) })
+            have.iter().any(|h| {
+                if exact {
+                    h == col
+                } else {
+                    h.eq_ignore_ascii_case(col)
+                }
+            })
         };
         let columns = [
             ("tag_column", Some(&m.tag_column)),
@@ -282,7 +287,10 @@ impl SqlStore {
                 max_id: &m.max_id_column,
                 step: m.step_column.as_deref(),
                 description: m.description_column.as_deref(),
-                updated: m.updated_column.as_deref().map(|c| (c, "CURRENT_TIMESTAMP")),
+                updated: m
+                    .updated_column
+                    .as_deref()
+                    .map(|c| (c, "CURRENT_TIMESTAMP")),
             },
         );
         Ok(SqlStore {
