@@ -176,7 +176,8 @@ impl TableMapping {
         Ok(self)
     }
 
-    /// A time column idmint sets to `CURRENT_TIMESTAMP` whenever it moves the counter.
+    /// A time column (`TIMESTAMP`, `DATETIME`) idmint sets to `CURRENT_TIMESTAMP` whenever it
+    /// moves the counter.
     ///
     /// ```
     /// use idmint_core::segment::TableMapping;

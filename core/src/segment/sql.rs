@@ -21,6 +21,12 @@
 //!   then `SELECT` in one transaction, is equally safe with four round trips.) The tag column
 //!   is `ascii_bin`: MySQL's default collations are case-insensitive, which would make
 //!   `Orders` and `orders` one counter.
+//!
+//! With a [`TableMapping`] the store uses, in place, a table another allocator is using
+//! (Leaf's `leaf_alloc`, a `sequence_value` table): the same statements with that table's
+//! column names, never a `CREATE` or `ALTER`. Its rows may mean "next ID" where idmint's mean
+//! "last ID" ([`MaxIdMeaning`]); the range read out of the new value follows the table's
+//! meaning, so both allocators' ranges meet exactly.
 
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
 use super::tag::{check_count, validate_tag, TagSpec};
@@ -62,7 +68,8 @@ struct Statements {
     /// Adds `?` to a tag's `max_id` unless it passes `?`; returns the new value except in
     /// MySQL, which returns it through `LAST_INSERT_ID`.
     add: String,
-    /// Inserts a tag's row if missing: tag, max_id, and step and description if mapped.
+    /// Inserts a tag's row if missing: tag, max_id, and step and description where the table
+    /// has those columns.
     insert: String,
     has_step: bool,
     has_description: bool,
@@ -164,7 +171,10 @@ pub type PostgresStore = SqlStore;
 pub type MySqlStore = SqlStore;
 
 impl SqlStore {
-    /// Connects (a SQLite file is created if missing) and creates the table if missing.
+    /// Connects (a SQLite file is created if missing) and creates the table if missing; with
+    /// [`StoreOptions::map_table`] (or the URL's `schema=leaf`, `tag_column=` …) it uses an
+    /// existing table instead, and a missing table or column is an
+    /// [`Error::InvalidArgument`] naming it.
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
@@ -172,6 +182,8 @@ impl SqlStore {
     /// let opts = StoreOptions::default().table("my_segments")?;
     /// let store = SqlStore::connect("postgres://app@127.0.0.1/ids", &opts).await?;
     /// let store = SqlStore::connect("sqlite:./ids.db", &StoreOptions::default()).await?;
+    /// let leaf = StoreOptions::default().map_table(idmint_core::segment::TableMapping::leaf());
+    /// let store = SqlStore::connect("mysql://app@127.0.0.1/leaf", &leaf).await?;
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlStore> {
