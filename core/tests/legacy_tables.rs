@@ -539,3 +539,34 @@ fn missing_columns_and_tables_are_named() {
         });
     }
 }
+
+/// A counter column narrower than `BIGINT` (`INTEGER`) takes idmint's 64-bit parameters.
+#[test]
+fn narrow_counter_column() {
+    let rt = rt();
+    for (db, url) in databases() {
+        rt.block_on(async {
+            let pool = legacy_pool(db, &url).await;
+            let table = unique("narrow");
+            sqlx::query(&format!(
+                "CREATE TABLE {table} (name varchar(64) NOT NULL PRIMARY KEY, id integer NOT NULL, block integer NOT NULL)"
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+            sqlx::query(&sql(db, &format!("INSERT INTO {table} VALUES (?, 5, 7)")))
+                .bind("t")
+                .execute(&pool)
+                .await
+                .unwrap();
+            let url =
+                format!("{url}?table={table}&tag_column=name&max_id_column=id&step_column=block");
+            let store = open_store(&url, &StoreOptions::default()).await.unwrap();
+            let r = store.allocate("t", 3).await.unwrap();
+            assert_eq!((r.start, r.last()), (6, 8), "{db:?}");
+            let info = store.tag_info("t").await.unwrap().unwrap();
+            assert_eq!((info.max_id, info.step), (8, 7), "{db:?}");
+            pool.close().await;
+        });
+    }
+}
