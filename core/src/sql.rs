@@ -233,15 +233,6 @@ impl SqlTable {
         }
     }
 
-    /// An integer expression as a 64-bit integer: a mapped table's columns may be narrower
-    /// (Leaf's `step` is `INT`), and the driver decodes only the type it is asked for.
-    pub(crate) fn int8(&self, expr: &str) -> String {
-        match self.dialect {
-            Dialect::MySql => format!("CAST({expr} AS SIGNED)"),
-            _ => format!("CAST({expr} AS BIGINT)"),
-        }
-    }
-
     /// The table's column names, as the catalog spells them; empty if there is no such table
     /// (PostgreSQL: in the schemas of the search path, as unqualified statements find it).
     pub(crate) async fn columns(&self) -> Result<Vec<String>> {

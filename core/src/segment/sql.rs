@@ -89,9 +89,8 @@ impl Statements {
         let q = |col: &str| t.quote(col);
         let (tag, max) = (q(c.tag), q(c.max_id));
         let row = format!(
-            "SELECT {}, {}, {} FROM {{t}} WHERE {tag} = ?",
-            t.int8(&max),
-            t.int8(&c.step.map_or("0".to_string(), q)),
+            "SELECT {max}, {}, {} FROM {{t}} WHERE {tag} = ?",
+            c.step.map_or("0".to_string(), q),
             c.description
                 .map_or("''".to_string(), |d| format!("COALESCE({}, '')", q(d))),
         );
@@ -103,11 +102,9 @@ impl Statements {
                 "UPDATE {{t}} SET {max} = LAST_INSERT_ID({max} + ?){updated} \
                  WHERE {tag} = ? AND {max} <= ?"
             ),
-            // The casts let a narrower counter column (INTEGER) take the 64-bit parameters.
             _ => format!(
-                "UPDATE {{t}} SET {max} = {max} + CAST(? AS BIGINT){updated} \
-                 WHERE {tag} = ? AND {max} <= CAST(? AS BIGINT) RETURNING {}",
-                t.int8(&max)
+                "UPDATE {{t}} SET {max} = {max} + ?{updated} \
+                 WHERE {tag} = ? AND {max} <= ? RETURNING {max}"
             ),
         };
         let mut cols = vec![tag.clone(), max];
