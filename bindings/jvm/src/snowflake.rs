@@ -8,6 +8,7 @@ use idmint_core::{self as core, AnyClock, OnExhausted, OnRollback};
 use crate::convert::*;
 use crate::errors::*;
 use crate::layout::*;
+use crate::lease::*;
 
 /// A generator's counters ([`idmint_core::Stats`]).
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -103,7 +104,19 @@ impl Snowflake {
         if let Some(last_id) = resume_after {
             builder = builder.resume_after(java_id(last_id)?);
         }
-        Ok(Arc::new(Snowflake(builder.build().ffi()?)))
+        let mut given = None;
+        if let Some(spec) = lease {
+            let (opts, g) = lease_options(spec)?;
+            builder = builder.lease(opts);
+            given = g;
+        }
+        if let Some(path) = high_water_mark {
+            builder = builder.high_water_mark(path);
+        }
+        let gen = builder
+            .build()
+            .map_err(|e| ffi_error(range_given(e, given)))?;
+        Ok(Arc::new(Snowflake(gen)))
     }
 
     /// The next ID.

@@ -1,0 +1,67 @@
+package io.idmint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The issue's test: 4 OS processes x 2 threads draw 250,000 IDs each from one tag, through
+ * SQLite, PostgreSQL, MariaDB and Redis (servers from tests/run.sh): 0 duplicates among the
+ * 2,000,000. The workers ({@link SegmentWorker}) connect first and draw together once all are
+ * ready.
+ */
+class SegmentProcessesTest {
+    static final int PROCESSES = 4;
+    static final int THREADS = 2;
+    static final int PER_THREAD = 250_000;
+
+    @Test
+    void sqlite(@TempDir Path dir) throws Exception {
+        run("sqlite:" + dir.resolve("segments.db"), dir);
+    }
+
+    @Test
+    void postgres(@TempDir Path dir) throws Exception {
+        run(Processes.server("IDMINT_TEST_POSTGRES_URL"), dir);
+    }
+
+    @Test
+    void mariadb(@TempDir Path dir) throws Exception {
+        run(Processes.server("IDMINT_TEST_MYSQL_URL"), dir);
+    }
+
+    @Test
+    void redis(@TempDir Path dir) throws Exception {
+        run(Processes.server("IDMINT_TEST_REDIS_URL"), dir);
+    }
+
+    static void run(String url, Path dir) throws Exception {
+        String tag = Processes.unique("jvm_mp");
+        Path go = dir.resolve("go");
+        List<Process> procs = new ArrayList<>();
+        List<Path> outs = new ArrayList<>();
+        List<Path> ready = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        for (int p = 0; p < PROCESSES; p++) {
+            Path out = dir.resolve("ids-" + p + ".txt");
+            Path log = dir.resolve("worker-" + p + ".log");
+            outs.add(out);
+            ready.add(Path.of(out + ".ready"));
+            logs.add(log);
+            procs.add(Processes.java("io.idmint.SegmentWorker", go, log, url, tag,
+                    Integer.toString(PER_THREAD), Integer.toString(THREADS), out.toString()));
+        }
+        Processes.awaitFiles(ready, procs, logs);
+        Files.writeString(go, "go\n");
+        Processes.awaitExit(procs, logs);
+        long[] all = Processes.readSorted(outs);
+        assertEquals((long) PROCESSES * THREADS * PER_THREAD, all.length, "every ID written");
+        assertEquals(0, Processes.duplicates(all), "duplicates among " + all.length + " IDs from " + url);
+        Processes.assertPositive(all);
+    }
+}
