@@ -33,8 +33,6 @@ public final class SegmentClient implements AutoCloseable {
 
     private final io.idmint.ffi.SegmentClient inner;
     private final ConcurrentHashMap<String, SegmentTag> tags = new ConcurrentHashMap<>();
-    /** Set by {@link #close()}; the handles check it before serving from their block. */
-    volatile boolean closed;
 
     private SegmentClient(io.idmint.ffi.SegmentClient inner) {
         this.inner = inner;
@@ -130,7 +128,10 @@ public final class SegmentClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        // Every handle given out is in the map (one that lost a race to load was dropped).
+        for (SegmentTag t : tags.values()) {
+            t.closed = true;
+        }
         inner.shutdown();
     }
 

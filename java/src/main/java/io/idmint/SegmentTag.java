@@ -2,16 +2,16 @@ package io.idmint;
 
 import java.lang.ref.Reference;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A cached segment tag of a {@link SegmentClient} ({@link SegmentClient#tag(String)}): its IDs
  * only grow, and no process drawing from the same store and tag gets one of them. Thread-safe.
  *
- * <p>{@link #nextId()} serves IDs from a block that the core granted this handle (a quarter of
- * the tag's step, at most 1024 IDs, taken from the core's buffered ranges): one atomic
- * increment, no native call, until the block is used up. The block's unused IDs are skipped when
- * the client closes or the handle is dropped, never handed out again.
+ * <p>{@link #nextId()} serves IDs from a block that the core granted the calling thread (a
+ * quarter of the tag's step, at most 1024 IDs, taken from the core's buffered ranges): a compare
+ * and an add on that thread's own block, no native call, until the block is used up. So IDs grow
+ * on each thread, and across threads they are unique but not in call order. A block's unused
+ * IDs are skipped when the client closes or the thread ends, never handed out again.
  */
 public final class SegmentTag {
     private final SegmentClient client;
@@ -19,20 +19,19 @@ public final class SegmentTag {
     /** The Rust handle inside {@code inner}; valid while {@code inner} is reachable. */
     private final long handle;
     private final String name;
-    /** The block being served: its counter is the next ID to hand out. */
-    private volatile Block block = new Block(0, 0);
-    private final Object refill = new Object();
-    private final long[] granted = new long[2];
+    /** Set by {@link SegmentClient#close()}: no block is served any more. */
+    volatile boolean closed;
+    /**
+     * Each thread's block: IDs {@code next..end} the core granted to that thread. Plain fields,
+     * read and written by their thread only: the hot path is a compare and an add, no atomic
+     * instruction and no sharing between threads.
+     */
+    private final ThreadLocal<Block> blocks = ThreadLocal.withInitial(Block::new);
 
-    /** IDs {@code get()..end} of a block the core granted; the counter runs past {@code end} harmlessly. */
-    @SuppressWarnings("serial")
-    private static final class Block extends AtomicLong {
-        final long end;
-
-        Block(long next, long end) {
-            super(next);
-            this.end = end;
-        }
+    private static final class Block {
+        long next;
+        long end;
+        final long[] granted = new long[2];
     }
 
     SegmentTag(SegmentClient client, io.idmint.ffi.SegmentTag inner) {
@@ -50,9 +49,10 @@ public final class SegmentTag {
      * {@link RangeBelowIssuedException}, {@link ClosedException}.
      */
     public long nextId() {
-        Block b = block;
-        long id = b.getAndIncrement();
-        if (id < b.end && !client.closed) {
+        Block b = blocks.get();
+        long id = b.next;
+        if (id < b.end && !closed) {
+            b.next = id + 1;
             return id;
         }
         return refill(b, true);
@@ -64,36 +64,46 @@ public final class SegmentTag {
      * use {@link #nextIdAsync()}).
      */
     public long tryNextId() {
-        Block b = block;
-        long id = b.getAndIncrement();
-        if (id < b.end && !client.closed) {
+        Block b = blocks.get();
+        long id = b.next;
+        if (id < b.end && !closed) {
+            b.next = id + 1;
             return id;
         }
         return refill(b, false);
     }
 
     /**
-     * {@code n} contiguous IDs (1..=2^40), straight from the core: up to the tag's step from its
-     * buffered ranges, above it in one store round trip. {@link InvalidArgumentException} for
-     * {@code n < 1}, and the errors of {@link #nextId()}.
+     * {@code n} contiguous IDs (1..=2^40): from the calling thread's block when it holds that
+     * many, else from the core (up to the tag's step from its buffered ranges, above it in one
+     * store round trip), leaving the rest of the block unused so that this thread's IDs keep
+     * growing. {@link InvalidArgumentException} for {@code n < 1}, and the errors of
+     * {@link #nextId()}.
      */
     public LongRange nextIds(int n) {
-        try {
-            io.idmint.ffi.IdRun run = Layout.call(() -> inner.nextIds(n));
-            return new LongRange(run.start(), run.end());
-        } finally {
-            Reference.reachabilityFence(client);
+        Block b = blocks.get();
+        long first = b.next;
+        if (n > 0 && n <= b.end - first && !closed) {
+            b.next = first + n;
+            return new LongRange(first, first + n);
         }
+        io.idmint.ffi.IdRun run = Layout.call(() -> inner.nextIds(n));
+        b.next = b.end;
+        return new LongRange(run.start(), run.end());
     }
 
-    /** {@link #nextId()}: completed at once while the block has IDs, else on idmint's daemon threads. */
+    /**
+     * {@link #nextId()}: completed at once while the calling thread's block has IDs, else run on
+     * idmint's daemon threads.
+     */
     public CompletableFuture<Long> nextIdAsync() {
-        Block b = block;
-        long id = b.getAndIncrement();
-        if (id < b.end && !client.closed) {
+        Block b = blocks.get();
+        long id = b.next;
+        if (id < b.end && !closed) {
+            b.next = id + 1;
             return CompletableFuture.completedFuture(id);
         }
-        return Async.run(() -> refill(b, true));
+        return Async.run(this::nextId);
     }
 
     /** {@link #nextIds(int)} on idmint's daemon threads. */
@@ -106,11 +116,10 @@ public final class SegmentTag {
         return name;
     }
 
-    /** The tag's counters; {@code remaining} counts the IDs of this handle's block too. */
+    /** The tag's counters; {@code remaining} counts the calling thread's block too. */
     public TagMetrics metrics() {
-        Block b = block;
-        long held = Math.max(0, b.end - b.get());
-        return TagMetrics.of(inner.metrics(), held);
+        Block b = blocks.get();
+        return TagMetrics.of(inner.metrics(), Math.max(0, b.end - b.next));
     }
 
     /** The client this handle belongs to. */
@@ -123,30 +132,23 @@ public final class SegmentTag {
         return "SegmentTag(" + name + ")";
     }
 
-    /** The block {@code seen} is used up: the first ID of a new one the core grants. */
-    private long refill(Block seen, boolean wait) {
-        synchronized (refill) {
-            if (client.closed) {
-                // The core says why (closed), in its words; an ID it still gives is a valid one.
-                return Layout.call(inner::nextId);
-            }
-            Block b = block;
-            if (b != seen) {
-                long id = b.getAndIncrement();
-                if (id < b.end) {
-                    return id;
-                }
-            }
-            try {
-                long rc = Fast.idmint_jvm_fast_segment_block(handle, wait ? 1 : 0, granted);
-                if (rc < 0) {
-                    throw Fast.fail(rc);
-                }
-            } finally {
-                Reference.reachabilityFence(inner);
-            }
-            block = new Block(granted[0] + 1, granted[1]);
-            return granted[0];
+    /** This thread's block is used up: the first ID of a new one the core grants. */
+    private long refill(Block b, boolean wait) {
+        if (closed) {
+            // The core says why (closed), in its words; an ID it still gives is a valid one.
+            return Layout.call(inner::nextId);
         }
+        long[] granted = b.granted;
+        try {
+            long rc = Fast.idmint_jvm_fast_segment_block(handle, wait ? 1 : 0, granted);
+            if (rc < 0) {
+                throw Fast.fail(rc);
+            }
+        } finally {
+            Reference.reachabilityFence(inner);
+        }
+        b.next = granted[0] + 1;
+        b.end = granted[1];
+        return granted[0];
     }
 }

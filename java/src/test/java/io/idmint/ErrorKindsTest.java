@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -64,10 +61,7 @@ class ErrorKindsTest {
             Path db = Processes.scratch("kinds").resolve("ids.db");
             try (SegmentClient client = SegmentClient.builder("sqlite:" + db).defaultStep(10).connect()) {
                 client.nextId("orders");
-                try (Connection conn = DriverManager.getConnection("jdbc:sqlite:" + db);
-                        Statement s = conn.createStatement()) {
-                    s.executeUpdate("UPDATE idmint_segments SET max_id = 0");
-                }
+                Processes.sqlite(db, "UPDATE idmint_segments SET max_id = 0");
                 client.tag("orders").nextIds(100);
             }
         });
@@ -87,10 +81,7 @@ class ErrorKindsTest {
             Path db = Processes.scratch("kinds").resolve("leases.db");
             try (Snowflake g = Snowflake.builder("twitter").lease("sqlite:" + db).leaseRange(0, 0)
                     .leaseTtl(Duration.ofMillis(300)).build()) {
-                try (Connection conn = DriverManager.getConnection("jdbc:sqlite:" + db);
-                        Statement s = conn.createStatement()) {
-                    s.executeUpdate("UPDATE idmint_workers SET token = 'stolen', expires_at = expires_at + 60000");
-                }
+                Processes.sqlite(db, "UPDATE idmint_workers SET token = 'stolen', expires_at = expires_at + 60000");
                 for (long end = System.nanoTime() + 10_000_000_000L; System.nanoTime() < end; Thread.sleep(5)) {
                     g.nextId();
                 }

@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -80,14 +77,13 @@ class LeaseTest {
         String url = "sqlite:" + db;
         try (Snowflake g = Snowflake.builder("twitter").lease(url).leaseRange(0, 0).leaseTtl(Duration.ofMillis(600)).build()) {
             g.nextId();
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-                assertEquals(1, s.executeUpdate(
-                        "UPDATE idmint_workers SET token = 'stolen', holder = 'thief', expires_at = expires_at + 60000"));
-            }
+            assertEquals(1, Processes.sqlite(db,
+                    "UPDATE idmint_workers SET token = 'stolen', holder = 'thief', expires_at = expires_at + 60000"));
             long deadline = System.nanoTime() + 10_000_000_000L;
             LeaseLostException lost = null;
             while (lost == null) {
-                assertTrue(System.nanoTime() < deadline, "renewals of a taken lease fail, and the generator stops");
+                assertTrue(System.nanoTime() < deadline, () -> "renewals of a taken lease fail, and the generator stops: "
+                        + Idmint.leaseList(url) + " " + g.nodes() + " " + g.stats());
                 try {
                     g.nextId();
                     Thread.sleep(10);

@@ -66,6 +66,17 @@ final class Processes {
         return pb.start();
     }
 
+    /** Run {@code sql} on the SQLite file {@code db} from another process ({@link SqliteEdit}); the rows it changed. */
+    static int sqlite(Path db, String sql) throws Exception {
+        String cp = Files.readString(Path.of(System.getProperty("idmint.testClasspath",
+                "target/test-classpath.txt"))).trim();
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
+                "io.idmint.SqliteEdit", db.toString(), sql).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        assertEquals(0, p.waitFor(), out);
+        return Integer.parseInt(out.substring(out.lastIndexOf('\n') + 1).trim());
+    }
+
     /** Wait until each of {@code files} exists (the workers are ready), or fail naming the logs. */
     static void awaitFiles(List<Path> files, List<Process> procs, List<Path> logs) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);

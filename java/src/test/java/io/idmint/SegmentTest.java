@@ -9,13 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,7 +65,7 @@ class SegmentTest {
             TagMetrics m = legacy.metrics();
             assertEquals("legacy", m.tag());
             assertTrue(m.step() >= 50, "the tag's step, or grown from it: " + m);
-            assertEquals(1, m.refills());
+            assertTrue(m.refills() >= 1, "the first range, and maybe the next one in the background: " + m);
             assertTrue(m.remaining() >= 49, m.toString());
             assertEquals(0, m.storeErrors());
             assertEquals(List.of("legacy"), client.metrics().stream().map(TagMetrics::tag).toList());
@@ -153,8 +151,11 @@ class SegmentTest {
             assertTrue(client.createTagAsync(TagSpec.of("a").start(10)).get());
             SegmentTag a = client.tagAsync("a").get();
             assertSame(a, client.tagAsync("a").get());
-            assertEquals(10L, a.nextIdAsync().get());
-            assertEquals(11L, a.nextIdAsync().get(), "from the block, completed at once");
+            assertEquals(10L, a.nextIdAsync().get(), "the tag's first ID, drawn on a pool thread");
+            long here = a.nextId();
+            CompletableFuture<Long> next = a.nextIdAsync();
+            assertTrue(next.isDone(), "from this thread's block: completed at once");
+            assertEquals(here + 1, next.get());
             LongRange r = a.nextIdsAsync(5).get();
             assertEquals(5, r.size());
             CompletionException e = assertThrows(CompletionException.class,
@@ -218,9 +219,7 @@ class SegmentTest {
             for (int i = 0; i < 25; i++) {
                 t.nextId();
             }
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-                s.executeUpdate("UPDATE idmint_segments SET max_id = 0 WHERE tag = 'orders'");
-            }
+            assertEquals(1, Processes.sqlite(db, "UPDATE idmint_segments SET max_id = 0 WHERE tag = 'orders'"));
             RangeBelowIssuedException e = assertThrows(RangeBelowIssuedException.class, () -> t.nextIds(500));
             assertTrue(e.getMessage().contains("orders"), e.getMessage());
         }
