@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,21 +34,10 @@ class LeaseProcessesTest {
     }
 
     static void run(String url, Path dir) throws Exception {
-        Path go = dir.resolve("go");
-        List<Process> procs = new ArrayList<>();
-        List<Path> outs = new ArrayList<>();
-        List<Path> ready = new ArrayList<>();
-        List<Path> logs = new ArrayList<>();
-        for (int p = 0; p < PROCESSES; p++) {
-            Path out = dir.resolve("ids-" + p + ".txt");
-            Path log = dir.resolve("worker-" + p + ".log");
-            outs.add(out);
-            ready.add(Path.of(out + ".ready"));
-            logs.add(log);
-            procs.add(Processes.java("io.idmint.LeaseWorker", go, log, url, "0", Integer.toString(VALUES - 1),
-                    Integer.toString(PER_PROCESS), Integer.toString(PER_GENERATOR), out.toString()));
-        }
-        Processes.awaitFiles(ready, procs, logs);
+        Processes.Workers workers = Processes.Workers.start(dir, PROCESSES, "io.idmint.LeaseWorker",
+                out -> List.of(url, "0", Integer.toString(VALUES - 1), Integer.toString(PER_PROCESS),
+                        Integer.toString(PER_GENERATOR), out.toString()));
+        List<Path> ready = workers.awaitReady();
         int leased = 0;
         int noFree = 0;
         for (Path r : ready) {
@@ -63,9 +51,7 @@ class LeaseProcessesTest {
         assertEquals(VALUES, held.stream().filter(i -> i.state().equals("held")).count(), held.toString());
         assertTrue(held.stream().allMatch(i -> i.holder().startsWith("jvm-worker-")), held.toString());
 
-        Files.writeString(go, "go\n");
-        Processes.awaitExit(procs, logs);
-        long[] all = Processes.readSorted(outs);
+        long[] all = workers.go();
         assertEquals((long) VALUES * PER_GENERATOR, all.length, "every ID written");
         assertEquals(0, Processes.duplicates(all), "duplicates among " + all.length + " IDs");
         Processes.assertPositive(all);

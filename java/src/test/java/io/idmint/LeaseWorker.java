@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * One OS process of generators with worker leases, for the multi-process lease test:
@@ -51,34 +52,11 @@ public final class LeaseWorker {
             while (go != null && !go.isEmpty() && !Files.exists(Path.of(go))) {
                 Thread.sleep(5);
             }
-            long[][] ids = new long[leased.size()][];
-            Throwable[] failed = new Throwable[leased.size()];
-            List<Thread> running = new ArrayList<>();
-            for (int g = 0; g < leased.size(); g++) {
-                Snowflake gen = leased.get(g);
-                int me = g;
-                Thread th = new Thread(() -> {
-                    try {
-                        long[] mine = new long[count];
-                        for (int i = 0; i < count; i++) {
-                            mine[i] = gen.nextId();
-                        }
-                        ids[me] = mine;
-                    } catch (Throwable e) {
-                        failed[me] = e;
-                    }
-                });
-                th.start();
-                running.add(th);
+            List<LongSupplier> sources = new ArrayList<>();
+            for (Snowflake gen : leased) {
+                sources.add(gen::nextId);
             }
-            for (Thread th : running) {
-                th.join();
-            }
-            for (Throwable e : failed) {
-                if (e != null) {
-                    throw e;
-                }
-            }
+            long[][] ids = SegmentWorker.draw(sources, count);
             SegmentWorker.writeIds(out, ids);
         } catch (Throwable e) {
             System.err.println("LeaseWorker: " + e);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 
 /** Shared by the multi-process tests: test servers, worker processes, duplicate counts. */
@@ -52,6 +53,41 @@ final class Processes {
     /** A name no earlier run used, for tags, tables and key prefixes. */
     static String unique(String stem) {
         return stem + "_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
+    }
+
+    /**
+     * {@code count} worker processes of {@code mainClass}, started in {@code dir}: worker
+     * {@code i} gets the arguments {@code args.apply(outfile)}, writes its IDs to
+     * {@code dir/ids-i.txt}, says it is ready in {@code ids-i.txt.ready} and draws once
+     * {@link #go()} is called.
+     */
+    record Workers(List<Process> procs, List<Path> outs, List<Path> logs, Path goFile) {
+        static Workers start(Path dir, int count, String mainClass, Function<Path, List<String>> args)
+                throws IOException {
+            Workers w = new Workers(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), dir.resolve("go"));
+            for (int i = 0; i < count; i++) {
+                Path out = dir.resolve("ids-" + i + ".txt");
+                Path log = dir.resolve("worker-" + i + ".log");
+                w.outs.add(out);
+                w.logs.add(log);
+                w.procs.add(java(mainClass, w.goFile, log, args.apply(out).toArray(String[]::new)));
+            }
+            return w;
+        }
+
+        /** Each worker's ready file, once all exist. */
+        List<Path> awaitReady() throws Exception {
+            List<Path> ready = outs.stream().map(o -> Path.of(o + ".ready")).toList();
+            awaitFiles(ready, procs, logs);
+            return ready;
+        }
+
+        /** Let the workers draw, wait for them to finish, and read every ID they wrote, sorted. */
+        long[] go() throws Exception {
+            Files.writeString(goFile, "go\n");
+            awaitExit(procs, logs);
+            return readSorted(outs);
+        }
     }
 
     /** Start {@code java -cp <test classpath> mainClass args…}, its output to {@code log}. */

@@ -2,9 +2,7 @@ package io.idmint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,24 +40,10 @@ class SegmentProcessesTest {
 
     static void run(String url, Path dir) throws Exception {
         String tag = Processes.unique("jvm_mp");
-        Path go = dir.resolve("go");
-        List<Process> procs = new ArrayList<>();
-        List<Path> outs = new ArrayList<>();
-        List<Path> ready = new ArrayList<>();
-        List<Path> logs = new ArrayList<>();
-        for (int p = 0; p < PROCESSES; p++) {
-            Path out = dir.resolve("ids-" + p + ".txt");
-            Path log = dir.resolve("worker-" + p + ".log");
-            outs.add(out);
-            ready.add(Path.of(out + ".ready"));
-            logs.add(log);
-            procs.add(Processes.java("io.idmint.SegmentWorker", go, log, url, tag,
-                    Integer.toString(PER_THREAD), Integer.toString(THREADS), out.toString()));
-        }
-        Processes.awaitFiles(ready, procs, logs);
-        Files.writeString(go, "go\n");
-        Processes.awaitExit(procs, logs);
-        long[] all = Processes.readSorted(outs);
+        Processes.Workers workers = Processes.Workers.start(dir, PROCESSES, "io.idmint.SegmentWorker",
+                out -> List.of(url, tag, Integer.toString(PER_THREAD), Integer.toString(THREADS), out.toString()));
+        workers.awaitReady();
+        long[] all = workers.go();
         assertEquals((long) PROCESSES * THREADS * PER_THREAD, all.length, "every ID written");
         assertEquals(0, Processes.duplicates(all), "duplicates among " + all.length + " IDs from " + url);
         Processes.assertPositive(all);

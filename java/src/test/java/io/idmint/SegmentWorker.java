@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
 
 /**
  * One OS process drawing segment IDs, for the multi-process tests (and the mixed-language test
@@ -37,45 +39,53 @@ public final class SegmentWorker {
         int threads = Integer.parseInt(args[3]);
         Path out = Path.of(args[4]);
         try {
-            long[][] ids = new long[threads][];
+            long[][] ids;
             try (SegmentClient client = SegmentClient.connect(url)) {
                 SegmentTag handle = client.tag(tag);
                 awaitGo(out);
-                CountDownLatch start = new CountDownLatch(1);
-                List<Thread> running = new ArrayList<>();
-                Throwable[] failed = new Throwable[threads];
-                for (int t = 0; t < threads; t++) {
-                    int me = t;
-                    Thread th = new Thread(() -> {
-                        long[] mine = new long[count];
-                        try {
-                            start.await();
-                            for (int i = 0; i < count; i++) {
-                                mine[i] = handle.nextId();
-                            }
-                            ids[me] = mine;
-                        } catch (Throwable e) {
-                            failed[me] = e;
-                        }
-                    });
-                    th.start();
-                    running.add(th);
-                }
-                start.countDown();
-                for (Thread th : running) {
-                    th.join();
-                }
-                for (Throwable e : failed) {
-                    if (e != null) {
-                        throw e;
-                    }
-                }
+                ids = draw(Collections.nCopies(threads, handle::nextId), count);
             }
             writeIds(out, ids);
         } catch (Throwable e) {
             System.err.println("SegmentWorker: " + e);
             System.exit(1);
         }
+    }
+
+    /** {@code count} IDs from each source, each on a thread of its own, all started together. */
+    static long[][] draw(List<LongSupplier> sources, int count) throws Throwable {
+        long[][] ids = new long[sources.size()][];
+        Throwable[] failed = new Throwable[sources.size()];
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < sources.size(); t++) {
+            int me = t;
+            LongSupplier source = sources.get(t);
+            Thread th = new Thread(() -> {
+                long[] mine = new long[count];
+                try {
+                    start.await();
+                    for (int i = 0; i < count; i++) {
+                        mine[i] = source.getAsLong();
+                    }
+                    ids[me] = mine;
+                } catch (Throwable e) {
+                    failed[me] = e;
+                }
+            });
+            th.start();
+            running.add(th);
+        }
+        start.countDown();
+        for (Thread th : running) {
+            th.join();
+        }
+        for (Throwable e : failed) {
+            if (e != null) {
+                throw e;
+            }
+        }
+        return ids;
     }
 
     /** With {@code IDMINT_WORKER_GO} set: say ready ({@code OUTFILE.ready}), then wait for the go file. */
