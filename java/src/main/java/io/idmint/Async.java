@@ -1,7 +1,6 @@
 package io.idmint;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -34,10 +33,5 @@ final class Async {
     /** {@code call} on the pool; its exception (an {@link IdmintException}) completes the future. */
     static <T> CompletableFuture<T> run(Supplier<T> call) {
         return CompletableFuture.supplyAsync(call, EXECUTOR);
-    }
-
-    /** The cause of a failed {@code join()}, for callers who want the idmint exception itself. */
-    static Throwable unwrap(Throwable t) {
-        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 }

@@ -7,7 +7,7 @@ import java.time.Duration;
  *
  * @param tag the tag as stored (the default tag's name when this tag falls back to it)
  * @param remaining IDs left in memory: the rest of the core's current range and the next one
- *     if fetched, plus (from {@link SegmentTag#metrics()}) the block the handle holds
+ *     if fetched, plus (from {@link SegmentTag#metrics()}) the block the calling thread holds
  * @param step the step of the last range fetched (grows and shrinks with the rate of use)
  * @param refills ranges fetched from the store
  * @param lastRefillLatency the last successful refill, from request to answer
