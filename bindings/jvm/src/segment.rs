@@ -177,7 +177,10 @@ impl SegmentClient {
     /// The cached handle of a tag, loaded from the store on first use.
     pub fn tag(&self, tag: String) -> Result<Arc<SegmentTag>> {
         let handle = self.0.tag(&tag).ffi()?;
-        // The step the tag was loaded with: the largest block the core serves from memory.
+        // The step the tag was loaded with (the facade loads each tag once per client, so the
+        // core's state is new and its step is the tag's own): the largest run the core serves
+        // from memory. A tag that falls back to a default tag already in use may report a grown
+        // step; its blocks may then go to the store one by one, still unique.
         let step = handle.metrics().step;
         Ok(Arc::new(SegmentTag { handle, step }))
     }

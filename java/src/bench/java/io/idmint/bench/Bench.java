@@ -127,7 +127,13 @@ public final class Bench {
             root = root.getParent();
         }
         Path file = root.resolve("docs/bench/jvm.md");
-        StringBuilder command = new StringBuilder("cd java && mvn -q -Pbench test-compile exec:java");
+        // The cargo profile of the native library, when not the default (release).
+        String profile = System.getenv("IDMINT_CARGO_PROFILE");
+        StringBuilder command = new StringBuilder("cd java && ");
+        if (profile != null && !profile.isEmpty()) {
+            command.append("IDMINT_CARGO_PROFILE=").append(profile).append(' ');
+        }
+        command.append("mvn -q -Pbench test-compile exec:java");
         for (String prop : List.of("bench.seconds", "bench.rounds")) {
             if (System.getProperty(prop) != null) {
                 command.append(" -D").append(prop).append('=').append(System.getProperty(prop));
