@@ -67,10 +67,10 @@ pub(crate) fn range_given(e: core::Error, given: Option<i128>) -> core::Error {
 }
 
 /// The leases of the store at `url` (`memory:`, `sqlite:`, `postgres://`, `mysql://`,
-/// `redis://`), within `timeout_ms` (none: [`idmint_core::lease::LIST_TIMEOUT`]).
+/// `redis://`), within `timeout_ms` (none: [`idmint_core::lease::DEFAULT_LIST_TIMEOUT`]).
 #[uniffi::export]
 pub fn lease_list(url: String, timeout_ms: Option<i64>) -> Result<Vec<LeaseInfo>> {
-    let timeout = duration("timeout", timeout_ms)?.unwrap_or(core::lease::LIST_TIMEOUT);
+    let timeout = duration("timeout", timeout_ms)?.unwrap_or(core::lease::DEFAULT_LIST_TIMEOUT);
     core::lease::list_leases(&url, timeout)
         .ffi()?
         .into_iter()
