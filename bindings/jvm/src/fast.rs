@@ -11,6 +11,7 @@ use idmint_core as core;
 
 use crate::convert::java_count;
 use crate::errors::*;
+use crate::segment::*;
 use crate::snowflake::*;
 use crate::uuid7::*;
 

@@ -22,6 +22,7 @@ mod layout;
 mod lease;
 mod obfuscate;
 mod objectid;
+mod segment;
 mod shortid;
 mod snowflake;
 mod template;
@@ -34,6 +35,7 @@ pub use layout::*;
 pub use lease::*;
 pub use obfuscate::*;
 pub use objectid::*;
+pub use segment::*;
 pub use shortid::*;
 pub use snowflake::*;
 pub use template::*;
@@ -68,6 +70,8 @@ mod tests {
             false,
             Some("wait".into()),
             Some("error".into()),
+            None,
+            None,
             None,
             None,
         )

@@ -77,10 +77,13 @@ impl fmt::Debug for Snowflake {
 #[uniffi::export]
 impl Snowflake {
     /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
-    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default monotonic clock; `resume_after` an ID
-    /// this node issued before a restart (negative is `invalid_id`; the core checks it against
-    /// the layout).
+    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default
+    /// monotonic clock; `resume_after` an ID this node issued before a restart (negative is
+    /// `invalid_id`; the core checks it against the layout); `lease` a worker lease that fills
+    /// the node fields; `high_water_mark` the path of the file that keeps the last time issued.
+    /// The core decides which node values are allowed together.
     #[uniffi::constructor]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         layout: Arc<Layout>,
         nodes: Vec<NodeValue>,
@@ -89,6 +92,8 @@ impl Snowflake {
         on_rollback: Option<String>,
         clock: Option<Arc<ManualClock>>,
         resume_after: Option<i64>,
+        lease: Option<LeaseSpec>,
+        high_water_mark: Option<String>,
     ) -> Result<Arc<Self>> {
         let on_exhausted = on_exhausted.as_deref().map(str::parse::<OnExhausted>);
         let on_exhausted = on_exhausted.transpose().ffi()?.unwrap_or_default();
