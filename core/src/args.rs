@@ -43,6 +43,29 @@ pub fn count_up_to(name: &str, value: impl Into<i128>, max: usize) -> Result<usi
     }
 }
 
+/// A duration given in whole milliseconds (a Java `Duration`'s `toMillis()`, a JavaScript
+/// number of ms): any whole number from 0. What the duration is for (a timeout, a TTL) checks
+/// its own range where that rule lives; this only refuses what is no duration at all.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::args::duration_ms;
+/// assert_eq!(duration_ms("max_wait", 1500)?, Duration::from_millis(1500));
+/// let err = duration_ms("max_wait", -1).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_wait` = -1 ms: a duration >= 0 ms");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn duration_ms(name: &str, value: impl Into<i128>) -> Result<std::time::Duration> {
+    let value = value.into();
+    u64::try_from(value)
+        .map(std::time::Duration::from_millis)
+        .map_err(|_| Error::InvalidArgument {
+            name: name.into(),
+            value: format!("{value} ms"),
+            expected: "a duration >= 0 ms".into(),
+        })
+}
+
 fn count_error(name: &str, value: i128, expected: String) -> Error {
     Error::InvalidArgument {
         name: name.into(),

@@ -80,7 +80,7 @@ pub fn lease_list(
     url: &str,
     timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<LeaseInfo>> {
-    let timeout = opt_duration("timeout", timeout)?.unwrap_or(lease::DEFAULT_TTL);
+    let timeout = opt_duration("timeout", timeout)?.unwrap_or(lease::DEFAULT_LIST_TIMEOUT);
     let infos = py.detach(|| lease::list_leases(url, timeout)).py()?;
     Ok(infos.into_iter().map(|i| LeaseInfo { i }).collect())
 }
