@@ -11,36 +11,60 @@ use std::time::Duration;
 
 use crate::{Error, Result};
 
-/// A count of IDs to mint at once (`next_ids(n)`): any whole number from 0.
+/// The most IDs one call mints into a list (`next_ids(n)`, `next_uuids(n)`): 2^24 =
+/// 16,777,216, 128 MiB of 64-bit IDs (a Python list of them is about 700 MB). A larger count is
+/// surely a mistake, and honouring it would end the process: the allocation fails, or the
+/// system kills it for memory, before a caller could be told. Mint more in several calls (each
+/// call's IDs are greater than the last call's).
+pub const MAX_COUNT: usize = 1 << 24;
+
+/// A count of IDs to mint at once (`next_ids(n)`): any whole number `0..=MAX_COUNT`.
 ///
 /// ```
 /// use idmint_core::args::count;
 /// assert_eq!(count("n", 3)?, 3);
-/// assert_eq!(count("n", -1).unwrap_err().to_string(), "invalid argument `n` = -1: a count >= 0");
+/// assert_eq!(count("n", -1).unwrap_err().to_string(), "invalid argument `n` = -1: a count 0..=16777216");
+/// assert_eq!(count("n", 10i64.pow(12)).unwrap_err().kind(), "invalid_argument");
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn count(name: &str, value: impl Into<i128>) -> Result<usize> {
-    let value = value.into();
-    usize::try_from(value).map_err(|_| count_error(name, value, "a count >= 0".into()))
+    count_up_to(name, value, MAX_COUNT)
 }
 
 /// A count of IDs to mint at once in a language whose counts stop at `max` (Java's `int`):
-/// `0..=max`.
+/// `0..=max`, and never above [`MAX_COUNT`].
 ///
 /// ```
 /// use idmint_core::args::count_up_to;
 /// let max = i32::MAX as usize;
 /// assert_eq!(count_up_to("n", 3, max)?, 3);
 /// let err = count_up_to("n", -1, max).unwrap_err();
-/// assert_eq!(err.to_string(), "invalid argument `n` = -1: a count 0..=2147483647");
+/// assert_eq!(err.to_string(), "invalid argument `n` = -1: a count 0..=16777216");
+/// assert_eq!(count_up_to("n", 9, 8).unwrap_err().to_string(), "invalid argument `n` = 9: a count 0..=8");
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn count_up_to(name: &str, value: impl Into<i128>, max: usize) -> Result<usize> {
     let value = value.into();
+    let max = max.min(MAX_COUNT);
     match usize::try_from(value) {
         Ok(n) if n <= max => Ok(n),
         _ => Err(count_error(name, value, format!("a count 0..={max}"))),
     }
+}
+
+/// A list of `n` copies of `zero` for a call to fill with IDs: `n` checked by [`count`] (the
+/// error names the argument `n`), and allocated fallibly, so a count the process cannot hold
+/// is an error, never an abort.
+pub(crate) fn id_list<T: Clone>(n: usize, zero: T) -> Result<Vec<T>> {
+    let n = count("n", n as u64)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|e| Error::InvalidArgument {
+        name: "n".into(),
+        value: n.to_string(),
+        expected: format!("a count of IDs this process has the memory for ({e})"),
+    })?;
+    out.resize(n, zero);
+    Ok(out)
 }
 
 /// A duration given in whole milliseconds (a Java `Duration`'s `toMillis()`, a JavaScript
@@ -153,6 +177,18 @@ pub const MAX_DURATION_SECS: u64 = 1_000_000_000;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_stop_at_the_limit() {
+        assert_eq!(count("n", MAX_COUNT as u64).unwrap(), MAX_COUNT);
+        for bad in [MAX_COUNT as i128 + 1, u64::MAX as i128, i128::MAX, -1, i128::MIN] {
+            let e = count("n", bad).unwrap_err();
+            assert_eq!(e.kind(), "invalid_argument");
+            assert!(e.to_string().contains(&bad.to_string()), "{e}");
+        }
+        assert_eq!(id_list(3, 0u64).unwrap(), vec![0, 0, 0]);
+        assert_eq!(id_list(usize::MAX, 0u64).unwrap_err().kind(), "invalid_argument");
+    }
 
     #[test]
     fn durations_outside_the_range_name_the_value() {

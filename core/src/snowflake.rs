@@ -661,17 +661,20 @@ impl<C: Clock> Snowflake<C> {
     }
 
     /// `n` IDs, increasing, reserved a run of sequence numbers at a time (one atomic step per
-    /// tick they span).
+    /// tick they span). `n` is at most [`args::MAX_COUNT`](crate::args::MAX_COUNT)
+    /// (`invalid_argument` above it; mint more with several calls or
+    /// [`next_ids_into`](Snowflake::next_ids_into)).
     ///
     /// ```
     /// let g = idmint_core::Snowflake::builder(idmint_core::Layout::preset("twitter")?)
     ///     .node("datacenter", 0).node("worker", 1).build()?;
     /// let ids = g.next_ids(10_000)?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(g.next_ids(usize::MAX).unwrap_err().kind(), "invalid_argument");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn next_ids(&self, n: usize) -> Result<Vec<u64>> {
-        let mut out = vec![0; n];
+        let mut out = crate::args::id_list(n, 0)?;
         self.next_ids_into(&mut out)?;
         Ok(out)
     }

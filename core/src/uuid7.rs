@@ -393,16 +393,18 @@ impl<C: Clock> Uuid7Generator<C> {
         )
     }
 
-    /// `n` UUIDs, increasing.
+    /// `n` UUIDs, increasing; `n` is at most [`args::MAX_COUNT`](crate::args::MAX_COUNT)
+    /// (`invalid_argument` above it).
     ///
     /// ```
     /// let gen = idmint_core::Uuid7Generator::new();
     /// let ids = gen.next_uuids(10_000)?;
     /// assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    /// assert_eq!(gen.next_uuids(usize::MAX).unwrap_err().kind(), "invalid_argument");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn next_uuids(&self, n: usize) -> Result<Vec<Uuid7>> {
-        let mut out = vec![Uuid7(0); n];
+        let mut out = crate::args::id_list(n, Uuid7(0))?;
         self.next_uuids_into(&mut out)?;
         Ok(out)
     }
