@@ -39,6 +39,8 @@ pub mod clock;
 mod datetime;
 mod error;
 mod fork;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod guard;
 pub mod layout;
 #[cfg(feature = "segment")]

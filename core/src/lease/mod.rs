@@ -240,12 +240,9 @@ impl std::fmt::Debug for dyn LeaseStore {
 /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
 /// ```
 pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
-    let defaults = StoreOptions::default()
-        .table(DEFAULT_LEASE_TABLE)?
-        .redis_prefix(DEFAULT_LEASE_PREFIX)?;
-    let (opts, url) = defaults.apply_url(url)?;
+    let (engine, opts, url) = plan_lease_store(url)?;
     let _ = &opts;
-    match Engine::of(&url, "store")? {
+    match engine {
         Engine::Memory => Ok(MemoryLeaseStore::new()),
         #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
         Engine::Sqlite | Engine::Postgres | Engine::MySql => {
@@ -256,6 +253,17 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         #[allow(unreachable_patterns)]
         other => Err(other.missing(&url, "store")),
     }
+}
+
+/// What [`open_lease_store`] makes of a URL before it connects: the engine, the options with
+/// the lease defaults and the URL's parameters applied, and the URL the driver gets.
+pub(crate) fn plan_lease_store(url: &str) -> Result<(Engine, StoreOptions, String)> {
+    let defaults = StoreOptions::default()
+        .table(DEFAULT_LEASE_TABLE)?
+        .redis_prefix(DEFAULT_LEASE_PREFIX)?;
+    let (opts, url) = defaults.apply_url(url)?;
+    let engine = Engine::of(&url, "store")?;
+    Ok((engine, opts, url))
 }
 
 /// How long [`list_leases`] may take when the caller gives no bound (the bindings' `lease_list`

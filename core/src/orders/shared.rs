@@ -187,8 +187,7 @@ pub fn open_daily_counter(
     name: &str,
     opts: &DailyCounterOptions,
 ) -> Result<Arc<dyn DailyCounter>> {
-    check_name(name)?;
-    match Engine::of(url, "counter")? {
+    match plan_daily_counter(url, name)? {
         Engine::Memory => Ok(Arc::new(MemoryDailyCounter::new())),
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisDailyCounter::connect(url, name, opts)?)),
@@ -207,6 +206,13 @@ pub fn open_daily_counter(
             Ok(Arc::new(SegmentDailyCounter::new(client, name, opts.step)?))
         }
     }
+}
+
+/// What [`open_daily_counter`] makes of a URL and a name before it connects: the name's day
+/// tags checked, and the engine.
+pub(crate) fn plan_daily_counter(url: &str, name: &str) -> Result<Engine> {
+    check_name(name)?;
+    Engine::of(url, "counter")
 }
 
 /// A daily counter's name when none is given.

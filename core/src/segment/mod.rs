@@ -278,15 +278,7 @@ pub fn describe_url(url: &str) -> String {
 /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
 /// ```
 pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
-    let (opts, url) = opts.clone().apply_url(url)?;
-    let engine = Engine::of(&url, "store")?;
-    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis) {
-        return Err(Error::InvalidArgument {
-            name: "schema".into(),
-            value: describe_url(&url),
-            expected: "a SQL store URL: only SQL stores map an existing table".into(),
-        });
-    }
+    let (engine, opts, url) = plan_store(url, opts)?;
     match engine {
         Engine::Memory => Ok(MemoryStore::new()),
         #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
@@ -298,6 +290,21 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         #[allow(unreachable_patterns)]
         other => Err(other.missing(&url, "store")),
     }
+}
+
+/// What [`open_store`] makes of a URL before it connects: the engine, the options with the
+/// URL's parameters applied, and the URL the driver gets. Pure, so it is fuzzed on its own.
+pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
+    let (opts, url) = opts.clone().apply_url(url)?;
+    let engine = Engine::of(&url, "store")?;
+    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis) {
+        return Err(Error::InvalidArgument {
+            name: "schema".into(),
+            value: describe_url(&url),
+            expected: "a SQL store URL: only SQL stores map an existing table".into(),
+        });
+    }
+    Ok((engine, opts, url))
 }
 
 /// The kind of store a URL names. [`Engine::of`] refuses a kind this build has no feature

@@ -1,0 +1,111 @@
+//! The URL readers of the stores, without connecting: what the fuzz targets in `fuzz/` call
+//! (cargo feature `fuzzing`, which nothing else turns on). Each function runs the same code
+//! the openers run before they connect, so a finding here is a finding in them.
+
+use crate::segment::{Engine, StoreOptions};
+use crate::Result;
+
+/// What an opener makes of a store URL before it connects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlPlan {
+    /// `memory`, `sqlite`, `postgres`, `mysql` or `redis`.
+    pub engine: &'static str,
+    /// The options, with the URL's parameters applied.
+    pub options: StoreOptions,
+    /// The URL without idmint's parameters, as the driver gets it.
+    pub driver_url: String,
+}
+
+fn plan((engine, options, driver_url): (Engine, StoreOptions, String)) -> UrlPlan {
+    UrlPlan {
+        engine: engine_name(engine),
+        options,
+        driver_url,
+    }
+}
+
+fn engine_name(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Memory => "memory",
+        Engine::Sqlite => "sqlite",
+        Engine::Postgres => "postgres",
+        Engine::MySql => "mysql",
+        Engine::Redis => "redis",
+    }
+}
+
+/// A segment store URL as [`open_store`](crate::segment::open_store) reads it.
+///
+/// ```
+/// let p = idmint_core::fuzzing::store_url("postgres://h/db?table=ids&sslmode=disable")?;
+/// assert_eq!((p.engine, p.driver_url.as_str()), ("postgres", "postgres://h/db?sslmode=disable"));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn store_url(url: &str) -> Result<UrlPlan> {
+    crate::segment::plan_store(url, &StoreOptions::default()).map(plan)
+}
+
+/// A worker-lease store URL as [`open_lease_store`](crate::lease::open_lease_store) reads it.
+///
+/// ```
+/// let p = idmint_core::fuzzing::lease_url("redis://h:1?prefix=w")?;
+/// assert_eq!((p.engine, p.driver_url.as_str()), ("redis", "redis://h:1"));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn lease_url(url: &str) -> Result<UrlPlan> {
+    crate::lease::plan_lease_store(url).map(plan)
+}
+
+/// A daily-counter URL and name as
+/// [`open_daily_counter`](crate::segment::open_daily_counter) reads them: the engine.
+///
+/// ```
+/// assert_eq!(idmint_core::fuzzing::counter_url("memory:", "orders")?, "memory");
+/// assert!(idmint_core::fuzzing::counter_url("memory:", "bad name").is_err());
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn counter_url(url: &str, name: &str) -> Result<&'static str> {
+    crate::orders::shared::plan_daily_counter(url, name).map(engine_name)
+}
+
+/// Applies the URL's parameters to `options` again (what a plan's `driver_url` must leave
+/// unchanged: every idmint parameter was taken out).
+///
+/// ```
+/// let p = idmint_core::fuzzing::store_url("redis://h:1?shards=3")?;
+/// let again = idmint_core::fuzzing::reapply(&p.options, &p.driver_url)?;
+/// assert_eq!(again, (p.options, p.driver_url));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn reapply(options: &StoreOptions, url: &str) -> Result<(StoreOptions, String)> {
+    options.clone().apply_url(url)
+}
+
+/// Hands a plan's driver URL to the driver's own URL parser (no connection): PostgreSQL and
+/// MySQL through sqlx, Redis through the redis crate. `Err` is the driver's refusal as text
+/// (sqlx refuses `mariadb://`, which the SQL store rewrites to `mysql://` first); `Ok` for
+/// engines whose URL no driver parses here (memory, SQLite).
+///
+/// ```
+/// let p = idmint_core::fuzzing::store_url("redis://h:1")?;
+/// assert!(idmint_core::fuzzing::driver_parse(&p).is_ok());
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn driver_parse(plan: &UrlPlan) -> std::result::Result<(), String> {
+    let url = plan.driver_url.as_str();
+    match plan.engine {
+        #[cfg(feature = "postgres")]
+        "postgres" => url
+            .parse::<sqlx::postgres::PgConnectOptions>()
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        #[cfg(feature = "mysql")]
+        "mysql" => url
+            .parse::<sqlx::mysql::MySqlConnectOptions>()
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        #[cfg(feature = "redis")]
+        "redis" => redis::Client::open(url).map(drop).map_err(|e| e.to_string()),
+        _ => Ok(()),
+    }
+}
