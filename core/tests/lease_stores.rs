@@ -1,7 +1,8 @@
 //! Worker-ID leases on real stores, with real processes: 16 generators in 4 processes leasing
-//! from 8 values; a holder killed with SIGKILL; Redis killed under a leased generator. SQLite
-//! always runs (a temp file); the servers need `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL`
-//! (tests/servers.sh starts them) and, for the Redis kill, `IDMINT_SERVERS_DIR`.
+//! from 8 values; a holder killed with SIGKILL; Redis and MariaDB killed under a leased
+//! generator. SQLite always runs (a temp file); the servers need
+//! `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL` (tests/servers.sh starts them) and, for the server
+//! kills, `IDMINT_SERVERS_DIR`.
 #![cfg(all(
     feature = "sqlite",
     feature = "postgres",
@@ -365,6 +366,21 @@ fn holder_killed_with_sigkill() {
 fn redis_killed_during_renewals() {
     let _serial = one_at_a_time();
     let Some(url) = server("redis") else { return };
+    killed_during_renewals("redis", &format!("{url}?prefix={}", unique("w")));
+}
+
+#[test]
+fn mariadb_killed_during_renewals() {
+    let _serial = one_at_a_time();
+    let Some(url) = server("mysql") else { return };
+    killed_during_renewals("mysql", &format!("{url}?table={}", unique("w")));
+}
+
+/// A leased generator mints while its store's server (`name` in tests/servers.sh) is killed
+/// and, a while later, restarted: it stops with `lease_lost` within a TTL of the kill, issues
+/// nothing from a TTL after the kill until the restart, mints again by itself afterwards, and
+/// never repeats an ID.
+fn killed_during_renewals(name: &str, url: &str) {
     if std::env::var("IDMINT_SERVERS_DIR").is_err() {
         assert!(
             std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
@@ -376,11 +392,7 @@ fn redis_killed_during_renewals() {
     let ttl = Duration::from_secs(2);
     let g = Arc::new(
         Snowflake::builder(twitter())
-            .lease(
-                LeaseOptions::url(&format!("{url}?prefix={}", unique("w")))
-                    .range(0, 3)
-                    .ttl(ttl),
-            )
+            .lease(LeaseOptions::url(url).range(0, 3).ttl(ttl))
             .build()
             .unwrap(),
     );
@@ -409,13 +421,13 @@ fn redis_killed_during_renewals() {
         count(start, true) > 1000
     });
     let killed_at = Instant::now();
-    servers(&["kill", "redis"]);
+    servers(&["kill", name]);
     wait_for("lease_lost", ttl * 2, || count(killed_at, false) > 0);
     thread::sleep(Duration::from_secs(1));
-    // Taken before the start: the generator may lease again as soon as Redis answers, before
+    // Taken before the start: the generator may lease again as soon as the server answers, before
     // `servers start` has returned (it still waits for the PID file).
     let restarting_at = Instant::now();
-    servers(&["start", "redis"]);
+    servers(&["start", name]);
     let restarted_at = Instant::now();
     wait_for("minting again", Duration::from_secs(30), || {
         count(restarted_at, true) > 1000
@@ -432,7 +444,7 @@ fn redis_killed_during_renewals() {
     let mut ids: Vec<u64> = log.iter().filter_map(|(_, r)| r.ok()).collect();
     let dups = duplicates(&mut ids);
     eprintln!(
-        "redis: lease_lost {:?} after the kill, {} errors, {} IDs, {dups} duplicates",
+        "{name}: lease_lost {:?} after the kill, {} errors, {} IDs, {dups} duplicates",
         first_lost - killed_at,
         kinds.len(),
         ids.len()
