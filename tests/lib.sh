@@ -60,3 +60,14 @@ rustup_parts() {
             rustup target add wasm32-unknown-unknown
     fi
 }
+
+# cargo-fuzz at the version fuzz/README.md names, on the nightly toolchain the fuzz targets build
+# with (installed with a minimal profile when missing). Built at the lowest CPU priority, as
+# wasm-bindgen-cli is.
+CARGO_FUZZ=0.13.2
+cargo_fuzz() {
+    rustup run nightly rustc -V >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+    [ "$(cargo fuzz --version 2>/dev/null)" = "cargo-fuzz $CARGO_FUZZ" ] && return 0
+    CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/tools" \
+        nice -n 19 cargo install cargo-fuzz --version "$CARGO_FUZZ" --locked --force
+}

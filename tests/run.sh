@@ -71,6 +71,7 @@ start_prep() {
         case $s in
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node --ignore-scripts ;;
+            fuzz) prep fuzz-tools cargo_fuzz ;;
             web)
                 wasm=wasm
                 prep npm-web npm_ci web
@@ -210,6 +211,34 @@ section_mixed() {
     tests/mixed.sh "$IDMINT_TEST_POSTGRES_URL" 250000 2
 }
 
+section_fuzz() {
+    # The fuzz targets of the core's parsers (fuzz/: layout specs, IDs, ObjectIds, templates,
+    # short strings, UUIDv7/ULID, the tagged obfuscation form, store/lease/counter URLs), built
+    # with cargo-fuzz on the nightly toolchain and run IDMINT_FUZZ_SECONDS (default 4) each from
+    # their committed seeds (fuzz/corpus/<target>); inputs they find go to a temp dir. A panic
+    # or a broken round trip fails the section. The long run is in fuzz/README.md.
+    step "cargo-fuzz $CARGO_FUZZ on nightly (installed when missing)"
+    await fuzz-tools
+    cargo_fuzz
+    local dir=$CARGO_TARGET_DIR/fuzz secs=${IDMINT_FUZZ_SECONDS:-4} t found
+    step "fuzz: build the targets (sanitizer none: the parsers are safe Rust; coverage only)"
+    (cd fuzz && CARGO_TARGET_DIR=$dir cargo +nightly fuzz build -s none)
+    found=$(mktemp -d)
+    for t in $(cd fuzz && cargo +nightly fuzz list); do
+        step "fuzz $t: ${secs} s"
+        mkdir -p "$found/$t"
+        if ! (cd fuzz && CARGO_TARGET_DIR=$dir cargo +nightly fuzz run -s none "$t" "$found/$t" \
+            "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1) >"$found/$t.log" 2>&1; then
+            tail -40 "$found/$t.log" >&2
+            echo "fuzz $t failed: the input is in fuzz/artifacts/$t" >&2
+            rm -rf "$found"
+            return 1
+        fi
+        grep -E '^(stat::number_of_executed_units|Done)' "$found/$t.log" || true
+    done
+    rm -rf "$found"
+}
+
 section_web() {
     # web/ (the npm package `idmint-web`): idmint-core in wasm32 through the glue crate
     # bindings/wasm. What a bare machine lacks is installed in the background (the wasm32 target,
@@ -238,6 +267,7 @@ tree_key() {
         git ls-files -z --cached --others --exclude-standard |
             xargs -0 -r sha1sum 2>/dev/null || true
         rustc -V
+        rustc +nightly -V 2>/dev/null || true
         cargo -V
         node --version 2>/dev/null || true
         java -version 2>&1 || true
@@ -247,7 +277,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust python jvm node mixed web)
+ALL=(rust python jvm node mixed web fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do

@@ -1,0 +1,29 @@
+//! `parse_id`: what it accepts is 0..=2^63-1 and prints back as the same decimal (leading
+//! zeros aside); decimal text of any `u64` parses exactly when it is at most 2^63-1.
+#![no_main]
+
+use idmint_core::parse_id;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(id) = parse_id(text) {
+            assert!(id <= i64::MAX as u64);
+            assert_eq!(parse_id(&id.to_string()).unwrap(), id);
+            assert_eq!(text.trim_start_matches('0').trim_start_matches('0'), {
+                let s = id.to_string();
+                if id == 0 { String::new() } else { s }
+            });
+        }
+    }
+    if data.len() >= 8 {
+        let v = u64::from_le_bytes(data[..8].try_into().unwrap());
+        match parse_id(&v.to_string()) {
+            Ok(id) => assert_eq!(id, v),
+            Err(e) => {
+                assert!(v > i64::MAX as u64);
+                assert_eq!(e.kind(), "invalid_id");
+            }
+        }
+    }
+});

@@ -1,0 +1,24 @@
+//! Segment store URLs, the table-mapping options included: a URL that is read gives a driver URL
+//! from which every idmint parameter was taken (reading it again changes nothing), and the
+//! driver's own parser takes it or refuses it, never panics.
+#![no_main]
+
+use idmint_core::fuzzing::{driver_parse, reapply, store_url};
+use idmint_core::segment::describe_url;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(url) = std::str::from_utf8(data) else {
+        return;
+    };
+    // The description shown in messages never carries the credentials.
+    let shown = describe_url(url);
+    if let Some((_, rest)) = shown.split_once("://") {
+        assert!(!rest.contains('@'), "{url:?} -> {shown:?}");
+    }
+    if let Ok(plan) = store_url(url) {
+        let again = reapply(&plan.options, &plan.driver_url).expect("the driver URL reads again");
+        assert_eq!(again, (plan.options.clone(), plan.driver_url.clone()), "{url:?}");
+        let _ = driver_parse(&plan);
+    }
+});
