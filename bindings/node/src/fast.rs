@@ -114,6 +114,40 @@ unsafe fn throw_internal(env: sys::napi_env, what: &str) -> sys::napi_value {
     }
 }
 
+/// Runs the body of a raw N-API callback, turning a panic into a thrown JS `Error` (code
+/// `GenericFailure`, as napi-rs' `catch_unwind` does for the generated functions): a panic may
+/// not unwind into N-API, where it would abort the process.
+fn no_unwind(env: sys::napi_env, body: impl FnOnce() -> sys::napi_value) -> sys::napi_value {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(value) => value,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic without a message");
+            // SAFETY: valid env of the current call.
+            unsafe {
+                throw(
+                    env,
+                    "GenericFailure",
+                    &format!("panic in idmint: {message}"),
+                )
+            }
+        }
+    }
+}
+
+/// A raw N-API callback `fn name(env, info) { body }` whose body runs under [`no_unwind`].
+macro_rules! callback {
+    ($(#[$attr:meta])* fn $name:ident($env:ident, $info:ident) $body:block) => {
+        $(#[$attr])*
+        unsafe extern "C" fn $name($env: sys::napi_env, $info: sys::napi_callback_info) -> sys::napi_value {
+            no_unwind($env, || $body)
+        }
+    };
+}
+
 /// Up to `N` arguments of the current call.
 unsafe fn args<const N: usize>(
     env: sys::napi_env,
@@ -167,11 +201,9 @@ fn live(env: sys::napi_env, g: &SnowflakeSlot) -> Result<Arc<Snowflake>, sys::na
     g.get().map_err(|e| unsafe { throw_core(env, e) })
 }
 
+callback! {
 /// `fastNextId(handle) -> bigint`
-unsafe extern "C" fn fast_next_id(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+fn fast_next_id(env, info) {
     let g = match unsafe { snowflake(env, info) } {
         Ok(g) => g,
         Err(v) => return v,
@@ -186,12 +218,11 @@ unsafe extern "C" fn fast_next_id(
         Err(e) => unsafe { throw_core(env, e) },
     }
 }
+}
 
+callback! {
 /// `fastNextIdString(handle) -> string`
-unsafe extern "C" fn fast_next_id_string(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+fn fast_next_id_string(env, info) {
     let g = match unsafe { snowflake(env, info) } {
         Ok(g) => g,
         Err(v) => return v,
@@ -210,27 +241,25 @@ unsafe extern "C" fn fast_next_id_string(
         Err(e) => unsafe { throw_core(env, e) },
     }
 }
+}
 
+callback! {
 /// `fastObjectIdHex() -> string` (24 lowercase hex characters)
-unsafe extern "C" fn fast_object_id_hex(
-    env: sys::napi_env,
-    _info: sys::napi_callback_info,
-) -> sys::napi_value {
+fn fast_object_id_hex(env, _info) {
     let hex = ObjectId::new().to_hex_bytes();
     let mut out = ptr::null_mut();
     // SAFETY: ASCII, length given.
     unsafe { sys::napi_create_string_latin1(env, hex.as_ptr().cast(), 24, &mut out) };
     out
 }
+}
 
+callback! {
 /// `fastDecompose(layoutHandle, id: bigint, out: Float64Array)`: writes the time in unix ms and
 /// then every field below the time field, in layout order, as exact numbers. Only for layouts
 /// whose fields are all at most 53 bits wide (index.js uses `decompose` for the others); a
 /// bigint outside 0..2^64 is an error (index.js sends those as text).
-unsafe extern "C" fn fast_decompose(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+fn fast_decompose(env, info) {
     let Some([h, id, out]) = (unsafe { args::<3>(env, info) }) else {
         return unsafe { throw_internal(env, "missing arguments") };
     };
@@ -288,6 +317,7 @@ unsafe extern "C" fn fast_decompose(
         Ok(()) => ptr::null_mut(),
         Err(e) => unsafe { throw_core(env, e) },
     }
+}
 }
 
 /// Most node fields a layout can have: 64 bits, at least one of them time and one sequence.
@@ -405,10 +435,8 @@ unsafe fn bound<'a, const N: usize>(
     Some((unsafe { &*(data as *const Bound) }, argv))
 }
 
-unsafe extern "C" fn bound_next_id(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+callback! {
+fn bound_next_id(env, info) {
     let Some((
         Bound {
             target: Target::Snowflake(g),
@@ -433,11 +461,10 @@ unsafe extern "C" fn bound_next_id(
         Err(e) => unsafe { throw_core(env, e) },
     }
 }
+}
 
-unsafe extern "C" fn bound_next_id_string(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+callback! {
+fn bound_next_id_string(env, info) {
     let Some((
         Bound {
             target: Target::Snowflake(g),
@@ -466,13 +493,12 @@ unsafe extern "C" fn bound_next_id_string(
         Err(e) => unsafe { throw_core(env, e) },
     }
 }
+}
 
+callback! {
 /// `decompose(id: bigint)`: the time in unix ms, then each field in layout order, into the
 /// scratch; for layouts of fields up to 53 bits (the caller checks).
-unsafe extern "C" fn bound_decompose(
-    env: sys::napi_env,
-    info: sys::napi_callback_info,
-) -> sys::napi_value {
+fn bound_decompose(env, info) {
     let Some((
         Bound {
             target: Target::Layout(layout),
@@ -501,6 +527,7 @@ unsafe extern "C" fn bound_decompose(
         Ok(()) => ptr::null_mut(),
         Err(e) => unsafe { throw_core(env, e) },
     }
+}
 }
 
 type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;

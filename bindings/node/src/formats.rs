@@ -37,14 +37,14 @@ fn encoding(name: &str) -> Result<Encoding> {
 
 /// `value` in the short-string encoding named `encoding` (`base62`, `base62-fixed`, `base32`,
 /// `base32-fixed`).
-#[napi]
+#[napi(catch_unwind)]
 pub fn encode_id(value: U64Arg, encoding_name: String) -> Result<String> {
     let e = encoding(&encoding_name)?;
     Ok(e.encode(u64_arg("id", &value)?))
 }
 
 /// The value (bigint) of `text` in the encoding named `encoding`, read strictly.
-#[napi]
+#[napi(catch_unwind)]
 pub fn decode_id(text: String, encoding_name: String) -> Result<u64> {
     encoding(&encoding_name)?.decode(&text).map_err(js_err)
 }
@@ -62,7 +62,7 @@ fn key_version(v: &BigInt) -> Result<u8> {
 }
 
 /// A new key of `version` from the OS random source, in its text form (it holds the secret).
-#[napi]
+#[napi(catch_unwind)]
 pub fn key_generate(version: BigInt) -> Result<String> {
     Key::generate(key_version(&version)?)
         .map(|k| k.to_text())
@@ -78,7 +78,7 @@ pub struct NativeKeyring {
 #[napi]
 impl NativeKeyring {
     /// Read key-file text: one key a line, `#` comments and blank lines skipped.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(text: String) -> Result<Self> {
         Keyring::parse(&text)
             .map(|ring| NativeKeyring { ring })
@@ -86,19 +86,19 @@ impl NativeKeyring {
     }
 
     /// The versions held, ascending (the last one obfuscates).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn versions(&self) -> Vec<u32> {
         self.ring.versions().into_iter().map(u32::from).collect()
     }
 
     /// Obfuscate with the active key.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn obfuscate(&self, id: U64Arg) -> Result<u64> {
         self.ring.obfuscate(u64_arg("id", &id)?).map_err(js_err)
     }
 
     /// Reveal a plain output made with key `version` (the active key's when not given).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn reveal(&self, shown: U64Arg, version: Option<BigInt>) -> Result<u64> {
         let version = match version {
             Some(v) => key_version(&v)?,
@@ -110,7 +110,7 @@ impl NativeKeyring {
     }
 
     /// Obfuscate with the active key into the 12-character tagged form.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn obfuscate_tagged(&self, id: U64Arg) -> Result<String> {
         self.ring
             .obfuscate_tagged(u64_arg("id", &id)?)
@@ -118,7 +118,7 @@ impl NativeKeyring {
     }
 
     /// Reveal the tagged form with the key it names.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn reveal_tagged(&self, text: String) -> Result<u64> {
         self.ring.reveal_tagged(&text).map_err(js_err)
     }
@@ -150,13 +150,13 @@ fn uuid_info(u: Uuid7) -> Uuid7Info {
 }
 
 /// Read a UUIDv7 (hyphenated or 32 hex digits, either case).
-#[napi]
+#[napi(catch_unwind)]
 pub fn uuid7_parse(text: String) -> Result<Uuid7Info> {
     Uuid7::parse_str(&text).map(uuid_info).map_err(js_err)
 }
 
 /// Read the 26-character ULID text of a UUIDv7.
-#[napi]
+#[napi(catch_unwind)]
 pub fn ulid_parse(text: String) -> Result<Uuid7Info> {
     Uuid7::parse_ulid(&text).map(uuid_info).map_err(js_err)
 }
@@ -178,7 +178,7 @@ fn uuid_text(u: Uuid7, ulid: bool) -> String {
 
 /// A new UUIDv7 from the process-wide generator, lowercase and hyphenated (the ULID text when
 /// `ulid`).
-#[napi]
+#[napi(catch_unwind)]
 pub fn uuid7_next(ulid: bool) -> Result<String> {
     uuid7_generator()
         .next_uuid()
@@ -195,7 +195,7 @@ pub struct NativeUuid7Generator {
 #[napi]
 impl NativeUuid7Generator {
     /// A generator that has issued nothing, on the default clock.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         NativeUuid7Generator {
@@ -204,7 +204,7 @@ impl NativeUuid7Generator {
     }
 
     /// The next UUID, hyphenated lowercase; as its ULID text when `ulid`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next(&self, ulid: bool) -> Result<String> {
         self.inner
             .next_uuid()
@@ -251,7 +251,7 @@ pub struct NativeTemplate {
 impl NativeTemplate {
     /// Read `pattern`; `offset` is the core's text form (`Z`, `+08:00`, ...), `check` is `none`,
     /// `luhn` or `mod97`.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(
         pattern: String,
         label: Option<String>,
@@ -272,7 +272,7 @@ impl NativeTemplate {
     }
 
     /// The order number for `time` (unix ms digits or RFC 3339) and `sequence`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn format(&self, time: String, sequence: BigInt) -> Result<String> {
         let time_ms = time_arg("time", &time)?;
         let s = wide("sequence", &sequence)?;
@@ -288,7 +288,7 @@ impl NativeTemplate {
     }
 
     /// A snowflake ID of `layout` as the sequence, with its own time as the date parts.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn format_snowflake(&self, layout: &NativeLayout, id: U64Arg) -> Result<String> {
         self.t
             .format_snowflake(&layout.inner, u64_arg("id", &id)?)
@@ -296,7 +296,7 @@ impl NativeTemplate {
     }
 
     /// The parts of an order number, check digits verified.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn parse(&self, text: String) -> Result<TemplatePartsInfo> {
         let p = self.t.parse(&text).map_err(js_err)?;
         Ok(TemplatePartsInfo {
@@ -313,37 +313,37 @@ impl NativeTemplate {
     }
 
     /// `yyyymmdd` of `time` in the template's offset: the key of its daily counter.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn day_of(&self, time: String) -> Result<u32> {
         self.t.day_of(time_arg("time", &time)?).map_err(js_err)
     }
 
     /// The template as given.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn pattern(&self) -> String {
         self.t.pattern().to_string()
     }
 
     /// The UTC offset of the date parts, in seconds.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn offset_seconds(&self) -> i32 {
         self.t.offset_s()
     }
 
     /// The check digits' name.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn check(&self) -> String {
         self.t.check().name().to_string()
     }
 
     /// The sequence's width in digits.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn sequence_width(&self) -> u32 {
         self.t.sequence_width()
     }
 
     /// The largest sequence that fits (a bigint).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn capacity(&self) -> u64 {
         self.t.capacity()
     }
@@ -364,7 +364,7 @@ impl NativeOrderNumbers {
     /// Order numbers of `template`; with `day` (`yyyymmdd`) and `first`, the counter's next value
     /// on that day is `first` (resuming after a restart). With `counter` (a URL), the shared
     /// counter `name` (default `orders`) with `step`; `day`/`first` are then refused.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(
         template: &NativeTemplate,
         day: Option<BigInt>,
@@ -397,7 +397,7 @@ impl NativeOrderNumbers {
     }
 
     /// The next order number, now or at `time` (unix ms digits or RFC 3339).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next(&self, time: Option<String>) -> Result<String> {
         if let Some(url) = &self.shared {
             return Err(invalid_argument(
@@ -412,7 +412,7 @@ impl NativeOrderNumbers {
 
     /// A Promise of the next order number, from a blocking thread (a shared counter waits on
     /// its store there, never on the JS thread).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_async(&self, env: &napi::Env, time: Option<String>) -> Result<crate::RawValue> {
         let time = time.map(|t| time_arg("time", &t)).transpose()?;
         let inner = Arc::clone(&self.inner);

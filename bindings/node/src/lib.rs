@@ -171,43 +171,43 @@ impl NativeLayout {
 #[napi]
 impl NativeLayout {
     /// Parse a preset name or spec; `epoch` (unix ms digits or RFC 3339) replaces the epoch.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(spec: String, epoch: Option<String>) -> Result<Self> {
         Ok(Self::from_layout(parse_layout(&spec, epoch.as_deref())?))
     }
 
     /// A handle for the raw functions (`fastDecompose`).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
         fast::handle_value(env.raw(), fast::Target::Layout(self.inner.clone())).map(RawValue)
     }
 
     /// `{ decompose(id), out }` bound to this layout (fields up to 53 bits), or null.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
         fast::bind_layout(env.raw(), &self.inner).map(RawValue)
     }
 
     /// Whether a field is wider than 53 bits (its values travel as bigint; no fast path).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn has_wide_fields(&self) -> bool {
         self.wide_fields.iter().any(|w| *w)
     }
 
     /// The canonical spec.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn spec(&self) -> String {
         self.inner.spec()
     }
 
     /// The preset name, if unchanged from a preset.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn preset(&self) -> Option<String> {
         self.inner.preset_name().map(str::to_string)
     }
 
     /// Fields below the time field, most significant first.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn fields(&self) -> Vec<FieldInfo> {
         self.inner
             .fields()
@@ -225,7 +225,7 @@ impl NativeLayout {
     }
 
     /// Names of the node fields, in layout order.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn node_names(&self) -> Vec<String> {
         self.inner
             .node_fields()
@@ -234,55 +234,55 @@ impl NativeLayout {
     }
 
     /// Bits of the time field.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn time_bits(&self) -> u32 {
         self.inner.time_bits()
     }
 
     /// Tick length in ms (at most MAX_TIME_MS: exact as a number).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn tick_ms(&self) -> f64 {
         self.inner.tick_ms() as f64
     }
 
     /// Epoch in unix ms (exact as a number).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn epoch_ms(&self) -> f64 {
         self.inner.epoch_ms() as f64
     }
 
     /// Bits used in all.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn total_bits(&self) -> u32 {
         self.inner.total_bits()
     }
 
     /// The largest ID.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn max_id(&self) -> u64 {
         self.inner.max_id()
     }
 
     /// First unix ms the time field cannot hold (may exceed 2^53 only past year 9999: never).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn exhausts_at_ms(&self) -> f64 {
         self.inner.exhausts_at_ms() as f64
     }
 
     /// [`Layout::exhausts_at`], RFC 3339.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn exhausts_at(&self) -> String {
         self.inner.exhausts_at()
     }
 
     /// IDs per second one generator can mint at most.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn ids_per_second_cap(&self) -> f64 {
         self.inner.ids_per_second_cap()
     }
 
     /// Decompose an ID given as a non-negative bigint.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn decompose<'e>(&self, env: &'e Env, id: U64Arg) -> Result<Object<'e>> {
         if !id.lossless {
             return Err(invalid_argument(
@@ -296,14 +296,14 @@ impl NativeLayout {
     }
 
     /// Decompose an ID given in decimal text.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn decompose_str<'e>(&self, env: &'e Env, id: String) -> Result<Object<'e>> {
         let parts = self.inner.decompose_str(&id).map_err(js_err)?;
         self.parts_object(env, parts).map_err(napi_err)
     }
 
     /// Compose from values of any sign (checked by the core).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn compose(
         &self,
         time_ms: BigInt,
@@ -499,7 +499,7 @@ impl Drop for NativeSnowflake {
 #[napi]
 impl NativeSnowflake {
     /// Build a generator whose options need no store.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(args: SnowflakeArgs) -> Result<Self> {
         let g = args.builder()?.build().map_err(js_err)?;
         Ok(NativeSnowflake::wrap(g, false))
@@ -507,7 +507,7 @@ impl NativeSnowflake {
 
     /// A Promise of a generator built on a blocking thread: with `lease`, building waits on
     /// the lease store.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn create(env: &Env, args: SnowflakeArgs, lease: Option<LeaseArgs>) -> Result<RawValue> {
         let mut b = args.builder()?;
         let leased = lease.is_some();
@@ -521,7 +521,7 @@ impl NativeSnowflake {
 
     /// Drop the generator, releasing its lease: a Promise settled once released. Later calls
     /// fail with `closed`.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn close(&self, env: &Env) -> Result<RawValue> {
         let g = self.take();
         segment::blocking(env, move || {
@@ -531,39 +531,39 @@ impl NativeSnowflake {
     }
 
     /// A handle for the raw functions (`fastNextId`, `fastNextIdString`).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
         fast::handle_value(env.raw(), fast::Target::Snowflake(self.slot.clone())).map(RawValue)
     }
 
     /// `{ nextId, nextIdString }` bound to this generator.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
         fast::bind_snowflake(env.raw(), &self.slot).map(RawValue)
     }
 
     /// The next ID, as a bigint.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_id(&self) -> Result<u64> {
         self.get()?.next_id().map_err(js_err)
     }
 
     /// The next ID in decimal.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_id_string(&self) -> Result<String> {
         let id = self.get()?.next_id().map_err(js_err)?;
         Ok(itoa::Buffer::new().format(id).to_string())
     }
 
     /// `n` increasing IDs.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_ids(&self, n: u32) -> Result<BigUint64Array> {
         let ids = self.get()?.next_ids(n as usize).map_err(js_err)?;
         Ok(BigUint64Array::new(ids))
     }
 
     /// The counters now.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn stats(&self) -> Result<StatsInfo> {
         let s = self.get()?.stats();
         Ok(StatsInfo {
@@ -576,19 +576,19 @@ impl NativeSnowflake {
     }
 
     /// The layout's canonical spec (with its epoch).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn layout_spec(&self) -> String {
         self.info.layout_spec.clone()
     }
 
     /// This generator's node names, in layout order.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn node_names(&self) -> Vec<String> {
         self.info.nodes.iter().map(|(n, _)| n.clone()).collect()
     }
 
     /// This generator's node values, in layout order (bigints: a field may exceed 2^53).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn node_values(&self) -> Vec<BigInt> {
         self.info
             .nodes
@@ -598,26 +598,26 @@ impl NativeSnowflake {
     }
 
     /// The exhaustion policy's text form.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn on_exhausted(&self) -> String {
         self.info.on_exhausted.clone()
     }
 
     /// The rollback policy's text form.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn on_rollback(&self) -> String {
         self.info.on_rollback.clone()
     }
 }
 
 /// A new ObjectId from the process-wide generator, as 24 lowercase hex characters.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_hex(env: &Env) -> napi::Result<napi::JsString<'_>> {
     env.create_string_latin1(ObjectId::new().to_hex_bytes())
 }
 
 /// Canonical (lowercase) hex of 24 hex characters.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_parse(hex: String) -> Result<String> {
     ObjectId::parse_str(&hex)
         .map(|o| o.to_hex())
@@ -625,7 +625,7 @@ pub fn object_id_parse(hex: String) -> Result<String> {
 }
 
 /// Hex of 12 bytes.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_from_bytes(bytes: Uint8Array) -> Result<String> {
     ObjectId::from_slice(&bytes)
         .map(|o| o.to_hex())
@@ -633,7 +633,7 @@ pub fn object_id_from_bytes(bytes: Uint8Array) -> Result<String> {
 }
 
 /// An ObjectId from its fields: seconds, 5 random bytes, a 24-bit counter.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_from_parts(seconds: u32, random: Uint8Array, counter: u32) -> Result<String> {
     let random = ObjectId::random_value(&random).map_err(js_err)?;
     ObjectId::from_parts(seconds, random, counter)
@@ -642,7 +642,7 @@ pub fn object_id_from_parts(seconds: u32, random: Uint8Array, counter: u32) -> R
 }
 
 /// The 12 bytes of a hex ObjectId.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_bytes(hex: String) -> Result<Buffer> {
     ObjectId::parse_str(&hex)
         .map(|o| Buffer::from(o.bytes().to_vec()))
@@ -650,7 +650,7 @@ pub fn object_id_bytes(hex: String) -> Result<Buffer> {
 }
 
 /// The seconds timestamp of a hex ObjectId.
-#[napi]
+#[napi(catch_unwind)]
 pub fn object_id_timestamp(hex: String) -> Result<u32> {
     ObjectId::parse_str(&hex)
         .map(|o| o.timestamp())
@@ -658,7 +658,7 @@ pub fn object_id_timestamp(hex: String) -> Result<u32> {
 }
 
 /// Every error kind the core can report.
-#[napi]
+#[napi(catch_unwind)]
 pub fn error_kinds() -> Vec<&'static str> {
     idmint_core::Error::KINDS.to_vec()
 }
@@ -678,7 +678,7 @@ pub struct ErrorKindInfo {
 }
 
 /// The core's table of error kinds, in the core's order.
-#[napi]
+#[napi(catch_unwind)]
 pub fn error_table() -> Vec<ErrorKindInfo> {
     idmint_core::Error::TABLE
         .iter()
@@ -692,19 +692,19 @@ pub fn error_table() -> Vec<ErrorKindInfo> {
 }
 
 /// The preset layout names, in the core's order.
-#[napi]
+#[napi(catch_unwind)]
 pub fn presets() -> Vec<&'static str> {
     idmint_core::PRESETS.to_vec()
 }
 
 /// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).
-#[napi]
+#[napi(catch_unwind)]
 pub fn default_preset() -> &'static str {
     idmint_core::Layout::DEFAULT_PRESET
 }
 
 /// A time given as unix ms digits or RFC 3339, as unix ms (exact as a number: at most year 9999).
-#[napi]
+#[napi(catch_unwind)]
 pub fn parse_time_ms(what: String, text: String) -> Result<f64> {
     idmint_core::parse_time_ms(&what, &text)
         .map(|ms| ms as f64)

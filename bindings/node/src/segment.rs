@@ -190,7 +190,7 @@ pub struct SegmentOptions {
 #[napi]
 impl NativeSegmentClient {
     /// Connect to the store at `url`: a Promise of the client.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn connect(env: &Env, url: String, options: SegmentOptions) -> Result<RawValue> {
         let mut given = Given::default();
         let mut b = SegmentClient::builder().store_url(&url);
@@ -229,7 +229,7 @@ impl NativeSegmentClient {
     }
 
     /// A Promise of the tag's handle (loaded from the store on first use).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn tag(&self, env: &Env, tag: String) -> Result<RawValue> {
         let client = self.inner.clone();
         promise(env, async move {
@@ -238,7 +238,7 @@ impl NativeSegmentClient {
     }
 
     /// A Promise of whether the tag was created (false: it existed, nothing changed).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn create_tag(
         &self,
         env: &Env,
@@ -265,19 +265,19 @@ impl NativeSegmentClient {
     }
 
     /// Metrics of every tag this client has loaded, sorted by tag.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn metrics(&self) -> Vec<TagMetricsInfo> {
         self.inner.metrics().into_iter().map(metrics_info).collect()
     }
 
     /// Stop the background refills; later calls fail with `closed` (never blocks).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn close(&self) {
         self.inner.close();
     }
 
     /// The store, as kind and address (no credentials).
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn store(&self) -> String {
         self.inner.store().to_string()
     }
@@ -346,7 +346,7 @@ impl NativeTag {
 impl NativeTag {
     /// `[start, end)`: a block of up to 64 IDs the core holds in memory, never waiting;
     /// `would_block` when it holds none (the refill is then on its way).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn try_block(&self) -> Result<Vec<u64>> {
         // The core serves a run only within one range and only up to the tag's step: the
         // largest power of two that fits is taken, down to one ID.
@@ -361,7 +361,7 @@ impl NativeTag {
     }
 
     /// A Promise of the next ID, waiting for the refill when memory is empty.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_id_async(&self, env: &Env) -> Result<RawValue> {
         let h = self.handle.clone();
         promise(env, async move { h.next_id_async().await })
@@ -369,7 +369,7 @@ impl NativeTag {
 
     /// A Promise of `[start, end)`: `n` contiguous IDs (longer runs than the step come straight
     /// from the store).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_ids_async(&self, env: &Env, n: BigInt) -> Result<RawValue> {
         let mut given = Given::default();
         let n = given.take("n", wide("n", &n)?);
@@ -383,20 +383,20 @@ impl NativeTag {
     }
 
     /// The tag's counters.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn metrics(&self) -> TagMetricsInfo {
         metrics_info(self.handle.metrics())
     }
 
     /// The tag as stored.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn tag(&self) -> String {
         self.handle.tag().to_string()
     }
 }
 
 /// An ID as a JS number, or the core's `value_out_of_range` above 2^53-1.
-#[napi]
+#[napi(catch_unwind)]
 pub fn exact_number(id: BigInt) -> Result<f64> {
     let id = whole_u64("id", &id, "an ID, 0..=18446744073709551615")?;
     idmint_core::args::exact_double("id", id).map_err(js_err)
@@ -436,7 +436,7 @@ fn lease_info(l: LeaseInfo) -> LeaseInfoJs {
 
 /// A Promise of the leases of the store at `url`, within `timeout_ms` (default
 /// [`DEFAULT_LIST_TIMEOUT`]).
-#[napi]
+#[napi(catch_unwind)]
 pub fn lease_list(env: &Env, url: String, timeout_ms: Option<BigInt>) -> Result<RawValue> {
     let timeout = match &timeout_ms {
         Some(ms) => millis("timeoutMs", ms)?,
