@@ -25,7 +25,10 @@ fuzz_target!(|data: &[u8]| {
     assert!(layout.total_bits() <= 63);
     if let Ok(id) = parse_id(id.trim_end()) {
         if let Ok(parts) = layout.decompose(id) {
-            assert_eq!(layout.compose(&parts).expect("decomposed parts compose"), id);
+            assert_eq!(
+                layout.compose(&parts).expect("decomposed parts compose"),
+                id
+            );
         }
     }
 });

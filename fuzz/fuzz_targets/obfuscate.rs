@@ -43,6 +43,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(key.version(), v);
             assert_eq!(key.reveal(key.obfuscate(12_345).unwrap()).unwrap(), 12_345);
         }
-        assert_eq!(parsed.reveal_tagged(&parsed.obfuscate_tagged(7).unwrap()).unwrap(), 7);
+        assert_eq!(
+            parsed
+                .reveal_tagged(&parsed.obfuscate_tagged(7).unwrap())
+                .unwrap(),
+            7
+        );
     }
 });

@@ -12,7 +12,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(parse_id(&id.to_string()).unwrap(), id);
             assert_eq!(text.trim_start_matches('0').trim_start_matches('0'), {
                 let s = id.to_string();
-                if id == 0 { String::new() } else { s }
+                if id == 0 {
+                    String::new()
+                } else {
+                    s
+                }
             });
         }
     }

@@ -24,7 +24,11 @@ fuzz_target!(|data: &[u8]| {
     for e in encodings {
         if let Ok(v) = e.decode(body) {
             let printed = e.encode(v);
-            assert_eq!(e.decode(&printed).unwrap(), v, "{e} {body:?} -> {printed:?}");
+            assert_eq!(
+                e.decode(&printed).unwrap(),
+                v,
+                "{e} {body:?} -> {printed:?}"
+            );
         }
     }
 });

@@ -3,7 +3,9 @@
 //! driver's own parser takes it or refuses it, never panics.
 #![no_main]
 
-use idmint_core::fuzzing::{driver_parse, reapply, store_url};
+mod common;
+
+use idmint_core::fuzzing::store_url;
 use idmint_core::segment::describe_url;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,8 +19,6 @@ fuzz_target!(|data: &[u8]| {
         assert!(!rest.contains('@'), "{url:?} -> {shown:?}");
     }
     if let Ok(plan) = store_url(url) {
-        let again = reapply(&plan.options, &plan.driver_url).expect("the driver URL reads again");
-        assert_eq!(again, (plan.options.clone(), plan.driver_url.clone()), "{url:?}");
-        let _ = driver_parse(&plan);
+        common::check_plan(url, &plan);
     }
 });

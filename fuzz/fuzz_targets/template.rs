@@ -40,16 +40,23 @@ fuzz_target!(|data: &[u8]| {
     let Ok(formatted) = t.format(time_ms, sequence) else {
         return;
     };
-    let parts = t
-        .parse(&formatted)
-        .unwrap_or_else(|e| panic!("{pattern:?} {label:?}: {formatted:?} does not parse back: {e}"));
+    let parts = t.parse(&formatted).unwrap_or_else(|e| {
+        panic!("{pattern:?} {label:?}: {formatted:?} does not parse back: {e}")
+    });
     assert_eq!(parts.sequence, sequence, "{pattern:?}: {formatted:?}");
     if !label.is_empty() && parts.label.is_some() {
-        assert_eq!(parts.label.as_deref().unwrap().trim_start_matches('0'), label.trim_start_matches('0'));
+        assert_eq!(
+            parts.label.as_deref().unwrap().trim_start_matches('0'),
+            label.trim_start_matches('0')
+        );
     }
     if let (Some(m), Some(d), Ok(day)) = (parts.month, parts.day, t.day_of(time_ms)) {
         if t.has_full_date() {
-            assert_eq!(u32::from(m) * 100 + u32::from(d), day % 10_000, "{pattern:?}: {formatted:?}");
+            assert_eq!(
+                u32::from(m) * 100 + u32::from(d),
+                day % 10_000,
+                "{pattern:?}: {formatted:?}"
+            );
         }
     }
 });
