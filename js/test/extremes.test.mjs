@@ -107,6 +107,7 @@ const NO_NUMBERS = new Set([
   'Snowflake#close', 'SegmentClient', 'SegmentClient#tag', 'SegmentClient#metrics',
   'SegmentClient#close', 'SegmentTag', 'SegmentTag#nextId', 'SegmentTag#nextIdAsync',
   'SegmentTag#nextNumber', 'SegmentTag#nextNumberAsync', 'SegmentTag#metrics',
+  'errorClass', 'version',
 ]);
 
 /** Every exported function, class, static method and method, as `name`, `Class.m`, `Class#m`. */
