@@ -58,11 +58,12 @@ pub fn count_up_to(name: &str, value: impl Into<i128>, max: usize) -> Result<usi
 pub(crate) fn id_list<T: Clone>(n: usize, zero: T) -> Result<Vec<T>> {
     let n = count("n", n as u64)?;
     let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|e| Error::InvalidArgument {
-        name: "n".into(),
-        value: n.to_string(),
-        expected: format!("a count of IDs this process has the memory for ({e})"),
-    })?;
+    out.try_reserve_exact(n)
+        .map_err(|e| Error::InvalidArgument {
+            name: "n".into(),
+            value: n.to_string(),
+            expected: format!("a count of IDs this process has the memory for ({e})"),
+        })?;
     out.resize(n, zero);
     Ok(out)
 }
@@ -181,13 +182,22 @@ mod tests {
     #[test]
     fn counts_stop_at_the_limit() {
         assert_eq!(count("n", MAX_COUNT as u64).unwrap(), MAX_COUNT);
-        for bad in [MAX_COUNT as i128 + 1, u64::MAX as i128, i128::MAX, -1, i128::MIN] {
+        for bad in [
+            MAX_COUNT as i128 + 1,
+            u64::MAX as i128,
+            i128::MAX,
+            -1,
+            i128::MIN,
+        ] {
             let e = count("n", bad).unwrap_err();
             assert_eq!(e.kind(), "invalid_argument");
             assert!(e.to_string().contains(&bad.to_string()), "{e}");
         }
         assert_eq!(id_list(3, 0u64).unwrap(), vec![0, 0, 0]);
-        assert_eq!(id_list(usize::MAX, 0u64).unwrap_err().kind(), "invalid_argument");
+        assert_eq!(
+            id_list(usize::MAX, 0u64).unwrap_err().kind(),
+            "invalid_argument"
+        );
     }
 
     #[test]

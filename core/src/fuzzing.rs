@@ -105,7 +105,9 @@ pub fn driver_parse(plan: &UrlPlan) -> std::result::Result<(), String> {
             .map(drop)
             .map_err(|e| e.to_string()),
         #[cfg(feature = "redis")]
-        "redis" => redis::Client::open(url).map(drop).map_err(|e| e.to_string()),
+        "redis" => redis::Client::open(url)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => Ok(()),
     }
 }
