@@ -38,7 +38,7 @@ public final class Idmint {
 
     /** {@link #leaseList(String)} within {@code timeout} ({@code null}: the core's default). */
     public static List<LeaseInfo> leaseList(String url, Duration timeout) {
-        Long ms = timeout == null ? null : timeout.toMillis();
+        Long ms = timeout == null ? null : millis(timeout);
         List<LeaseInfo> out = new ArrayList<>();
         for (io.idmint.ffi.LeaseInfo i : Layout.call(() -> io.idmint.ffi.IdmintJvm.leaseList(url, ms))) {
             out.add(LeaseInfo.of(i));
@@ -49,5 +49,18 @@ public final class Idmint {
     /** Read an ID written in decimal (digits only, 0..Long.MAX_VALUE); {@link InvalidIdException} if not. */
     public static long parseId(String text) {
         return Layout.call(() -> io.idmint.ffi.IdmintJvm.parseId(text));
+    }
+
+    /**
+     * A duration in whole ms for the core, which checks its range: a duration beyond a long of
+     * ms is the nearest long (its sign kept), so the core refuses it with a typed error instead
+     * of {@code toMillis()} throwing {@link ArithmeticException}.
+     */
+    static long millis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException overflow) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 }

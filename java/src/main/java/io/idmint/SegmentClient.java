@@ -191,13 +191,13 @@ public final class SegmentClient implements AutoCloseable {
 
         /** The longest a caller waits when both ranges are used up, then {@link StoreUnavailableException}. */
         public Builder maxWait(Duration wait) {
-            this.maxWaitMs = wait.toMillis();
+            this.maxWaitMs = Idmint.millis(wait);
             return this;
         }
 
         /** The longest one store call may take before it counts as failed. */
         public Builder opTimeout(Duration timeout) {
-            this.opTimeoutMs = timeout.toMillis();
+            this.opTimeoutMs = Idmint.millis(timeout);
             return this;
         }
 

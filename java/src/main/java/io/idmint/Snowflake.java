@@ -344,13 +344,13 @@ public final class Snowflake implements AutoCloseable {
 
         /** How long a lease lasts without renewal (core default 10 s, 300 ms to 1 day); renewed every third of it. */
         public Builder leaseTtl(Duration ttl) {
-            this.leaseTtlMs = ttl.toMillis();
+            this.leaseTtlMs = Idmint.millis(ttl);
             return this;
         }
 
         /** How long a value stays frozen after its lease expired before anyone may take it (core default: the TTL). */
         public Builder leaseFreeze(Duration freeze) {
-            this.leaseFreezeMs = freeze.toMillis();
+            this.leaseFreezeMs = Idmint.millis(freeze);
             return this;
         }
 
