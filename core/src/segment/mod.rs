@@ -51,6 +51,8 @@ pub use crate::orders::shared::{
 };
 pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 #[cfg(feature = "redis")]
+pub(crate) use redis::RedisConn;
+#[cfg(feature = "redis")]
 pub use redis::{RedisMode, RedisStore};
 #[cfg(feature = "mysql")]
 pub use sql::MySqlStore;
