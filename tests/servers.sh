@@ -4,8 +4,10 @@
 #
 #   tests/servers.sh install                 apt-install what is missing (idempotent)
 #   tests/servers.sh start [redis|postgres|mysql ...]   start (all by default), print env lines
+#                    redis2, redis3: extra Redis servers (never started by default), for the
+#                    tests of Redis-minted snowflakes over several servers
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
-#   tests/servers.sh stop [NAME ...]         stop by PID (all by default)
+#   tests/servers.sh stop [NAME ...]         stop by PID (all by default, extra Redis servers too)
 #   tests/servers.sh env                     print the IDMINT_TEST_* lines for started servers
 #
 # State (ports, PIDs, data) lives in $IDMINT_SERVERS_DIR (required except for `install`;
@@ -65,16 +67,20 @@ install() {
     fi
 }
 
-start_redis() {
-    local port
-    port=$(port_of redis)
-    mkdir -p "$DIR/redis"
+start_redis() { start_redis_named redis; }
+start_redis2() { start_redis_named redis2; }
+start_redis3() { start_redis_named redis3; }
+
+start_redis_named() {
+    local name=$1 port
+    port=$(port_of "$name")
+    mkdir -p "$DIR/$name"
     # AOF with fsync on every write: a counter must survive a kill, or IDs repeat.
-    redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/redis" \
+    redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/$name" \
         --appendonly yes --appendfsync always --save "" \
-        --daemonize yes --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log"
-    wait_for 20 redis-cli -p "$port" ping || { log "redis did not start"; cat "$DIR/redis.log" >&2; return 1; }
-    wait_for 5 test -s "$DIR/redis.pid"
+        --daemonize yes --pidfile "$DIR/$name.pid" --logfile "$DIR/$name.log"
+    wait_for 20 redis-cli -p "$port" ping || { log "$name did not start"; cat "$DIR/$name.log" >&2; return 1; }
+    wait_for 5 test -s "$DIR/$name.pid"
 }
 
 start_postgres() {
@@ -148,6 +154,11 @@ kill_one() {
 env_lines() {
     [ -s "$DIR/redis.port" ] && alive redis &&
         echo "export IDMINT_TEST_REDIS_URL=redis://127.0.0.1:$(cat "$DIR/redis.port")"
+    local extra
+    for extra in redis2 redis3; do
+        [ -s "$DIR/$extra.port" ] && alive "$extra" &&
+            echo "export IDMINT_TEST_${extra^^}_URL=redis://127.0.0.1:$(cat "$DIR/$extra.port")"
+    done
     [ -s "$DIR/postgres.port" ] && alive postgres &&
         echo "export IDMINT_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$(cat "$DIR/postgres.port")/idmint"
     [ -s "$DIR/mysql.port" ] && alive mysql &&
@@ -169,7 +180,10 @@ case "$cmd" in
         env_lines
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
-    stop) for n in "${names[@]}"; do stop_one "$n"; done ;;
+    stop)
+        [ $# -eq 0 ] && names=(redis redis2 redis3 postgres mysql)
+        for n in "${names[@]}"; do stop_one "$n"; done
+        ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|postgres|mysql ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|postgres|mysql ...]" >&2; exit 2 ;;
 esac
