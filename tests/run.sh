@@ -146,10 +146,10 @@ print(" ".join(sorted(n for n in names if "/bindings/" not in n)))')
 section_segment() {
     # Only the store tests (a subset of `rust`, for working on the stores).
     start_servers
-    step "segment: cargo test (stores, daily counters, worker leases)"
+    step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis)"
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease --test lease_stores
+        --test lease --test lease_stores --test redis_snowflake
 }
 
 section_python() {
