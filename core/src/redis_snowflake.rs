@@ -91,7 +91,8 @@ pub const MAX_NODES: usize = 64;
 
 // KEYS: node record, last-ms key, sequence key prefix (the millisecond is appended).
 // ARGV: 1 count, 2 residue, 3 servers, 4 largest sequence value, 5 counter expiry (s),
-// 6 max_ahead (ms), 7 epoch (ms), 8 tick (ms), 9 test clock key ('' = Redis's TIME).
+// 6 max_ahead (ms), 7 epoch (ms), 8 tick (ms), 9 test clock key ('' = Redis's TIME),
+// 10 resume after (unix ms; -1 = none): treated as a last millisecond issued.
 // Replies {0, ms, first_seq, count, ms, first_seq, count, ...} (sequences step by the number
 // of servers); {1, behind_ms} when the clock is too far behind the last issued millisecond;
 // {2} when the node record is missing; {3, residue, of} when it records another place.
@@ -113,6 +114,10 @@ local limit = math.floor((now + ahead - epoch) / tick)
 local lastk = -1
 local last = redis.call('GET', KEYS[2])
 if last then lastk = math.floor((tonumber(last) - epoch) / tick) end
+local floor = tonumber(ARGV[10])
+if floor >= 0 and math.floor((floor - epoch) / tick) > lastk then
+  lastk = math.floor((floor - epoch) / tick)
+end
 if lastk > limit then return {1, epoch + lastk * tick - now} end
 local tk = math.max(cur, lastk)
 local out = {0}
@@ -185,6 +190,7 @@ struct Options {
     max_ahead: Duration,
     counter_ttl_s: u64,
     test_clock_key: Option<String>,
+    resume_after_ms: Option<u64>,
 }
 
 /// Options of a [`RedisSnowflake`]; all but the servers have a default.
@@ -380,6 +386,22 @@ impl RedisSnowflakeBuilder {
             return self.fail(invalid("counter_ttl_secs", secs, "2..=3600"));
         }
         self.opts.counter_ttl_s = secs;
+        self
+    }
+
+    /// Never issue an ID of this millisecond (unix) or an earlier one, as if it were the last
+    /// one issued: for moving in from another generator of the same layout (e.g. the
+    /// redis-id-generator script) without a gap in time, give the time of its last ID. A
+    /// server's own last millisecond counts when it is later.
+    ///
+    /// ```
+    /// let _b = idmint_core::RedisSnowflake::builder().resume_after_ms(1_795_000_000_000);
+    /// ```
+    pub fn resume_after_ms(mut self, ms: u64) -> Self {
+        if ms > i64::MAX as u64 {
+            return self.fail(invalid("resume_after_ms", ms, format!("0..={}", i64::MAX)));
+        }
+        self.opts.resume_after_ms = Some(ms);
         self
     }
 
@@ -775,7 +797,8 @@ impl Inner {
             .arg(self.opts.max_ahead.as_millis() as u64)
             .arg(layout.epoch_ms())
             .arg(layout.tick_ms())
-            .arg(self.opts.test_clock_key.as_deref().unwrap_or(""));
+            .arg(self.opts.test_clock_key.as_deref().unwrap_or(""))
+            .arg(self.opts.resume_after_ms.map_or(-1, |ms| ms as i64));
         let reply: Vec<i64> = self
             .timed(node, "minting", node.conn.run("minting", &inv))
             .await?;
@@ -1015,6 +1038,7 @@ impl RedisSnowflake {
                 max_ahead: Duration::from_secs(1),
                 counter_ttl_s: 10,
                 test_clock_key: None,
+                resume_after_ms: None,
             },
             error: None,
         }

@@ -24,13 +24,14 @@ const PROCESSES: usize = 4;
 const THREADS: usize = 8;
 /// 2,000,000 IDs in all.
 const PER_THREAD: usize = 2_000_000 / (PROCESSES * THREADS);
-/// The original script takes one round trip per ID: it draws a twentieth as many by default, so
+/// The original script takes one round trip per ID (and the test server an fsync per write): it
+/// draws a fiftieth as many by default (40,000), so
 /// the test stays within seconds (`IDMINT_ORIGINAL_IDS=2000000` for the full count).
 fn original_per_thread() -> usize {
     std::env::var("IDMINT_ORIGINAL_IDS")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
-        .map_or(PER_THREAD / 20, |n| n / (PROCESSES * THREADS))
+        .map_or(PER_THREAD / 50, |n| n / (PROCESSES * THREADS))
 }
 
 fn port_file(name: &str) -> Option<String> {
@@ -442,6 +443,36 @@ fn clock_stepped_back_original_for_comparison() {
     let total = ids.len();
     let reissued = duplicates(&mut ids);
     eprintln!("original script, server clock stepped back: {total} IDs, {reissued} reissued");
+}
+
+#[test]
+fn resume_after_is_a_floor() {
+    let Some(url) = server("redis") else { return };
+    let prefix = unique("p");
+    let clock = format!("{prefix}:clock");
+    let t0 = 1_900_000_000_000u64;
+    redis_set(&url, &clock, Some(t0));
+    let gen = RedisSnowflake::builder()
+        .urls(&url)
+        .prefix(&prefix)
+        .shard(0)
+        .test_clock_key(&clock)
+        .resume_after_ms(t0 + 300)
+        .connect_blocking()
+        .unwrap();
+    let first = gen.layout().decompose(gen.next_ids(1).unwrap()[0]).unwrap();
+    assert_eq!(first.time_ms, t0 + 301, "after the floor, within max_ahead");
+    let gen = RedisSnowflake::builder()
+        .urls(&url)
+        .prefix(&prefix)
+        .shard(0)
+        .test_clock_key(&clock)
+        .resume_after_ms(t0 + 5_000)
+        .max_wait(Duration::from_millis(100))
+        .connect_blocking()
+        .unwrap();
+    let err = gen.next_ids(1).unwrap_err();
+    assert_eq!(err.kind(), "clock_moved_backwards", "{err}");
 }
 
 #[test]
