@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Args;
-use idmint_core::{RedisSnowflake, Snowflake};
+use idmint_core::{parse_time_ms, RedisSnowflake, Snowflake};
 
 use crate::report::CliError;
 use crate::sink::LineSink;
@@ -30,6 +30,11 @@ pub struct RedisArgs {
     #[arg(long, value_name = "TAG", requires = "redis", default_value = idmint_core::redis_snowflake::DEFAULT_TAG)]
     pub tag: String,
 
+    /// With --redis: never mint at or before this time (unix ms or RFC 3339), e.g. the time
+    /// of the last ID of the generator you move in from
+    #[arg(long, value_name = "TIME", requires = "redis")]
+    pub resume_after: Option<String>,
+
     /// With --redis: the key prefix on the servers
     #[arg(long, value_name = "P", requires = "redis", default_value = idmint_core::redis_snowflake::DEFAULT_PREFIX)]
     pub redis_prefix: String,
@@ -38,13 +43,16 @@ pub struct RedisArgs {
 /// `--redis`: runs of up to BATCH IDs, one round trip each (a run of 4096 spans 4 ms of one
 /// server's sequence).
 fn redis_run(args: &SnowflakeArgs, urls: &str) -> Result<(), CliError> {
-    let generator = RedisSnowflake::builder()
+    let mut builder = RedisSnowflake::builder()
         .urls(urls)
         .layout(args.layout.resolve_or("redis-lua")?)
         .tag(&args.redis.tag)
         .prefix(&args.redis.redis_prefix)
-        .shard(args.redis.shard)
-        .connect_blocking()?;
+        .shard(args.redis.shard);
+    if let Some(time) = &args.redis.resume_after {
+        builder = builder.resume_after_ms(parse_time_ms("resume-after", time)?);
+    }
+    let generator = builder.connect_blocking()?;
     let mut lines = Lines::new(args.count);
     let mut left = args.count;
     while left > 0 {

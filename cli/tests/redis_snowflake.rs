@@ -78,6 +78,38 @@ fn processes_at_once_mint_unique_ids_of_their_shard() {
 }
 
 #[test]
+fn resume_after_keeps_new_ids_above_a_time() {
+    let Some(url) = redis() else { return };
+    let prefix = prefix();
+    // Half a second ahead of now: within the 1 s the script may run ahead of the clock.
+    let floor = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 500;
+    let out = idmint(&[
+        "snowflake",
+        "--redis",
+        &url,
+        "--redis-prefix",
+        &prefix,
+        "--resume-after",
+        &floor.to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8(out.stdout).unwrap();
+    let parts = idmint(&["parse", "--layout", "redis-lua", id.trim()]);
+    let parts: serde_json::Value = serde_json::from_slice(&parts.stdout).unwrap();
+    assert!(parts["time_ms"].as_u64().unwrap() > floor, "{parts}");
+    let out = idmint(&["snowflake", "--redis", &url, "--resume-after", "soon"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn a_server_in_another_place_is_refused() {
     let Some(url) = redis() else { return };
     let prefix = prefix();
