@@ -10,13 +10,13 @@
 
 mod segment_util;
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use idmint_core::{Layout, RedisSnowflake};
-use segment_util::{can_stop_servers, duplicates, server, servers, unique};
+use segment_util::{can_stop_servers, duplicates, read_ids, server, servers, unique};
 
 const ORIGINAL: &str = include_str!("fixtures/redis-id-generator.lua");
 
@@ -274,16 +274,7 @@ fn draw(mode: &str, urls: &[String], per_thread: usize, kill: Option<&str>) -> D
     let mut node_failures = 0;
     for (mut child, out) in children {
         assert!(child.wait().unwrap().success(), "{mode}: a child failed");
-        let mut bytes = Vec::new();
-        std::fs::File::open(&out)
-            .unwrap()
-            .read_to_end(&mut bytes)
-            .unwrap();
-        ids.extend(
-            bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap())),
-        );
+        ids.extend(read_ids(&out));
         node_failures += std::fs::read_to_string(format!("{}.failures", out.display()))
             .unwrap()
             .parse::<u64>()
@@ -310,7 +301,7 @@ fn report(what: &str, servers: usize, d: &Drawn) {
 #[test]
 fn one_server_2m_ids_no_duplicates_and_the_original_beside() {
     let Some(url) = server("redis") else { return };
-    let urls = [format!("{url}")];
+    let urls = [url];
     let idmint = draw("idmint", &urls, PER_THREAD, None);
     report("idmint RedisSnowflake", 1, &idmint);
     let original = draw("original", &urls, original_per_thread(), None);

@@ -10,12 +10,12 @@
 
 mod segment_util;
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::process::Command;
 use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, MAX_ID};
-use segment_util::{duplicates, server, store_urls, unique};
+use segment_util::{duplicates, read_ids, server, store_urls, unique};
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -239,16 +239,7 @@ fn multi_process(name: &str) {
     let mut ids = Vec::with_capacity(PROCESSES * THREADS * PER_THREAD);
     for (mut child, out) in children {
         assert!(child.wait().unwrap().success(), "{name}: a child failed");
-        let mut bytes = Vec::new();
-        std::fs::File::open(&out)
-            .unwrap()
-            .read_to_end(&mut bytes)
-            .unwrap();
-        ids.extend(
-            bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap())),
-        );
+        ids.extend(read_ids(&out));
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(ids.len(), PROCESSES * THREADS * PER_THREAD, "{name}");
