@@ -505,9 +505,14 @@ impl RedisSnowflakeBuilder {
             born: crate::fork::watch(),
         });
         let gen = RedisSnowflake {
+            _runtime: runtime.map(|rt| {
+                Arc::new(OwnedRuntime {
+                    runtime: Some(rt),
+                    born: inner.born,
+                })
+            }),
             inner: Arc::clone(&inner),
             handle,
-            _runtime: runtime.map(Arc::new),
         };
         Ok((gen, inner))
     }
@@ -751,12 +756,21 @@ impl Inner {
             });
         }
         let members = self.members();
-        for node in &reached {
-            self.claim(node, &members, false).await?;
+        let mut checked = Vec::new();
+        for node in reached {
+            match self.claim(node, &members, false).await {
+                Ok(()) => checked.push(node),
+                // Gone between the two calls: checked when it answers again.
+                Err(Error::StoreUnavailable { .. }) => self.mark_down(node),
+                Err(e) => return Err(e),
+            }
         }
-        for node in &reached {
-            self.claim(node, &members, true).await?;
-            node.verified.store(true, Ordering::Release);
+        for node in checked {
+            match self.claim(node, &members, true).await {
+                Ok(()) => node.verified.store(true, Ordering::Release),
+                Err(Error::StoreUnavailable { .. }) => self.mark_down(node),
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
     }
@@ -1003,7 +1017,27 @@ impl Inner {
 pub struct RedisSnowflake {
     inner: Arc<Inner>,
     handle: Handle,
-    _runtime: Option<Arc<Runtime>>,
+    _runtime: Option<Arc<OwnedRuntime>>,
+}
+
+/// The runtime of a generator built with `connect_blocking`, let go of without waiting (it may
+/// be dropped on an async thread, where waiting for a runtime is not allowed), and left alone
+/// in a forked child, where its threads do not exist and its sockets are the parent's.
+struct OwnedRuntime {
+    runtime: Option<Runtime>,
+    born: u64,
+}
+
+impl Drop for OwnedRuntime {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            if crate::fork::current() == self.born {
+                rt.shutdown_background();
+            } else {
+                crate::fork::abandon(rt);
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for RedisSnowflake {

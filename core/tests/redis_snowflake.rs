@@ -610,5 +610,14 @@ fn async_calls_on_the_callers_runtime() {
         assert_eq!(duplicates(&mut ids), 0);
         // A blocking call from inside the runtime neither panics nor hangs.
         assert!(gen.next_ids(5).is_ok());
+        // Nor does dropping a generator with a runtime of its own on an async thread.
+        let own = RedisSnowflake::builder()
+            .urls(&url)
+            .prefix(&unique("p"))
+            .shard(2)
+            .connect_blocking()
+            .unwrap();
+        assert_eq!(own.next_ids(3).unwrap().len(), 3);
+        tokio::spawn(async move { drop(own) }).await.unwrap();
     });
 }
