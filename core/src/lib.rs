@@ -13,7 +13,7 @@
 //!   hide volume and order in 63-bit IDs; short strings ([`Encoding`]: base62, Crockford
 //!   base32); and time-ordered [`Uuid7`]s with their ULID text.
 //!
-//! With feature `redis`, [`RedisSnowflake`](crate::redis_snowflake) mints snowflake IDs on one
+//! With feature `redis`, `RedisSnowflake` (module `redis_snowflake`) mints snowflake IDs on one
 //! or more Redis servers (redis-id-generator's scheme, without its duplicates).
 //!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply

@@ -81,12 +81,28 @@ use crate::segment::{describe_url, validate_tag, RedisConn};
 use crate::{Error, Layout, Result};
 
 /// The key prefix by default.
+///
+/// ```
+/// assert_eq!(idmint_core::redis_snowflake::DEFAULT_PREFIX, "idmint:sf");
+/// ```
 pub const DEFAULT_PREFIX: &str = "idmint:sf";
 /// The tag by default.
+///
+/// ```
+/// assert_eq!(idmint_core::redis_snowflake::DEFAULT_TAG, "default");
+/// ```
 pub const DEFAULT_TAG: &str = "default";
 /// The most IDs one call of [`RedisSnowflake::next_ids`] returns.
+///
+/// ```
+/// assert_eq!(idmint_core::redis_snowflake::MAX_RUN, 1 << 20);
+/// ```
 pub const MAX_RUN: u64 = 1 << 20;
 /// The most servers in a set.
+///
+/// ```
+/// assert_eq!(idmint_core::redis_snowflake::MAX_NODES, 64);
+/// ```
 pub const MAX_NODES: usize = 64;
 
 // KEYS: node record, last-ms key, sequence key prefix (the millisecond is appended).
