@@ -7,7 +7,8 @@
 #      machine compiles only its own crates) and `idmint-jvm-errors`;
 #   2. the library -> target/native/linux-x86-64/libidmint_jvm.so, where JNA finds it on the
 #      classpath by itself;
-#   3. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi;
+#   3. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi
+#      (with one fix: see UniffiCleanAction below);
 #   4. the exception classes, one per error kind of idmint-core's table (package io.idmint,
 #      public) -> target/generated-sources/errors (rewritten only where their text changed).
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
@@ -53,4 +54,12 @@ if ! [ -f "$native/$lib" ] || ! cmp -s "$built" "$native/$lib" || ! [ -d "$gener
     touch "$stamp"
     cp "$built" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"
 fi
+# uniffi-bindgen-java 0.3.1 writes each object's cleanup as an inner (non-static) class, which
+# holds the object it is to clean up: the Cleaner never runs it, and an object dropped without
+# close() keeps its native half (memory, a lease, a store connection) for good. The class uses
+# only its own field and static helpers, so making it static is all the fix needs; only files
+# still unpatched are rewritten, so Maven recompiles nothing on a warm build.
+{ grep -rl 'private class UniffiCleanAction' "$generated" || true; } | while read -r f; do
+    sed -i 's/private class UniffiCleanAction/private static class UniffiCleanAction/' "$f"
+done
 "$out/idmint-jvm-errors" --out-dir "$JAVA_DIR/target/generated-sources/errors"

@@ -89,7 +89,8 @@ export interface SnowflakeOptions {
   /** Node fields whose names clash with an option (`layout`, `random`, `nodes`, ...). */
   nodes?: Record<string, Whole>;
   /** Node fields by name: every node field of the layout is required (unless `random: true`). */
-  [nodeField: string]: Whole | string | boolean | Date | Layout | Record<string, Whole> | undefined;
+  // (`readonly Whole[]`: for the options a package adds, such as Node's `leaseRange`.)
+  [nodeField: string]: Whole | string | boolean | Date | Layout | Record<string, Whole> | readonly Whole[] | undefined;
 }
 
 export interface Stats {
@@ -267,6 +268,21 @@ export declare class NoFreeLeaseError extends IdmintError {
 export declare class LeaseLostError extends IdmintError {
   readonly kind: 'lease_lost';
   readonly code: 'LEASE_LOST';
+}
+/** A stateful object built before `fork()` was used in the child process, where it would repeat IDs its parent also issues (its node values, buffered ranges or counter belong to the parent). Build a new one in the child, or give the generator a lease or random node values, which the child replaces by its own. */
+export declare class ForkedError extends IdmintError {
+  readonly kind: 'forked';
+  readonly code: 'FORKED';
+}
+/** The object was closed (a segment client after `close()`), so it hands out nothing. */
+export declare class ClosedError extends IdmintError {
+  readonly kind: 'closed';
+  readonly code: 'CLOSED';
+}
+/** No ID is in memory and getting one means waiting on the store, which the caller asked never to do (a JavaScript event loop): the next range is already being fetched; await the asynchronous call instead. */
+export declare class WouldBlockError extends IdmintError {
+  readonly kind: 'would_block';
+  readonly code: 'WOULD_BLOCK';
 }
 // END generated
 

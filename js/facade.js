@@ -55,6 +55,9 @@ function createIdmint(backend) {
     ['check_digit_mismatch', 'CheckDigitMismatch', 'invalid_value'],
     ['no_free_lease', 'NoFreeLease', 'state'],
     ['lease_lost', 'LeaseLost', 'state'],
+    ['forked', 'Forked', 'state'],
+    ['closed', 'Closed', 'state'],
+    ['would_block', 'WouldBlock', 'state'],
   ];
   // END generated
 
@@ -414,9 +417,13 @@ function createIdmint(backend) {
   // Snowflake
 
   // `resumeAfter` only where the backend supports it (not the wasm yet): elsewhere it is what it
-  // was before, the name of a node field.
+  // was before, the name of a node field. The same for the options only the native package has
+  // (`backend.snowflakeOptions`: a worker lease, a high-water-mark file), which the facade passes
+  // to the backend as they are, in one object.
   const OPTION_KEYS = new Set(['layout', 'epoch', 'onRollback', 'onExhausted', 'random', 'nodes']);
   if (backend.resumeAfter) OPTION_KEYS.add('resumeAfter');
+  const EXTRA_KEYS = backend.snowflakeOptions ?? [];
+  for (const k of EXTRA_KEYS) OPTION_KEYS.add(k);
 
   /**
    * An ID option (`resumeAfter`) as decimal text for the core, which reads it and reports a bad one
@@ -444,6 +451,65 @@ function createIdmint(backend) {
   }
 
   /**
+   * A Snowflake's options as the backend's arguments: `[spec, epoch, names, values, random,
+   * onExhausted, onRollback, resumeAfter, extras]`. Node fields are only those given: which
+   * source the node values come from (explicit, `random`, a lease) is the core's rule.
+   */
+  function snowflakeArgs(options) {
+    if (!isPlainObject(options)) {
+      throw new InvalidArgumentError(
+        `invalid argument \`options\` = ${show(options)}: an object such as { layout: 'twitter', datacenter: 1, worker: 7 }`
+      );
+    }
+    let spec = options.layout ?? DEFAULT_PRESET;
+    let epoch = options.epoch;
+    if (spec instanceof Layout) {
+      spec = spec.spec;
+    } else if (typeof spec !== 'string') {
+      throw new InvalidArgumentError(
+        `invalid argument \`layout\` = ${show(spec)}: ${PRESET_NAMES}, a spec or a Layout`
+      );
+    }
+    epoch = epoch === undefined ? undefined : timeText('epoch', epoch);
+    const names = [];
+    const values = [];
+    const addNode = (k, v) => {
+      if (v === undefined) return;
+      names.push(k);
+      values.push(wholeValue(k, v));
+    };
+    for (const k of Object.keys(options)) {
+      if (OPTION_KEYS.has(k)) continue;
+      addNode(k, options[k]);
+    }
+    // Fields whose names clash with an option go in `nodes`; a non-object `nodes` (or a
+    // non-boolean `random`) is the value of a field of that name.
+    if (options.nodes !== undefined) {
+      if (isPlainObject(options.nodes)) {
+        for (const k of Object.keys(options.nodes)) addNode(k, options.nodes[k]);
+      } else {
+        addNode('nodes', options.nodes);
+      }
+    }
+    let random = false;
+    if (typeof options.random === 'boolean') random = options.random;
+    else addNode('random', options.random);
+    const policy = (name, v) => {
+      if (v === undefined || typeof v === 'string') return v;
+      throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(v)}: a policy string`);
+    };
+    const onExhausted = policy('onExhausted', options.onExhausted);
+    const onRollback = policy('onRollback', options.onRollback);
+    const resumeAfter =
+      !backend.resumeAfter || options.resumeAfter === undefined ? undefined : idText('resumeAfter', options.resumeAfter);
+    const extras = {};
+    for (const k of EXTRA_KEYS) if (options[k] !== undefined) extras[k] = options[k];
+    return [spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras];
+  }
+
+  const SNOWFLAKE = Symbol('idmint.snowflake');
+
+  /**
    * A snowflake ID generator for one node. (In a browser, which has no stable machine identity:
    * give every node field of the layout, or `random: true` to draw the ones not given from
    * `crypto.getRandomValues`; see idmint-web's README for what that risks.)
@@ -451,56 +517,59 @@ function createIdmint(backend) {
   class Snowflake {
     #n; // the backend's generator (see js/README.md)
     #layout;
-    constructor(options = {}) {
+    constructor(options = {}, handle = undefined) {
       need();
-      if (!isPlainObject(options)) {
-        throw new InvalidArgumentError(
-          `invalid argument \`options\` = ${show(options)}: an object such as { layout: 'twitter', datacenter: 1, worker: 7 }`
-        );
-      }
-      let spec = options.layout ?? DEFAULT_PRESET;
-      let epoch = options.epoch;
-      if (spec instanceof Layout) {
-        spec = spec.spec;
-      } else if (typeof spec !== 'string') {
-        throw new InvalidArgumentError(
-          `invalid argument \`layout\` = ${show(spec)}: ${PRESET_NAMES}, a spec or a Layout`
-        );
-      }
-      epoch = epoch === undefined ? undefined : timeText('epoch', epoch);
-      const names = [];
-      const values = [];
-      const addNode = (k, v) => {
-        if (v === undefined) return;
-        names.push(k);
-        values.push(wholeValue(k, v));
-      };
-      for (const k of Object.keys(options)) {
-        if (OPTION_KEYS.has(k)) continue;
-        addNode(k, options[k]);
-      }
-      // Fields whose names clash with an option go in `nodes`; a non-object `nodes` (or a
-      // non-boolean `random`) is the value of a field of that name.
-      if (options.nodes !== undefined) {
-        if (isPlainObject(options.nodes)) {
-          for (const k of Object.keys(options.nodes)) addNode(k, options.nodes[k]);
-        } else {
-          addNode('nodes', options.nodes);
-        }
-      }
-      let random = false;
-      if (typeof options.random === 'boolean') random = options.random;
-      else addNode('random', options.random);
-      const policy = (name, v) => {
-        if (v === undefined || typeof v === 'string') return v;
-        throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(v)}: a policy string`);
-      };
-      const onExhausted = policy('onExhausted', options.onExhausted);
-      const onRollback = policy('onRollback', options.onRollback);
-      const resumeAfter =
-        !backend.resumeAfter || options.resumeAfter === undefined ? undefined : idText('resumeAfter', options.resumeAfter);
-      this.#n = call(() => backend.snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter));
+      this.#n = options === SNOWFLAKE ? handle : call(() => backend.snowflake(...snowflakeArgs(options)));
       this.#layout = Layout._wrap(this.#n.layout);
+    }
+
+    /**
+     * A generator whose building may wait on a store (a worker lease): a Promise of it. Native
+     * package only (`backend.snowflakeAsync`).
+     */
+    static async create(options = {}) {
+      need();
+      const args = snowflakeArgs(options);
+      let n;
+      try {
+        n = await backend.snowflakeAsync(...args);
+      } catch (e) {
+        throw fromBackend(e);
+      }
+      return new Snowflake(SNOWFLAKE, n);
+    }
+
+    /**
+     * Stop the generator and release its worker lease: a Promise settled once released. Later
+     * calls throw ClosedError. Native package only.
+     */
+    async close() {
+      try {
+        await this.#n.close();
+      } catch (e) {
+        throw fromBackend(e);
+      }
+    }
+
+    /** `using gen = ...`: starts `close()` (the release finishes in the background). */
+    [Symbol.dispose ?? Symbol.for('nodejs.dispose')]() {
+      this.close().catch(() => {});
+    }
+
+    /** `await using gen = ...`: `close()`. */
+    [Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]() {
+      return this.close();
+    }
+
+    static {
+      // Where the backend cannot build generators asynchronously (the wasm), they have nothing
+      // to close either: the members go.
+      if (!backend.snowflakeAsync) {
+        delete Snowflake.create;
+        delete Snowflake.prototype.close;
+        delete Snowflake.prototype[Symbol.dispose ?? Symbol.for('nodejs.dispose')];
+        delete Snowflake.prototype[Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')];
+      }
     }
 
     /** The next ID, as a bigint. */
@@ -1120,10 +1189,30 @@ function createIdmint(backend) {
       this.#template = template;
     }
 
-    /** The next order number, now or at `time` (a Date, unix ms or RFC 3339 text). */
+    /**
+     * The next order number, now or at `time` (a Date, unix ms or RFC 3339 text). In Node, a
+     * shared counter (`counter`) refuses it (InvalidArgumentError): use `nextAsync`.
+     */
     next(time) {
       const t = time === undefined ? undefined : timeText('time', time);
       return call(() => this.#n.next(t));
+    }
+
+    /**
+     * A Promise of the next order number; a shared counter waits on its store off the event
+     * loop. Native package only.
+     */
+    async nextAsync(time) {
+      const t = time === undefined ? undefined : timeText('time', time);
+      try {
+        return await this.#n.nextAsync(t);
+      } catch (e) {
+        throw fromBackend(e);
+      }
+    }
+
+    static {
+      if (!backend.sharedCounters) delete OrderNumbers.prototype.nextAsync;
     }
 
     get template() {
@@ -1159,6 +1248,8 @@ function createIdmint(backend) {
     /** The error class of a kind (`invalid_id` -> InvalidIdError). */
     errorClass: (kind) => byKind[kind],
     fromBackend,
+    /** The conversions, for what a package's entry adds to the API (Node's segment client). */
+    convert: { wholeValue, show, isPlainObject, call },
   };
 }
 

@@ -12,7 +12,7 @@ import { Snowflake as SapphireSnowflake } from '@sapphire/snowflake';
 import { ObjectId as BsonObjectId } from 'bson';
 import { Snowflake as NodejsSnowflake } from 'nodejs-snowflake';
 import { v7 as uuidv7 } from 'uuid';
-import { Snowflake, ObjectId, Layout, parse, uuid7, Uuid7Generator } from './index.mjs';
+import { Snowflake, ObjectId, Layout, parse, uuid7, Uuid7Generator, SegmentClient } from './index.mjs';
 import { installed, printer, writeReport } from '../js/bench-report.mjs';
 
 const arg = (name, dflt) => {
@@ -41,6 +41,20 @@ function measure(fill, bigints = false) {
   }
   const unique = new Set(out).size;
   return { rate: (N / best) * 1000, dups: N - unique };
+}
+
+/** `measure` for a fill that may await (best of ROUNDS, duplicates of the last round). */
+async function measureAsync(fill) {
+  let best = Infinity;
+  let out;
+  await fill(new BigUint64Array(Math.min(N, 100_000))); // warm up
+  for (let r = 0; r < ROUNDS; r++) {
+    out = new BigUint64Array(N);
+    const t0 = performance.now();
+    await fill(out);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return { rate: (N / best) * 1000, dups: N - new Set(out).size };
 }
 
 /** Time `op()` N times; best of ROUNDS. */
@@ -112,10 +126,30 @@ const mUuidGen = measure((out) => {
   for (let i = 0; i < out.length; i++) out[i] = uuidGen.next();
 });
 
+// Segment IDs from a memory: store: `tag.nextId()` hands out IDs from memory with no Promise;
+// when memory is empty (WouldBlockError) the loop awaits `nextIdAsync()`, as an app would.
+const segClient = await SegmentClient.connect('memory:');
+const segTag = await segClient.tag('bench');
+await segTag.nextIdAsync();
+let segWaits = 0;
+const mSegment = await measureAsync(async (out) => {
+  for (let i = 0; i < out.length; i++) {
+    try {
+      out[i] = segTag.nextId();
+    } catch (e) {
+      if (e.kind !== 'would_block') throw e;
+      segWaits++;
+      out[i] = await segTag.nextIdAsync();
+    }
+  }
+});
+await segClient.close();
+
 add('64-bit IDs', 'idmint `nextId()` (twitter)', mNext, mSapphire);
 add('64-bit IDs', 'idmint `nextId()` (18-bit sequence: no cap in reach)', mWide, mSapphire);
 add('64-bit IDs', 'idmint `nextIds(1000)` (per ID)', mBatch, mSapphire);
 add('64-bit IDs', 'idmint `nextIdString()`', mString, mSapphire);
+add('64-bit IDs', 'idmint segment `tag.nextId()` (memory: store)', mSegment, mSapphire);
 add('64-bit IDs', '@sapphire/snowflake `generate()`', mSapphire, mSapphire);
 add('64-bit IDs', 'nodejs-snowflake `getUniqueID()`', mNodejs, mSapphire);
 add('128-bit', 'idmint `uuid7()`', mUuid7, mUuid);
@@ -188,6 +222,9 @@ goal(mNext.rate >= 0.95 * cap && mNext.dups === 0,
   `\`nextId()\` ≥ 95% of the cap with 0 duplicates: ${((mNext.rate / cap) * 100).toFixed(1)}% of the cap, ${mNext.dups} duplicates`);
 goal(mBatch.rate >= 0.95 * cap && mBatch.dups === 0,
   `\`nextIds(1000)\` at the cap: ${((mBatch.rate / cap) * 100).toFixed(1)}% of the cap, ${mBatch.dups} duplicates`);
+goal(mSegment.rate >= 2 * mSapphire.rate && mSegment.dups === 0,
+  `segment \`tag.nextId()\` (memory:) ≥ 2× @sapphire/snowflake's \`generate()\`: ${(mSegment.rate / mSapphire.rate).toFixed(2)}× ` +
+    `(${fmt(mSegment.rate)} vs ${fmt(mSapphire.rate)}; ${segWaits} awaits of an empty memory), ${mSegment.dups} duplicates`);
 goal(mOidHex.rate >= mBsonHex.rate,
   `ObjectId hex ≥ bson's \`new ObjectId().toHexString()\`: ${(mOidHex.rate / mBsonHex.rate).toFixed(2)}× (generateHex ${(mOidGen.rate / mBsonHex.rate).toFixed(2)}×)`);
 goal(mParse.rate >= mDeconstruct.rate,

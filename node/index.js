@@ -16,6 +16,7 @@ try {
   throw err;
 }
 const { createIdmint } = require('./facade.cjs');
+const { segmentApi } = require('./segment.js');
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
@@ -81,25 +82,22 @@ const backend = {
   sharedCounters: true,
   layout: (spec, epoch) => layoutOf(new native.NativeLayout(spec, epoch)),
   parseTimeMs: (what, text) => native.parseTimeMs(what, text),
-  snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter) {
-    const n = new native.NativeSnowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter);
-    const next = n.bindFast(); // { nextId, nextIdString } bound to the generator
-    return {
-      layout: layoutOf(new native.NativeLayout(n.layoutSpec)),
-      nextId: next.nextId,
-      nextIdString: next.nextIdString,
-      nextIds: (count) => n.nextIds(count),
-      stats: () => n.stats(),
-      nodes() {
-        const out = {};
-        const names = n.nodeNames;
-        const values = n.nodeValues;
-        for (let i = 0; i < names.length; i++) out[names[i]] = values[i] <= MAX_SAFE ? Number(values[i]) : values[i];
-        return out;
-      },
-      onExhausted: () => n.onExhausted,
-      onRollback: () => n.onRollback,
-    };
+  // Native-only Snowflake options (facade.js passes them in one object): a worker lease, which
+  // `Snowflake.create` waits on (`new Snowflake` refuses it), and a high-water-mark file.
+  snowflakeOptions: ['lease', 'leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder', 'highWaterMark'],
+  snowflake(...options) {
+    const [args, lease] = snowflakeArgs(options);
+    if (lease !== undefined) {
+      throw codeError(
+        'invalid_argument',
+        'invalid argument `lease`: building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`'
+      );
+    }
+    return snowflakeBackend(new native.NativeSnowflake(args));
+  },
+  async snowflakeAsync(...options) {
+    const [args, lease] = snowflakeArgs(options);
+    return snowflakeBackend(await native.NativeSnowflake.create(args, lease));
   },
   oidNextHex: fastObjectIdHex,
   oidParseHex: (text) => native.objectIdParse(text),
@@ -134,16 +132,86 @@ const backend = {
     new native.NativeOrderNumbers(template.raw, day, first, counter, name, step),
 };
 
+/** An Error the facade gives the class of the core's `kind` (as the addon's errors). */
+function codeError(kind, message) {
+  return Object.assign(new Error(message), { code: kind });
+}
+
+/**
+ * The facade's Snowflake arguments as the addon takes them: `[SnowflakeArgs, LeaseArgs or
+ * undefined]`, the native-only options (`extras`) converted.
+ */
+function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras]) {
+  const { wholeValue, show } = convert;
+  const str = (name, v) => {
+    if (v === undefined || typeof v === 'string') return v;
+    throw codeError('invalid_argument', `invalid argument \`${name}\` = ${show(v)}: a string`);
+  };
+  const ms = (name, v) => (v === undefined ? undefined : wholeValue(name, v));
+  const url = str('lease', extras.lease);
+  const leaseKeys = ['leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder'];
+  if (url === undefined) {
+    const stray = leaseKeys.find((k) => extras[k] !== undefined);
+    if (stray) throw codeError('invalid_argument', `invalid argument \`${stray}\`: an option of \`lease\`, which is not given`);
+  }
+  let range = extras.leaseRange;
+  if (range !== undefined) {
+    if (!Array.isArray(range) || range.length !== 2) {
+      throw codeError('invalid_argument', `invalid argument \`leaseRange\` = ${show(range)}: [first, last], node values`);
+    }
+    range = range.map((v) => wholeValue('leaseRange', v));
+  }
+  const lease =
+    url === undefined
+      ? undefined
+      : {
+          url,
+          range,
+          ttlMs: ms('leaseTtlMs', extras.leaseTtlMs),
+          freezeMs: ms('leaseFreezeMs', extras.leaseFreezeMs),
+          holder: str('leaseHolder', extras.leaseHolder),
+        };
+  const highWaterMark = str('highWaterMark', extras.highWaterMark);
+  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark }, lease];
+}
+
+/** A NativeSnowflake as the facade's generator. */
+function snowflakeBackend(n) {
+  const next = n.bindFast(); // { nextId, nextIdString } bound to the generator
+  return {
+    layout: layoutOf(new native.NativeLayout(n.layoutSpec)),
+    nextId: next.nextId,
+    nextIdString: next.nextIdString,
+    nextIds: (count) => n.nextIds(count),
+    stats: () => n.stats(),
+    nodes() {
+      const out = {};
+      const names = n.nodeNames;
+      const values = n.nodeValues;
+      for (let i = 0; i < names.length; i++) out[names[i]] = values[i] <= MAX_SAFE ? Number(values[i]) : values[i];
+      return out;
+    },
+    onExhausted: () => n.onExhausted,
+    onRollback: () => n.onRollback,
+    close: () => n.close(),
+  };
+}
+
 function uuidRow({ uuid, ulid, timestampMs, randA, randB }) {
   return [uuid, ulid, timestampMs, randA, randB];
 }
 
 const idmint = createIdmint(backend);
+const { convert } = idmint;
 idmint.addKinds(native.errorKinds());
 const errors = idmint.errors();
+const { SegmentClient, SegmentTag, leaseList } = segmentApi(native, idmint);
 
 module.exports = {
   ...idmint.api,
+  SegmentClient,
+  SegmentTag,
+  leaseList,
   /** kind -> error class, for every kind the core reports. */
   errors,
   ERROR_KINDS: Object.freeze(Object.keys(errors)),

@@ -45,8 +45,15 @@ export const {
   CheckDigitMismatchError,
   NoFreeLeaseError,
   LeaseLostError,
+  ForkedError,
+  ClosedError,
+  WouldBlockError,
   PRESETS,
   // END generated
+  // The native package's own: segment IDs and the lease listing (segment.js).
+  SegmentClient,
+  SegmentTag,
+  leaseList,
   errors,
   ERROR_KINDS,
 } = idmint;

@@ -149,7 +149,7 @@ section_segment() {
     step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis)"
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease --test lease_stores --test redis_snowflake
+        --test lease --test lease_stores --test legacy_tables --test redis_snowflake
 }
 
 section_python() {

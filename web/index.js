@@ -263,6 +263,9 @@ export const {
     CheckDigitMismatchError,
     NoFreeLeaseError,
     LeaseLostError,
+    ForkedError,
+    ClosedError,
+    WouldBlockError,
     PRESETS,
     // END generated
 } = idmint.api;

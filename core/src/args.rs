@@ -7,6 +7,8 @@
 //! a `step` by [`CounterArgs`](crate::segment::CounterArgs), times by
 //! [`parse_time_ms`](crate::parse_time_ms).
 
+use std::time::Duration;
+
 use crate::{Error, Result};
 
 /// A count of IDs to mint at once (`next_ids(n)`): any whole number from 0.
@@ -41,6 +43,29 @@ pub fn count_up_to(name: &str, value: impl Into<i128>, max: usize) -> Result<usi
     }
 }
 
+/// A duration given in whole milliseconds (a Java `Duration`'s `toMillis()`, a JavaScript
+/// number of ms): any whole number from 0. What the duration is for (a timeout, a TTL) checks
+/// its own range where that rule lives; this only refuses what is no duration at all.
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::args::duration_ms;
+/// assert_eq!(duration_ms("max_wait", 1500)?, Duration::from_millis(1500));
+/// let err = duration_ms("max_wait", -1).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_wait` = -1 ms: a duration >= 0 ms");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn duration_ms(name: &str, value: impl Into<i128>) -> Result<std::time::Duration> {
+    let value = value.into();
+    u64::try_from(value)
+        .map(std::time::Duration::from_millis)
+        .map_err(|_| Error::InvalidArgument {
+            name: name.into(),
+            value: format!("{value} ms"),
+            expected: "a duration >= 0 ms".into(),
+        })
+}
+
 fn count_error(name: &str, value: i128, expected: String) -> Error {
     Error::InvalidArgument {
         name: name.into(),
@@ -65,4 +90,81 @@ pub fn day(value: impl Into<i128>) -> Result<u32> {
         value,
         max: u32::MAX as u64,
     })
+}
+
+/// The largest whole number a double (a JavaScript `number`) holds exactly: 2^53-1.
+pub const MAX_EXACT_DOUBLE: u64 = (1 << 53) - 1;
+
+/// An ID handed to a language whose numbers are doubles (JavaScript's `number`): the ID when
+/// it is at most 2^53-1, else `value_out_of_range` naming it (a larger ID would silently
+/// become another number).
+///
+/// ```
+/// use idmint_core::args::exact_double;
+/// assert_eq!(exact_double("id", 42)?, 42.0);
+/// let err = exact_double("id", 1 << 53).unwrap_err();
+/// assert_eq!(err.kind(), "value_out_of_range");
+/// assert_eq!(
+///     err.to_string(),
+///     "id as a number value 9007199254740992 is out of range: valid values are 0..=9007199254740991"
+/// );
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn exact_double(name: &str, id: u64) -> Result<f64> {
+    if id <= MAX_EXACT_DOUBLE {
+        Ok(id as f64)
+    } else {
+        Err(Error::ValueOutOfRange {
+            field: format!("{name} as a number"),
+            value: id.into(),
+            max: MAX_EXACT_DOUBLE,
+        })
+    }
+}
+
+/// A duration given in seconds (a timeout, a TTL, a wait) by a language whose natural unit is a
+/// float of seconds (Python's `float`, or its `timedelta.total_seconds()`): finite, at least 0
+/// and at most [`MAX_DURATION_SECS`] (a bit over 31 years: longer is surely a unit mistake, and
+/// every runtime timer accepts it).
+///
+/// ```
+/// use std::time::Duration;
+/// use idmint_core::args::duration_secs;
+/// assert_eq!(duration_secs("max_wait", 0.25)?, Duration::from_millis(250));
+/// let err = duration_secs("max_wait", -1.0).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_wait` = -1: a duration in seconds, 0..=1000000000");
+/// assert_eq!(duration_secs("ttl", f64::NAN).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn duration_secs(name: &str, secs: f64) -> Result<Duration> {
+    if secs.is_finite() && (0.0..=MAX_DURATION_SECS as f64).contains(&secs) {
+        return Ok(Duration::from_secs_f64(secs));
+    }
+    Err(Error::InvalidArgument {
+        name: name.into(),
+        value: secs.to_string(),
+        expected: format!("a duration in seconds, 0..={MAX_DURATION_SECS}"),
+    })
+}
+
+/// The longest duration [`duration_secs`] accepts, in seconds.
+pub const MAX_DURATION_SECS: u64 = 1_000_000_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_outside_the_range_name_the_value() {
+        assert_eq!(duration_secs("t", 0.0).unwrap(), Duration::ZERO);
+        assert_eq!(
+            duration_secs("t", MAX_DURATION_SECS as f64).unwrap(),
+            Duration::from_secs(MAX_DURATION_SECS)
+        );
+        for bad in [-0.001, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e10] {
+            let e = duration_secs("op_timeout", bad).unwrap_err();
+            assert_eq!(e.kind(), "invalid_argument");
+            assert!(e.to_string().contains("`op_timeout`"), "{e}");
+        }
+    }
 }

@@ -150,6 +150,8 @@ pub(crate) struct SqlTable {
     dialect: Dialect,
     /// The table name, quoted for the engine.
     table: String,
+    /// The table name as given.
+    name: String,
 }
 
 impl SqlTable {
@@ -201,6 +203,7 @@ impl SqlTable {
             describe,
             dialect,
             table: format!("{quote}{table}{quote}"),
+            name: table.to_string(),
         })
     }
 
@@ -220,6 +223,62 @@ impl SqlTable {
                 Err(e) => return Err(self.err("creating the table", e)),
             }
         }
+    }
+
+    /// A column name (checked by [`validate_table`]'s grammar) quoted for the engine.
+    pub(crate) fn quote(&self, column: &str) -> String {
+        match self.dialect {
+            Dialect::MySql => format!("`{column}`"),
+            _ => format!("\"{column}\""),
+        }
+    }
+
+    /// The table's column names, as the catalog spells them; empty if there is no such table
+    /// (PostgreSQL: in the schemas of the search path, as unqualified statements find it).
+    pub(crate) async fn columns(&self) -> Result<Vec<String>> {
+        const WHAT: &str = "reading the table's columns";
+        let (sql, name) = match self.dialect {
+            Dialect::Sqlite => ("SELECT name FROM pragma_table_info(?)", self.name.clone()),
+            Dialect::Postgres => (
+                "SELECT attname::text FROM pg_attribute \
+                 WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped",
+                self.table.clone(),
+            ),
+            Dialect::MySql => (
+                "SELECT CAST(column_name AS CHAR) FROM information_schema.columns \
+                 WHERE table_schema = DATABASE() AND table_name = ?",
+                self.name.clone(),
+            ),
+        };
+        let rows = self.rows(WHAT, sql, &[Bind::S(&name)]).await?;
+        rows.iter().map(|r| self.get(WHAT, r, 0)).collect()
+    }
+
+    /// Whether `column` alone is the key of a unique index (or the primary key) of the table:
+    /// without one, two processes inserting the same tag could make two rows, two counters.
+    /// PostgreSQL and SQLite check this themselves in `ON CONFLICT (column)`; MySQL's
+    /// `INSERT IGNORE` does not, so it asks the catalog.
+    pub(crate) async fn is_unique_key(&self, column: &str) -> Result<bool> {
+        if self.dialect != Dialect::MySql {
+            return Ok(true);
+        }
+        let n = self
+            .values(
+                "reading the table's indexes",
+                "SELECT COUNT(*) FROM information_schema.statistics s \
+                 WHERE s.table_schema = DATABASE() AND s.table_name = ? AND s.non_unique = 0 \
+                 AND s.column_name = ? AND (SELECT COUNT(*) FROM information_schema.statistics o \
+                 WHERE o.table_schema = s.table_schema AND o.table_name = s.table_name \
+                 AND o.index_name = s.index_name) = 1",
+                &[Bind::S(&self.name), Bind::S(column)],
+            )
+            .await?;
+        Ok(n.first().is_some_and(|&n| n > 0))
+    }
+
+    /// The table's name as given.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
     }
 
     /// The engine.

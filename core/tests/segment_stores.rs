@@ -10,12 +10,10 @@
 
 mod segment_util;
 
-use std::io::{BufWriter, Write};
-use std::process::Command;
 use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, MAX_ID};
-use segment_util::{duplicates, read_ids, server, store_urls, unique};
+use segment_util::{child_ids, duplicates, server, spawn_child, store_urls, unique, write_ids};
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -200,13 +198,11 @@ fn child_draw() {
             })
         })
         .collect();
-    let mut w = BufWriter::new(std::fs::File::create(&out).unwrap());
-    for t in threads {
-        for id in t.join().unwrap() {
-            w.write_all(&id.to_le_bytes()).unwrap();
-        }
-    }
-    w.flush().unwrap();
+    let ids: Vec<u64> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
+    write_ids(std::path::Path::new(&out), ids);
     eprintln!("child metrics: {:?}", client.metrics());
 }
 
@@ -214,32 +210,17 @@ fn multi_process(name: &str) {
     let Some((_, url)) = store_urls().into_iter().find(|(n, _)| n == name) else {
         return;
     };
-    let exe = std::env::current_exe().unwrap();
     let dir = std::env::temp_dir().join(unique("idmint_procs"));
     std::fs::create_dir_all(&dir).unwrap();
     let children: Vec<_> = (0..PROCESSES)
         .map(|i| {
             let out = dir.join(format!("{i}.bin"));
-            let child = Command::new(&exe)
-                .args([
-                    "--ignored",
-                    "--exact",
-                    "child_draw",
-                    "--nocapture",
-                    "--test-threads=1",
-                ])
-                .env("IDMINT_CHILD_URL", &url)
-                .env("IDMINT_CHILD_OUT", &out)
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            (child, out)
+            (spawn_child("child_draw", &url, &out), out)
         })
         .collect();
     let mut ids = Vec::with_capacity(PROCESSES * THREADS * PER_THREAD);
-    for (mut child, out) in children {
-        assert!(child.wait().unwrap().success(), "{name}: a child failed");
-        ids.extend(read_ids(&out));
+    for (child, out) in children {
+        ids.extend(child_ids(child, &out, name));
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(ids.len(), PROCESSES * THREADS * PER_THREAD, "{name}");

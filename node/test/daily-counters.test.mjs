@@ -24,8 +24,10 @@ describe('OrderNumbers with a shared counter', () => {
       const t = new Template('SO%Y%M%D%6S', { offset: '+08:00' });
       const orders = new OrderNumbers(t, { counter: workerData, name: 'orders', step: 10 });
       const out = [];
-      for (let i = 0; i < 500; i++) out.push(orders.next(${T}));
-      parentPort.postMessage(out);`;
+      (async () => {
+        for (let i = 0; i < 500; i++) out.push(await orders.nextAsync(${T}));
+        parentPort.postMessage(out);
+      })();`;
     const results = await Promise.all(
       Array.from({ length: 4 }, () =>
         new Promise((resolve, reject) => {
@@ -42,23 +44,33 @@ describe('OrderNumbers with a shared counter', () => {
     // another day starts at 1 in its own tag
     const t = new Template('SO%Y%M%D%6S', { offset: '+08:00' });
     const orders = new OrderNumbers(t, { counter: url, name: 'orders' });
-    assert.equal(orders.next(T + 86_400_000), 'SO20240523000001');
+    assert.equal(await orders.nextAsync(T + 86_400_000), 'SO20240523000001');
     const other = new OrderNumbers(t, { counter: url, name: 'invoices' });
-    assert.equal(other.next(T), 'SO20240522000001', 'another name is another counter');
+    assert.equal(await other.nextAsync(T), 'SO20240522000001', 'another name is another counter');
   });
 
-  test('a day past the sequence width: CounterOverflowError', () => {
+  test('a day past the sequence width: CounterOverflowError', async () => {
     const url = `sqlite:${path.join(tmp(), 'orders.db')}`;
     const orders = new OrderNumbers(new Template('%Y%M%D%1S', { offset: '+08:00' }), { counter: url, step: 1 });
-    const got = Array.from({ length: 9 }, () => orders.next(T));
+    const got = [];
+    for (let i = 0; i < 9; i++) got.push(await orders.nextAsync(T));
     assert.deepEqual(got, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `20240522${i}`));
-    assertKind(thrown(() => orders.next(T)), 'counter_overflow', 'the 10th of the day');
+    let err;
+    await orders.nextAsync(T).catch((e) => (err = e));
+    assertKind(err, 'counter_overflow', 'the 10th of the day');
   });
 
-  test('memory: counts in this object', () => {
+  test('memory: counts in this object; next() of a shared counter never waits: InvalidArgumentError', async () => {
     const orders = new OrderNumbers(new Template('%Y%M%D%3S'), { counter: 'memory:' });
-    assert.equal(orders.next(T), '20240521001');
-    assert.equal(orders.next(T), '20240521002');
+    assert.equal(await orders.nextAsync(T), '20240521001');
+    assert.equal(await orders.nextAsync(T), '20240521002');
+    const e = thrown(() => orders.next(T));
+    assertKind(e, 'invalid_argument', 'next() of a shared counter');
+    assert.match(e.message, /nextAsync/);
+    // an object's own counter: both
+    const own = new OrderNumbers(new Template('%Y%M%D%3S'));
+    assert.equal(own.next(T), '20240521001');
+    assert.equal(await own.nextAsync(T), '20240521002');
   });
 
   test('bad arguments: InvalidArgumentError (InvalidTagError, StoreUnavailableError)', () => {

@@ -87,3 +87,25 @@ test('addon objects are freed by the GC without crashing (finalizers)', async ()
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'ok');
 });
+
+test("the README's error table lists every kind the core reports", async () => {
+  const { readFileSync } = await import('node:fs');
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  for (const kind of native.errorKinds()) {
+    const C = cjs.errors[kind];
+    assert.ok(readme.includes(`| \`${C.name}\` | \`${kind.toUpperCase()}\` | \`${kind}\` |`), `README lacks ${C.name}`);
+  }
+});
+
+test('the native-only API: SegmentClient, SegmentTag and leaseList in both entries; the facade has no segment code', async () => {
+  for (const k of ['SegmentClient', 'SegmentTag', 'leaseList', 'WouldBlockError', 'ClosedError', 'ForkedError']) {
+    assert.equal(typeof esm[k], 'function', k);
+    assert.equal(esm[k], cjs[k], k);
+  }
+  assert.equal(typeof cjs.Snowflake.create, 'function');
+  assert.equal(typeof cjs.OrderNumbers.prototype.nextAsync, 'function');
+  const { readFileSync } = await import('node:fs');
+  const facade = readFileSync(new URL('../../js/facade.js', import.meta.url), 'utf8');
+  assert.ok(!/SegmentClient|\blease/i.test(facade.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '').replace(/'[^']*'/g, '')), 'segment or lease code in the shared facade');
+});

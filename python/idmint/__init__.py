@@ -4,6 +4,9 @@
   ``sonyflake``, ``redis-lua``, ``baidu``, or a spec such as ``time:41,worker:10,sequence:12``),
   lock-free and thread-safe, with explicit policies for a full sequence and a clock that moves
   backwards; :func:`parse` takes any ID apart.
+- :class:`SegmentClient`: dense, increasing IDs per tag drawn in ranges from SQLite,
+  PostgreSQL, MySQL or Redis (with an asyncio surface); snowflake node values leased from the
+  same stores (``Snowflake(lease=URL)``, :func:`lease_list`).
 - :class:`ObjectId`: MongoDB-compatible 12-byte IDs, interchangeable with pymongo's
   ``bson.ObjectId``.
 - IDs to show people: order numbers from a :class:`Template` (``%L%Y%M%D%m%5S``) with a daily
@@ -17,7 +20,7 @@ The same Rust core (``idmint-core``) serves the Node, JVM and browser packages, 
 means the same bits everywhere.
 
 >>> import idmint
->>> gen = idmint.Snowflake(worker=1)          # twitter layout; datacenter not given -> 0
+>>> gen = idmint.Snowflake(datacenter=0, worker=1)   # twitter layout
 >>> parts = idmint.parse(gen.next_id())
 >>> (parts.datacenter, parts.worker)
 (0, 1)

@@ -44,6 +44,9 @@ __all__ = [
     "CheckDigitMismatch",
     "NoFreeLease",
     "LeaseLost",
+    "Forked",
+    "Closed",
+    "WouldBlock",
 ]
 
 class InvalidLayout(Error, ValueError):
@@ -124,4 +127,18 @@ class NoFreeLease(Error, RuntimeError):
 class LeaseLost(Error, RuntimeError):
     """A generator's worker lease is no longer known to be held (renewals failed, or another holder
     took the value), so it issues no IDs until it holds a lease again."""
+
+class Forked(Error, RuntimeError):
+    """A stateful object built before `fork()` was used in the child process, where it would repeat
+    IDs its parent also issues (its node values, buffered ranges or counter belong to the
+    parent). Build a new one in the child, or give the generator a lease or random node values,
+    which the child replaces by its own."""
+
+class Closed(Error, RuntimeError):
+    """The object was closed (a segment client after `close()`), so it hands out nothing."""
+
+class WouldBlock(Error, RuntimeError):
+    """No ID is in memory and getting one means waiting on the store, which the caller asked never to
+    do (a JavaScript event loop): the next range is already being fetched; await the
+    asynchronous call instead."""
 # END error table

@@ -1,13 +1,18 @@
 """Type stubs of the native module ``idmint._idmint`` (re-exported by ``idmint``)."""
 
 import builtins
+import asyncio
+import os
 from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone, tzinfo
+from types import TracebackType
 from typing import Final, Literal, SupportsIndex, final
 from uuid import UUID
 
 _Time = int | str | datetime
 """A time: unix milliseconds (int), RFC 3339 or digits (str), or an aware datetime."""
+_Duration = float | timedelta
+"""A duration: seconds (int or float) or a timedelta."""
 
 __all__ = [
     "ENCODINGS",
@@ -15,6 +20,7 @@ __all__ = [
     "Field",
     "Key",
     "Keyring",
+    "LeaseInfo",
     "Layout",
     "ManualClock",
     "MemoryDailyCounter",
@@ -23,14 +29,18 @@ __all__ = [
     "OrderNumbers",
     "PRESETS",
     "Parts",
+    "SegmentClient",
     "Snowflake",
     "Stats",
+    "Tag",
+    "TagMetrics",
     "Template",
     "TemplateParts",
     "Uuid7",
     "Uuid7Generator",
     "decode",
     "encode",
+    "lease_list",
     "parse",
     "parse_uuid7",
     "split_tagged",
@@ -151,8 +161,10 @@ _Clock = Literal["monotonic", "wall"] | ManualClock | None
 
 @final
 class Snowflake:
-    """A snowflake ID generator for one node. Node fields not given are 0 (or random with
-    ``random_nodes=True``)."""
+    """A snowflake ID generator for one node. Each node field's value is given, drawn at random
+    (``random_nodes=True``: the fields not given) or leased (``lease=URL``: all of them); a field
+    with none raises ``MissingField``. ``close()`` (or leaving a ``with`` block, or garbage collection) releases
+    the lease and lowers the high-water mark."""
 
     def __new__(
         cls,
@@ -161,6 +173,13 @@ class Snowflake:
         epoch: _Time | None = None,
         nodes: dict[str, SupportsIndex] | None = None,
         random_nodes: bool = False,
+        lease: str | None = None,
+        lease_range: tuple[SupportsIndex, SupportsIndex] | None = None,
+        lease_ttl: _Duration | None = None,
+        lease_freeze: _Duration | None = None,
+        lease_holder: str | None = None,
+        high_water_mark: str | os.PathLike[str] | None = None,
+        resume_after: SupportsIndex | None = None,
         on_exhausted: str | None = None,
         on_rollback: str | None = None,
         clock: _Clock = None,
@@ -177,6 +196,14 @@ class Snowflake:
         fields: dict[str, SupportsIndex] | None = None,
         **node_fields: SupportsIndex,
     ) -> int: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Snowflake: ...
+    def __exit__(
+        self,
+        *_exc: type[BaseException] | BaseException | TracebackType | None,
+    ) -> bool: ...
+    @property
+    def closed(self) -> bool: ...
     @property
     def stats(self) -> Stats: ...
     @property
@@ -189,6 +216,130 @@ class Snowflake:
     def on_rollback(self) -> str: ...
     @property
     def clock(self) -> Literal["monotonic", "wall", "manual"]: ...
+
+@final
+class LeaseInfo:
+    """One value of a lease store: who holds it and until when."""
+
+    @property
+    def value(self) -> int: ...
+    @property
+    def state(self) -> Literal["held", "frozen", "free"]: ...
+    @property
+    def holder(self) -> str: ...
+    @property
+    def expires_in_ms(self) -> int: ...
+    @property
+    def free_in_ms(self) -> int: ...
+    @property
+    def last_time_ms(self) -> int: ...
+    def asdict(self) -> dict[str, int | str]: ...
+
+def lease_list(url: str, *, timeout: _Duration | None = None) -> list[LeaseInfo]:
+    """The leases of the store at ``url``, in value order."""
+
+@final
+class SegmentClient:
+    """Segment IDs for any number of tags from one store (``sqlite:PATH``, ``postgres://``,
+    ``mysql://``, ``redis://`` (``?shards=N``), ``memory:``), refilled in the background."""
+
+    def __new__(
+        cls,
+        url: str,
+        *,
+        refill_at: SupportsIndex | None = None,
+        max_step: SupportsIndex | None = None,
+        default_step: SupportsIndex | None = None,
+        auto_create: bool | None = None,
+        default_tag: str | None = None,
+        max_wait: _Duration | None = None,
+        op_timeout: _Duration | None = None,
+    ) -> SegmentClient: ...
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        refill_at: SupportsIndex | None = None,
+        max_step: SupportsIndex | None = None,
+        default_step: SupportsIndex | None = None,
+        auto_create: bool | None = None,
+        default_tag: str | None = None,
+        max_wait: _Duration | None = None,
+        op_timeout: _Duration | None = None,
+    ) -> asyncio.Future[SegmentClient]: ...
+    def tag(self, tag: str) -> Tag: ...
+    def tag_async(self, tag: str) -> asyncio.Future[Tag]: ...
+    def create_tag(
+        self,
+        tag: str,
+        *,
+        start: SupportsIndex | None = None,
+        step: SupportsIndex | None = None,
+        description: str | None = None,
+    ) -> bool: ...
+    def create_tag_async(
+        self,
+        tag: str,
+        *,
+        start: SupportsIndex | None = None,
+        step: SupportsIndex | None = None,
+        description: str | None = None,
+    ) -> asyncio.Future[bool]: ...
+    @property
+    def metrics(self) -> list[TagMetrics]: ...
+    @property
+    def store(self) -> str: ...
+    def close(self) -> None: ...
+    def close_async(self) -> asyncio.Future[None]: ...
+    def __enter__(self) -> SegmentClient: ...
+    def __exit__(
+        self,
+        *_exc: type[BaseException] | BaseException | TracebackType | None,
+    ) -> bool: ...
+    def __aenter__(self) -> asyncio.Future[SegmentClient]: ...
+    def __aexit__(
+        self,
+        *_exc: type[BaseException] | BaseException | TracebackType | None,
+    ) -> asyncio.Future[None]: ...
+
+@final
+class Tag:
+    """A tag of a ``SegmentClient``; ``next_id()`` returns from memory while the buffered
+    ranges last."""
+
+    def next_id(self) -> int: ...
+    def next_ids(self, n: SupportsIndex) -> range: ...
+    def next_id_async(self) -> asyncio.Future[int]: ...
+    def next_ids_async(self, n: SupportsIndex) -> asyncio.Future[range]: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def metrics(self) -> TagMetrics: ...
+
+@final
+class TagMetrics:
+    """Counters of one tag of a ``SegmentClient`` at one moment."""
+
+    @property
+    def tag(self) -> str: ...
+    @property
+    def remaining(self) -> int: ...
+    @property
+    def step(self) -> int: ...
+    @property
+    def refills(self) -> int: ...
+    @property
+    def last_refill_latency(self) -> timedelta: ...
+    @property
+    def max_refill_latency(self) -> timedelta: ...
+    @property
+    def mean_refill_latency(self) -> timedelta: ...
+    @property
+    def store_errors(self) -> int: ...
+    @property
+    def last_error(self) -> str | None: ...
+    def asdict(self) -> dict[str, int | str | timedelta | None]: ...
 
 @final
 class ObjectId:

@@ -67,7 +67,7 @@ def test_each_kind_from_the_core():
     twitter = idmint.Layout("twitter")
     t = 1426212000000
     raises(idmint.InvalidLayout, lambda: idmint.Layout("time:41,worker:30,sequence:12"), match="83 bits")
-    raises(idmint.ValueOutOfRange, lambda: idmint.Snowflake(worker=32), match=r"worker value 32 .* 0..=31")
+    raises(idmint.ValueOutOfRange, lambda: idmint.Snowflake(datacenter=0, worker=32), match=r"worker value 32 .* 0..=31")
     raises(idmint.ValueOutOfRange, lambda: twitter.compose(t, datacenter=0, worker=0, sequence=-1), match="sequence value -1")
     raises(idmint.UnknownField, lambda: idmint.Snowflake(machine=1), match="datacenter, worker")
     raises(idmint.MissingField, lambda: twitter.compose(t, datacenter=1), match="`worker`")
@@ -75,7 +75,7 @@ def test_each_kind_from_the_core():
     clock = idmint.ManualClock(1_000_000)
     raises(idmint.EpochInFuture, lambda: idmint.Snowflake(epoch=2_000_000, clock=clock), match="in the future")
     raises(idmint.LayoutExhausted, lambda: idmint.Snowflake("baidu"), match="2024-11-20")
-    gen = idmint.Snowflake(clock=clock, epoch=0)
+    gen = idmint.Snowflake(clock=clock, epoch=0, datacenter=0, worker=0)
     gen.next_id()
     clock.set(999_000)
     raises(idmint.ClockMovedBackwards, gen.next_id, match="1000 ms behind")
@@ -88,7 +88,7 @@ def test_each_kind_from_the_core():
 
 def test_layout_exhausted_while_running():
     clock = idmint.ManualClock(1_000)
-    gen = idmint.Snowflake("time:2@1s,worker:1,sequence:1", epoch=0, clock=clock)
+    gen = idmint.Snowflake("time:2@1s,worker:1,sequence:1", epoch=0, clock=clock, worker=0)
     assert gen.parse(gen.next_id()).timestamp_ms == 1_000
     clock.set(4_000)
     raises(idmint.LayoutExhausted, gen.next_id, match="ran out")
@@ -103,13 +103,13 @@ def test_never_a_silent_wrap_on_ids(value):
     with pytest.raises(idmint.InvalidId):
         idmint.parse(value)
     with pytest.raises(ValueError):
-        idmint.Snowflake(worker=1).parse(value)
+        idmint.Snowflake(datacenter=0, worker=1).parse(value)
 
 
 @pytest.mark.parametrize("value", [-1, 32, 2**63, -(2**63), 2**64, 2**130, -(2**130)])
 def test_never_a_silent_wrap_on_values(value):
     with pytest.raises(idmint.ValueOutOfRange):
-        idmint.Snowflake(worker=value)
+        idmint.Snowflake(datacenter=0, worker=value)
     with pytest.raises(idmint.ValueOutOfRange):
         idmint.Layout("twitter").compose(1426212000000, datacenter=0, worker=value)
     with pytest.raises(idmint.ValueOutOfRange):
@@ -140,8 +140,8 @@ def test_never_a_silent_wrap_on_times(time):
         lambda: idmint.Layout(5),
         lambda: idmint.Layout("twitter").compose(1.5, datacenter=0, worker=0),
         lambda: idmint.Layout("twitter").compose(1426212000000, datacenter=0, worker=0, sequence="1"),
-        lambda: idmint.Snowflake().next_ids("3"),
-        lambda: idmint.Snowflake().next_ids(2.0),
+        lambda: idmint.Snowflake(random_nodes=True).next_ids("3"),
+        lambda: idmint.Snowflake(random_nodes=True).next_ids(2.0),
         lambda: idmint.ObjectId(12),
         lambda: idmint.ObjectId(1.5),
         lambda: idmint.ObjectId.from_parts(0, "abcde", 0),
@@ -160,7 +160,7 @@ def test_wrong_types_are_type_errors(call):
         lambda: idmint.Snowflake(epoch=datetime(2020, 1, 1)),
         lambda: idmint.Layout("twitter", epoch=datetime(2020, 1, 1)),
         lambda: idmint.Layout("twitter").compose(datetime(2020, 1, 1), datacenter=0, worker=0),
-        lambda: idmint.Snowflake().next_ids(-1),
+        lambda: idmint.Snowflake(random_nodes=True).next_ids(-1),
         lambda: idmint.Snowflake(clock="sundial"),
         lambda: idmint.Layout("twitter", epoch=-5),
         lambda: idmint.Layout("twitter", epoch=datetime(1969, 12, 31, tzinfo=timezone.utc)),
@@ -213,7 +213,7 @@ def test_integer_like_values_are_accepted_and_huge_epochs_reported_exactly():
             return self.v
 
     assert idmint.Layout("twitter", epoch=Index(1_700_000_000_000)).epoch_ms == 1_700_000_000_000
-    assert idmint.Snowflake(worker=Index(3)).nodes["worker"] == 3
+    assert idmint.Snowflake(datacenter=0, worker=Index(3)).nodes["worker"] == 3
     assert idmint.parse(Index(0)).timestamp_ms == 1288834974657
     with pytest.raises(idmint.InvalidArgument, match=str(2**200)):
         idmint.Layout("twitter", epoch=2**200)

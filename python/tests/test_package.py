@@ -66,3 +66,15 @@ def test_readme_examples_run(tmp_path, monkeypatch):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), namespace)
     assert namespace["p"].worker == 1
+
+
+def test_readme_exception_table_lists_every_kind():
+    import re
+
+    from idmint._idmint import _ERROR_TABLE
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| `(\w+)` \|$", readme, flags=re.M))
+    for kind, name, _family, _doc in _ERROR_TABLE:
+        base = getattr(idmint, name).__mro__[2].__name__
+        assert (name, kind, base) in rows, f"README's exception table lacks {name} ({kind}, {base})"

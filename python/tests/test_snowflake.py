@@ -12,7 +12,7 @@ UTC = timezone.utc
 
 def test_issue_example_runs_in_a_fresh_interpreter(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-c", "import idmint; print(idmint.Snowflake(worker=1).next_id())"],
+        [sys.executable, "-c", "import idmint; print(idmint.Snowflake(datacenter=0, worker=1).next_id())"],
         check=True,
         cwd=tmp_path,  # not python/, whose idmint/ has no compiled module
         capture_output=True,
@@ -22,10 +22,14 @@ def test_issue_example_runs_in_a_fresh_interpreter(tmp_path):
     assert (parts.datacenter, parts.worker) == (0, 1)
 
 
-def test_missing_node_fields_default_to_zero():
-    gen = idmint.Snowflake(worker=7)
+def test_a_missing_node_field_is_an_error():
+    # Node values come from the fields given, random_nodes=True or a lease; never a silent 0.
+    with pytest.raises(idmint.MissingField, match="datacenter"):
+        idmint.Snowflake(worker=7)
+    with pytest.raises(idmint.MissingField):
+        idmint.Snowflake()
+    gen = idmint.Snowflake(datacenter=0, worker=7)
     assert gen.nodes == {"datacenter": 0, "worker": 7}
-    assert idmint.Snowflake().nodes == {"datacenter": 0, "worker": 0}
     parts = gen.parse(gen.next_id())
     assert (parts.datacenter, parts.worker, parts.sequence) == (0, 7, 0)
 
@@ -43,7 +47,7 @@ def test_random_nodes_only_fill_what_is_not_given():
 def test_nodes_mapping_and_keywords():
     gen = idmint.Snowflake("time:41,clock:10,sequence:12", nodes={"clock": 5})
     assert gen.nodes == {"clock": 5}
-    assert idmint.Snowflake(nodes={"worker": 1}, worker=2).nodes["worker"] == 2
+    assert idmint.Snowflake(nodes={"worker": 1}, datacenter=0, worker=2).nodes["worker"] == 2
 
 
 def test_ids_increase_and_decompose():
@@ -96,7 +100,7 @@ def test_compose_defaults_to_the_generators_nodes():
 )
 def test_epoch_forms(epoch):
     assert idmint.Layout("twitter", epoch=epoch).epoch_ms == 1_700_000_000_000
-    gen = idmint.Snowflake(epoch=epoch, worker=1)
+    gen = idmint.Snowflake(epoch=epoch, datacenter=0, worker=1)
     assert gen.layout.epoch_ms == 1_700_000_000_000
     assert gen.layout.epoch == datetime(2023, 11, 14, 22, 13, 20, tzinfo=UTC)
     assert gen.layout.preset is None  # a preset given a new epoch is no longer that preset
@@ -152,7 +156,7 @@ def test_on_exhausted_wait_and_borrow():
 def test_on_rollback_policies():
     start = 1_700_000_000_000
     clock = idmint.ManualClock(start)
-    erroring = idmint.Snowflake(clock=clock, worker=1)
+    erroring = idmint.Snowflake(clock=clock, datacenter=0, worker=1)
     assert erroring.on_rollback == "error"
     erroring.next_id()
     clock.set(start - 50)
@@ -161,7 +165,7 @@ def test_on_rollback_policies():
     assert erroring.stats.rollbacks == 1
 
     clock = idmint.ManualClock(start)
-    waiting = idmint.Snowflake(clock=clock, worker=1, on_rollback="wait:100")
+    waiting = idmint.Snowflake(clock=clock, datacenter=0, worker=1, on_rollback="wait:100")
     a = waiting.next_id()
     clock.set(start - 50)
     b = waiting.next_id()  # the manual clock "sleeps" forward
@@ -171,7 +175,7 @@ def test_on_rollback_policies():
         waiting.next_id()
 
     clock = idmint.ManualClock(start)
-    going_on = idmint.Snowflake(clock=clock, worker=1, on_rollback="continue")
+    going_on = idmint.Snowflake(clock=clock, datacenter=0, worker=1, on_rollback="continue")
     a = going_on.next_id()
     clock.set(start - 1_000)
     b = going_on.next_id()
@@ -179,22 +183,22 @@ def test_on_rollback_policies():
 
 
 def test_clocks():
-    assert idmint.Snowflake().clock == "monotonic"
-    assert idmint.Snowflake(clock="monotonic").clock == "monotonic"
-    wall = idmint.Snowflake(clock="wall", worker=1)
+    assert idmint.Snowflake(random_nodes=True).clock == "monotonic"
+    assert idmint.Snowflake(clock="monotonic", random_nodes=True).clock == "monotonic"
+    wall = idmint.Snowflake(clock="wall", datacenter=0, worker=1)
     assert wall.clock == "wall" and wall.parse(wall.next_id()).worker == 1
     manual = idmint.ManualClock(datetime(2024, 1, 1, tzinfo=UTC))
     assert manual.now_ms == 1_704_067_200_000
     manual.advance(5)
     manual.set("2024-01-01T00:00:01Z")
     assert manual.now_ms == 1_704_067_201_000
-    gen = idmint.Snowflake(clock=manual)
+    gen = idmint.Snowflake(clock=manual, random_nodes=True)
     assert gen.clock == "manual"
     assert gen.parse(gen.next_id()).time == datetime(2024, 1, 1, 0, 0, 1, tzinfo=UTC)
 
 
 def test_stats_object():
-    gen = idmint.Snowflake()
+    gen = idmint.Snowflake(random_nodes=True)
     gen.next_ids(5)
     s = gen.stats
     assert s.asdict() == {"issued": 5, "waits": s.waits, "rollbacks": 0, "lead_ms": s.lead_ms, "max_lead_ms": s.max_lead_ms}
@@ -204,7 +208,7 @@ def test_stats_object():
 
 
 def test_generator_is_frozen():
-    gen = idmint.Snowflake()
+    gen = idmint.Snowflake(random_nodes=True)
     with pytest.raises(AttributeError):
         gen.layout = idmint.Layout("sonyflake")
     with pytest.raises(AttributeError):

@@ -24,7 +24,7 @@ def run_threads(work):
 
 
 def test_one_snowflake_shared_by_8_threads_has_no_duplicates():
-    gen = idmint.Snowflake(worker=1)
+    gen = idmint.Snowflake(datacenter=0, worker=1)
 
     def work(i):
         out = []
@@ -48,7 +48,7 @@ def test_objectids_from_8_threads_have_no_duplicates():
 
 
 def test_generators_per_worker_do_not_collide():
-    results = run_threads(lambda i: idmint.Snowflake(worker=i).next_ids(20_000))
+    results = run_threads(lambda i: idmint.Snowflake(datacenter=0, worker=i).next_ids(20_000))
     every = [i for ids in results for i in ids]
     assert len(set(every)) == len(every)
     assert {idmint.parse(ids[0]).worker for ids in results} == set(range(THREADS))
@@ -101,7 +101,7 @@ def test_next_ids_releases_the_gil():
     """
     if not getattr(sys, "_is_gil_enabled", lambda: True)():
         return  # free-threaded: there is no GIL to release
-    gen = idmint.Snowflake(worker=1)
+    gen = idmint.Snowflake(datacenter=0, worker=1)
     counter = [0]
     stop = threading.Event()
     started = threading.Event()

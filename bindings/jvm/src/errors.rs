@@ -62,3 +62,10 @@ impl<T> IntoFfi<T> for core::Result<T> {
 pub fn error_kinds() -> Vec<String> {
     core::Error::KINDS.iter().map(|s| s.to_string()).collect()
 }
+
+/// The core's `closed` error for `what` (e.g. `snowflake generator`), raised by the facade when
+/// an object it closed is used again: its native half is gone, so the core cannot say it.
+#[uniffi::export]
+pub fn closed_error(what: String) -> Result<()> {
+    Err(ffi_error(core::Error::Closed { what }))
+}

@@ -11,6 +11,7 @@ use idmint_core as core;
 
 use crate::convert::java_count;
 use crate::errors::*;
+use crate::segment::*;
 use crate::snowflake::*;
 use crate::uuid7::*;
 
@@ -131,6 +132,39 @@ pub unsafe extern "C" fn idmint_jvm_fast_object_id_hex(bytes: *const u8, out: *m
         unsafe { std::ptr::copy_nonoverlapping(bytes, b.as_mut_ptr(), 12) };
         let hex = core::ObjectId::from_bytes(b).to_hex_bytes();
         unsafe { std::ptr::copy_nonoverlapping(hex.as_ptr(), out, 24) };
+        Ok(0)
+    })
+}
+
+/// Take a block of [`SegmentTag::block_size`] contiguous IDs of the tag at `handle` and write
+/// its start and end (excluded) to `out[0]` and `out[1]`; 0, or a negative failure code. When
+/// the core's ranges are used up, `wait` 1 waits on the store (up to the client's `max_wait`),
+/// 0 fails at once with `would_block` after starting the refill.
+///
+/// # Safety
+/// `handle` is [`SegmentTag::fast_handle`] of a handle that stays alive during the call; `out`
+/// points to 2 writable `i64`s.
+#[no_mangle]
+pub unsafe extern "C" fn idmint_jvm_fast_segment_block(
+    handle: i64,
+    wait: i32,
+    out: *mut i64,
+) -> i64 {
+    // SAFETY: the caller keeps the handle alive (see above).
+    let tag = unsafe { &*(handle as *const SegmentTag) };
+    guard(|| {
+        let n = tag.block_size() as u64;
+        let r = if wait != 0 {
+            tag.handle.next_ids(n)?
+        } else {
+            tag.handle.try_next_ids(n)?
+        };
+        let (start, end) = (id_out(r.start)?, id_out(r.end)?);
+        // SAFETY: `out` holds 2 i64s.
+        unsafe {
+            *out = start;
+            *out.add(1) = end;
+        }
         Ok(0)
     })
 }

@@ -19,8 +19,10 @@ mod convert;
 mod errors;
 pub mod fast;
 mod layout;
+mod lease;
 mod obfuscate;
 mod objectid;
+mod segment;
 mod shortid;
 mod snowflake;
 mod template;
@@ -30,8 +32,10 @@ mod uuid7;
 pub use errors::*;
 pub use fast::take_fast_error;
 pub use layout::*;
+pub use lease::*;
 pub use obfuscate::*;
 pub use objectid::*;
+pub use segment::*;
 pub use shortid::*;
 pub use snowflake::*;
 pub use template::*;
@@ -66,6 +70,8 @@ mod tests {
             false,
             Some("wait".into()),
             Some("error".into()),
+            None,
+            None,
             None,
             None,
         )

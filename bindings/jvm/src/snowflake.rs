@@ -8,6 +8,7 @@ use idmint_core::{self as core, AnyClock, OnExhausted, OnRollback};
 use crate::convert::*;
 use crate::errors::*;
 use crate::layout::*;
+use crate::lease::*;
 
 /// A generator's counters ([`idmint_core::Stats`]).
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -76,10 +77,13 @@ impl fmt::Debug for Snowflake {
 #[uniffi::export]
 impl Snowflake {
     /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
-    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default monotonic clock; `resume_after` an ID
-    /// this node issued before a restart (negative is `invalid_id`; the core checks it against
-    /// the layout).
+    /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default
+    /// monotonic clock; `resume_after` an ID this node issued before a restart (negative is
+    /// `invalid_id`; the core checks it against the layout); `lease` a worker lease that fills
+    /// the node fields; `high_water_mark` the path of the file that keeps the last time issued.
+    /// The core decides which node values are allowed together.
     #[uniffi::constructor]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         layout: Arc<Layout>,
         nodes: Vec<NodeValue>,
@@ -88,6 +92,8 @@ impl Snowflake {
         on_rollback: Option<String>,
         clock: Option<Arc<ManualClock>>,
         resume_after: Option<i64>,
+        lease: Option<LeaseSpec>,
+        high_water_mark: Option<String>,
     ) -> Result<Arc<Self>> {
         let on_exhausted = on_exhausted.as_deref().map(str::parse::<OnExhausted>);
         let on_exhausted = on_exhausted.transpose().ffi()?.unwrap_or_default();
@@ -103,7 +109,19 @@ impl Snowflake {
         if let Some(last_id) = resume_after {
             builder = builder.resume_after(java_id(last_id)?);
         }
-        Ok(Arc::new(Snowflake(builder.build().ffi()?)))
+        let mut given = None;
+        if let Some(spec) = lease {
+            let (opts, g) = lease_options(spec)?;
+            builder = builder.lease(opts);
+            given = g;
+        }
+        if let Some(path) = high_water_mark {
+            builder = builder.high_water_mark(path);
+        }
+        let gen = builder
+            .build()
+            .map_err(|e| ffi_error(range_given(e, given)))?;
+        Ok(Arc::new(Snowflake(gen)))
     }
 
     /// The next ID.

@@ -8,7 +8,8 @@
 use std::ffi::{c_void, CString};
 use std::ptr;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 
 use idmint_core::{Layout, ObjectId, Snowflake};
 use napi::sys;
@@ -17,8 +18,42 @@ const MAGIC: u64 = 0x1d31_7e4e_0de0_0001;
 
 /// What a handle points to.
 pub(crate) enum Target {
-    Snowflake(Arc<Snowflake>),
+    /// The generator belongs to its `NativeSnowflake`, whose `close()` drops it (and releases
+    /// its lease) while functions bound to it may still be reachable.
+    Snowflake(Arc<SnowflakeSlot>),
     Layout(Arc<Layout>),
+}
+
+/// How the fast functions reach a generator they do not own.
+pub(crate) struct SnowflakeSlot {
+    generator: Weak<Snowflake>,
+    /// Set by `close()` at once: the generator itself may live on a moment longer, while its
+    /// lease is released on another thread.
+    closed: AtomicBool,
+}
+
+impl SnowflakeSlot {
+    pub(crate) fn new(g: &Arc<Snowflake>) -> Arc<SnowflakeSlot> {
+        Arc::new(SnowflakeSlot {
+            generator: Arc::downgrade(g),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+    }
+
+    /// The generator, or the core's `closed` error.
+    #[inline]
+    pub(crate) fn get(&self) -> Result<Arc<Snowflake>, idmint_core::Error> {
+        match self.generator.upgrade() {
+            Some(g) if !self.closed.load(Ordering::Acquire) => Ok(g),
+            _ => Err(idmint_core::Error::Closed {
+                what: "snowflake generator".into(),
+            }),
+        }
+    }
 }
 
 struct Handle {
@@ -114,17 +149,22 @@ unsafe fn target<'a>(env: sys::napi_env, value: sys::napi_value) -> Option<&'a T
     (h.magic == MAGIC).then_some(&h.target)
 }
 
-unsafe fn snowflake<'a>(
+unsafe fn snowflake(
     env: sys::napi_env,
     info: sys::napi_callback_info,
-) -> Result<&'a Snowflake, sys::napi_value> {
+) -> Result<Arc<Snowflake>, sys::napi_value> {
     let Some([h]) = (unsafe { args::<1>(env, info) }) else {
         return Err(unsafe { throw_internal(env, "missing") });
     };
     match unsafe { target(env, h) } {
-        Some(Target::Snowflake(s)) => Ok(s),
+        Some(Target::Snowflake(s)) => live(env, s),
         _ => Err(unsafe { throw_internal(env, "not a Snowflake handle") }),
     }
+}
+
+/// The generator, or a thrown `closed` error once its `NativeSnowflake` was closed.
+fn live(env: sys::napi_env, g: &SnowflakeSlot) -> Result<Arc<Snowflake>, sys::napi_value> {
+    g.get().map_err(|e| unsafe { throw_core(env, e) })
 }
 
 /// `fastNextId(handle) -> bigint`
@@ -379,6 +419,10 @@ unsafe extern "C" fn bound_next_id(
     else {
         return unsafe { throw_internal(env, "not bound to a Snowflake") };
     };
+    let g = match live(env, g) {
+        Ok(g) => g,
+        Err(v) => return v,
+    };
     match g.next_id() {
         Ok(id) => {
             let mut out = ptr::null_mut();
@@ -403,6 +447,10 @@ unsafe extern "C" fn bound_next_id_string(
     )) = (unsafe { bound::<0>(env, info) })
     else {
         return unsafe { throw_internal(env, "not bound to a Snowflake") };
+    };
+    let g = match live(env, g) {
+        Ok(g) => g,
+        Err(v) => return v,
     };
     match g.next_id() {
         Ok(id) => {
@@ -546,11 +594,11 @@ fn set(
 /// `{ nextId, nextIdString }` bound to a generator.
 pub(crate) fn bind_snowflake(
     env: sys::napi_env,
-    g: &Arc<Snowflake>,
+    g: &Arc<SnowflakeSlot>,
 ) -> napi::Result<sys::napi_value> {
     let mut obj = ptr::null_mut();
     unsafe { sys::napi_create_object(env, &mut obj) };
-    let mk = |t: &Arc<Snowflake>| Bound {
+    let mk = |t: &Arc<SnowflakeSlot>| Bound {
         target: Target::Snowflake(t.clone()),
         scratch: None,
     };

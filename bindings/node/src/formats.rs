@@ -353,7 +353,10 @@ impl NativeTemplate {
 /// [`segment::CounterArgs`] opens it.
 #[napi]
 pub struct NativeOrderNumbers {
-    inner: OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>,
+    inner: Arc<OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>>,
+    /// A shared counter's URL: its numbers come from the store, which `next()` would wait on
+    /// on the JS thread; `nextAsync()` waits elsewhere.
+    shared: Option<String>,
 }
 
 #[napi]
@@ -370,6 +373,7 @@ impl NativeOrderNumbers {
         name: Option<String>,
         step: Option<BigInt>,
     ) -> Result<Self> {
+        let shared = counter.clone();
         let step = step.map(|s| wide("step", &s)).transpose()?;
         let start = match (day, first) {
             (Some(day), Some(first)) => Some((wide("day", &day)?, wide("first", &first)?)),
@@ -385,17 +389,43 @@ impl NativeOrderNumbers {
         .open()
         .map_err(js_err)?;
         OrderNumbers::new(template.t.clone(), counter, MonotonicClock::new())
-            .map(|inner| NativeOrderNumbers { inner })
+            .map(|inner| NativeOrderNumbers {
+                inner: Arc::new(inner),
+                shared,
+            })
             .map_err(js_err)
     }
 
     /// The next order number, now or at `time` (unix ms digits or RFC 3339).
     #[napi]
     pub fn next(&self, time: Option<String>) -> Result<String> {
-        match time {
-            Some(t) => self.inner.next_at(time_arg("time", &t)?),
-            None => self.inner.next(),
+        if let Some(url) = &self.shared {
+            return Err(invalid_argument(
+                "next()",
+                format!("a shared counter ({})", segment::describe_url(url)),
+                "await nextAsync(): a shared counter's numbers come from its store, and next() never waits on one",
+            ));
         }
-        .map_err(js_err)
+        let time = time.map(|t| time_arg("time", &t)).transpose()?;
+        next_number(&self.inner, time).map_err(js_err)
+    }
+
+    /// A Promise of the next order number, from a blocking thread (a shared counter waits on
+    /// its store there, never on the JS thread).
+    #[napi]
+    pub fn next_async(&self, env: &napi::Env, time: Option<String>) -> Result<crate::RawValue> {
+        let time = time.map(|t| time_arg("time", &t)).transpose()?;
+        let inner = Arc::clone(&self.inner);
+        crate::segment::blocking(env, move || next_number(&inner, time))
+    }
+}
+
+fn next_number(
+    o: &OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>,
+    time_ms: Option<u64>,
+) -> idmint_core::Result<String> {
+    match time_ms {
+        Some(t) => o.next_at(t),
+        None => o.next(),
     }
 }

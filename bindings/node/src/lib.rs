@@ -13,10 +13,14 @@
 
 mod fast;
 pub mod formats;
+pub mod segment;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use idmint_core::{parse_id, Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake};
+use idmint_core::lease::LeaseOptions;
+use idmint_core::{
+    parse_id, Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake, SnowflakeBuilder,
+};
 use napi::bindgen_prelude::{
     BigInt, BigUint64Array, Buffer, FromNapiValue, Object, ToNapiValue, TypeName, Uint8Array,
     ValidateNapiValue, ValueType,
@@ -338,114 +342,256 @@ pub struct StatsInfo {
     pub max_lead_ms: f64,
 }
 
-/// A snowflake generator.
+/// The worker lease of [`NativeSnowflake::create`], as `index.js` converts it.
+#[napi(object)]
+pub struct LeaseArgs {
+    /// The lease store's URL.
+    pub url: String,
+    /// The first and last value to lease.
+    pub range: Option<Vec<BigInt>>,
+    /// The lease's TTL, ms.
+    pub ttl_ms: Option<BigInt>,
+    /// How long an expired lease stays frozen, ms.
+    pub freeze_ms: Option<BigInt>,
+    /// The holder's name in the store.
+    pub holder: Option<String>,
+}
+
+impl LeaseArgs {
+    fn options(&self) -> Result<LeaseOptions> {
+        let mut o = LeaseOptions::url(&self.url);
+        if let Some(r) = &self.range {
+            let [first, last] = r.as_slice() else {
+                return Err(invalid_argument(
+                    "leaseRange",
+                    format!("{} values", r.len()),
+                    "[first, last]",
+                ));
+            };
+            let value = |v| segment::whole_u64("leaseRange", v, "node values >= 0");
+            o = o.range(value(first)?, value(last)?);
+        }
+        if let Some(v) = &self.ttl_ms {
+            o = o.ttl(segment::millis("leaseTtlMs", v)?);
+        }
+        if let Some(v) = &self.freeze_ms {
+            o = o.freeze(segment::millis("leaseFreezeMs", v)?);
+        }
+        if let Some(h) = &self.holder {
+            o = o.holder(h);
+        }
+        Ok(o)
+    }
+}
+
+/// What a generator was built from, read once: it stays readable after `close()`.
+struct SnowflakeInfo {
+    layout_spec: String,
+    nodes: Vec<(String, u64)>,
+    on_exhausted: String,
+    on_rollback: String,
+}
+
+/// A snowflake generator. The core generator lives in `strong` (the only strong reference,
+/// so `close()` or the GC drops it, which releases a lease); everything else, the bound fast
+/// functions included, reaches it through `slot`.
 #[napi]
 pub struct NativeSnowflake {
-    inner: Arc<Snowflake>,
+    strong: Mutex<Option<Arc<Snowflake>>>,
+    slot: Arc<fast::SnowflakeSlot>,
+    /// Dropping a leased generator releases its lease: a store round trip, never on the JS
+    /// thread.
+    leased: bool,
+    info: SnowflakeInfo,
+}
+
+/// The options every generator takes, as `index.js` converts them: node values as bigints,
+/// policies in their text forms, `resume_after` (the last ID issued before a restart) in
+/// decimal.
+#[napi(object)]
+pub struct SnowflakeArgs {
+    /// A preset name or spec.
+    pub layout: String,
+    /// Replaces the layout's epoch: unix ms digits or RFC 3339.
+    pub epoch: Option<String>,
+    /// Node field names given.
+    pub names: Vec<String>,
+    /// Their values.
+    pub values: Vec<BigInt>,
+    /// Node values from the OS random source.
+    pub random: bool,
+    /// The exhaustion policy.
+    pub on_exhausted: Option<String>,
+    /// The rollback policy.
+    pub on_rollback: Option<String>,
+    /// The last ID issued before a restart, decimal.
+    pub resume_after: Option<String>,
+    /// The high-water-mark file.
+    pub high_water_mark: Option<String>,
+}
+
+impl SnowflakeArgs {
+    fn builder(&self) -> Result<SnowflakeBuilder> {
+        let layout = parse_layout(&self.layout, self.epoch.as_deref())?;
+        let mut b = Snowflake::builder(layout);
+        for (n, v) in self.names.iter().zip(&self.values) {
+            b = b.node(n, wide(n, v)?);
+        }
+        if self.random {
+            b = b.random_nodes();
+        }
+        if let Some(p) = &self.on_exhausted {
+            b = b.on_exhausted(p.parse::<OnExhausted>().map_err(js_err)?);
+        }
+        if let Some(p) = &self.on_rollback {
+            b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
+        }
+        if let Some(last) = &self.resume_after {
+            // Decimal text (index.js sends bigints and numbers as text): the core reads it and
+            // reports a bad one with its exact value.
+            b = b.resume_after(parse_id(last).map_err(js_err)?);
+        }
+        if let Some(path) = &self.high_water_mark {
+            b = b.high_water_mark(path);
+        }
+        Ok(b)
+    }
+}
+
+impl NativeSnowflake {
+    fn wrap(g: Snowflake, leased: bool) -> NativeSnowflake {
+        let info = SnowflakeInfo {
+            layout_spec: g.layout().spec(),
+            nodes: g.nodes().to_vec(),
+            on_exhausted: g.on_exhausted().to_string(),
+            on_rollback: g.on_rollback().to_string(),
+        };
+        let g = Arc::new(g);
+        NativeSnowflake {
+            slot: fast::SnowflakeSlot::new(&g),
+            strong: Mutex::new(Some(g)),
+            leased,
+            info,
+        }
+    }
+
+    fn get(&self) -> Result<Arc<Snowflake>> {
+        self.slot.get().map_err(js_err)
+    }
+
+    fn take(&self) -> Option<Arc<Snowflake>> {
+        self.slot.close();
+        self.strong.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+impl Drop for NativeSnowflake {
+    fn drop(&mut self) {
+        // Collected without close(): a lease is released off the JS thread.
+        if let Some(g) = self.take() {
+            if self.leased {
+                std::thread::spawn(move || drop(g));
+            }
+        }
+    }
 }
 
 #[napi]
 impl NativeSnowflake {
-    /// Build a generator; node values as bigints, policies in their text forms, `resume_after`
-    /// (the last ID issued before a restart) in decimal.
+    /// Build a generator whose options need no store.
     #[napi(constructor)]
-    #[allow(clippy::too_many_arguments)] // internal: index.js is the only caller
-    pub fn new(
-        layout: String,
-        epoch: Option<String>,
-        names: Vec<String>,
-        values: Vec<BigInt>,
-        random_nodes: bool,
-        on_exhausted: Option<String>,
-        on_rollback: Option<String>,
-        resume_after: Option<String>,
-    ) -> Result<Self> {
-        let layout = parse_layout(&layout, epoch.as_deref())?;
-        let mut b = Snowflake::builder(layout);
-        for (n, v) in names.iter().zip(&values) {
-            b = b.node(n, wide(n, v)?);
+    pub fn new(args: SnowflakeArgs) -> Result<Self> {
+        let g = args.builder()?.build().map_err(js_err)?;
+        Ok(NativeSnowflake::wrap(g, false))
+    }
+
+    /// A Promise of a generator built on a blocking thread: with `lease`, building waits on
+    /// the lease store.
+    #[napi]
+    pub fn create(env: &Env, args: SnowflakeArgs, lease: Option<LeaseArgs>) -> Result<RawValue> {
+        let mut b = args.builder()?;
+        let leased = lease.is_some();
+        if let Some(l) = &lease {
+            b = b.lease(l.options()?);
         }
-        if random_nodes {
-            b = b.random_nodes();
-        }
-        if let Some(p) = on_exhausted {
-            b = b.on_exhausted(p.parse::<OnExhausted>().map_err(js_err)?);
-        }
-        if let Some(p) = on_rollback {
-            b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
-        }
-        if let Some(last) = resume_after {
-            // Decimal text (index.js sends bigints and numbers as text): the core reads it and
-            // reports a bad one with its exact value.
-            b = b.resume_after(parse_id(&last).map_err(js_err)?);
-        }
-        Ok(NativeSnowflake {
-            inner: Arc::new(b.build().map_err(js_err)?),
+        segment::blocking(env, move || {
+            b.build().map(|g| NativeSnowflake::wrap(g, leased))
+        })
+    }
+
+    /// Drop the generator, releasing its lease: a Promise settled once released. Later calls
+    /// fail with `closed`.
+    #[napi]
+    pub fn close(&self, env: &Env) -> Result<RawValue> {
+        let g = self.take();
+        segment::blocking(env, move || {
+            drop(g);
+            Ok(())
         })
     }
 
     /// A handle for the raw functions (`fastNextId`, `fastNextIdString`).
     #[napi]
     pub fn handle(&self, env: &Env) -> napi::Result<RawValue> {
-        fast::handle_value(env.raw(), fast::Target::Snowflake(self.inner.clone())).map(RawValue)
+        fast::handle_value(env.raw(), fast::Target::Snowflake(self.slot.clone())).map(RawValue)
     }
 
     /// `{ nextId, nextIdString }` bound to this generator.
     #[napi]
     pub fn bind_fast(&self, env: &Env) -> napi::Result<RawValue> {
-        fast::bind_snowflake(env.raw(), &self.inner).map(RawValue)
+        fast::bind_snowflake(env.raw(), &self.slot).map(RawValue)
     }
 
     /// The next ID, as a bigint.
     #[napi]
     pub fn next_id(&self) -> Result<u64> {
-        self.inner.next_id().map_err(js_err)
+        self.get()?.next_id().map_err(js_err)
     }
 
     /// The next ID in decimal.
     #[napi]
     pub fn next_id_string(&self) -> Result<String> {
-        let id = self.inner.next_id().map_err(js_err)?;
+        let id = self.get()?.next_id().map_err(js_err)?;
         Ok(itoa::Buffer::new().format(id).to_string())
     }
 
     /// `n` increasing IDs.
     #[napi]
     pub fn next_ids(&self, n: u32) -> Result<BigUint64Array> {
-        let ids = self.inner.next_ids(n as usize).map_err(js_err)?;
+        let ids = self.get()?.next_ids(n as usize).map_err(js_err)?;
         Ok(BigUint64Array::new(ids))
     }
 
     /// The counters now.
     #[napi]
-    pub fn stats(&self) -> StatsInfo {
-        let s = self.inner.stats();
-        StatsInfo {
+    pub fn stats(&self) -> Result<StatsInfo> {
+        let s = self.get()?.stats();
+        Ok(StatsInfo {
             issued: s.issued as f64,
             waits: s.waits as f64,
             rollbacks: s.rollbacks as f64,
             lead_ms: s.lead_ms as f64,
             max_lead_ms: s.max_lead_ms as f64,
-        }
+        })
     }
 
     /// The layout's canonical spec (with its epoch).
     #[napi(getter)]
     pub fn layout_spec(&self) -> String {
-        self.inner.layout().spec()
+        self.info.layout_spec.clone()
     }
 
     /// This generator's node names, in layout order.
     #[napi(getter)]
     pub fn node_names(&self) -> Vec<String> {
-        self.inner.nodes().iter().map(|(n, _)| n.clone()).collect()
+        self.info.nodes.iter().map(|(n, _)| n.clone()).collect()
     }
 
     /// This generator's node values, in layout order (bigints: a field may exceed 2^53).
     #[napi(getter)]
     pub fn node_values(&self) -> Vec<BigInt> {
-        self.inner
-            .nodes()
+        self.info
+            .nodes
             .iter()
             .map(|(_, v)| BigInt::from(*v))
             .collect()
@@ -454,13 +600,13 @@ impl NativeSnowflake {
     /// The exhaustion policy's text form.
     #[napi(getter)]
     pub fn on_exhausted(&self) -> String {
-        self.inner.on_exhausted().to_string()
+        self.info.on_exhausted.clone()
     }
 
     /// The rollback policy's text form.
     #[napi(getter)]
     pub fn on_rollback(&self) -> String {
-        self.inner.on_rollback().to_string()
+        self.info.on_rollback.clone()
     }
 }
 

@@ -8,11 +8,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+mod aio;
 mod convert;
 mod errors;
 mod layout;
+mod lease;
 mod obfuscate;
 mod objectid;
+mod segment;
 mod shortid;
 mod snowflake;
 mod template;
@@ -28,6 +31,11 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<snowflake::Snowflake>()?;
     m.add_class::<snowflake::Stats>()?;
     m.add_class::<snowflake::ManualClock>()?;
+    m.add_class::<segment::SegmentClient>()?;
+    m.add_class::<segment::Tag>()?;
+    m.add_class::<segment::TagMetrics>()?;
+    m.add_class::<lease::LeaseInfo>()?;
+    m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
     m.add_class::<objectid::ObjectId>()?;
     m.add_class::<objectid::ObjectIdGenerator>()?;
     m.add_function(wrap_pyfunction!(shortid::encode, m)?)?;

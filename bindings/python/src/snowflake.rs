@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
+use arc_swap::ArcSwapOption;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use idmint_core as core;
+use idmint_core::lease::LeaseOptions;
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
-use crate::convert::{self, int_value, time_value};
-use crate::errors::{invalid_argument, wrong_type, IntoPy};
+use crate::convert::{self, fit, id63, int_value, opt_duration, time_value};
+use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::{compose, layout_arg, merge, Layout, Parts};
 
 /// A clock that moves only when told to (the core's `ManualClock`), for deterministic tests of
@@ -131,9 +133,97 @@ impl Stats {
 }
 
 /// A snowflake ID generator for one node: thread-safe, lock-free, strictly increasing.
+///
+/// `close()` (or leaving a `with` block) drops the core generator, which releases its lease and
+/// lowers its high-water mark; garbage collection does the same. The generator sits behind an
+/// `ArcSwapOption` so that `close()` can take it from under running calls: a call in flight
+/// keeps it alive until it returns, and every later one raises `Closed`.
 #[pyclass(frozen, module = "idmint", name = "Snowflake")]
 pub struct Snowflake {
-    gen: core::Snowflake<AnyClock>,
+    gen: ArcSwapOption<Gen>,
+}
+
+type Gen = core::Snowflake<AnyClock>;
+
+fn closed() -> PyErr {
+    to_py(core::Error::Closed {
+        what: "snowflake generator".into(),
+    })
+}
+
+impl Snowflake {
+    /// `f` on the generator, or `Closed`.
+    #[inline]
+    fn with<R>(&self, f: impl FnOnce(&Gen) -> PyResult<R>) -> PyResult<R> {
+        match self.gen.load().as_deref() {
+            Some(g) => f(g),
+            None => Err(closed()),
+        }
+    }
+}
+
+impl Drop for Snowflake {
+    fn drop(&mut self) {
+        // Garbage collection releases a lease too, a store round trip: without the GIL (when
+        // the interpreter is shutting down, `try_attach` declines and the closure, with the
+        // generator, is simply dropped).
+        if let Some(gen) = self.gen.swap(None) {
+            Python::try_attach(move |py| py.detach(move || drop(gen)));
+        }
+    }
+}
+
+/// The lease options of `Snowflake(lease=URL, lease_range=..., ...)`, or `None` without a URL;
+/// lease options given without one are refused, never dropped silently.
+struct LeaseArgs<'a, 'py> {
+    url: Option<&'a str>,
+    range: Option<&'a Bound<'py, PyAny>>,
+    ttl: Option<&'a Bound<'py, PyAny>>,
+    freeze: Option<&'a Bound<'py, PyAny>>,
+    holder: Option<&'a str>,
+}
+
+impl LeaseArgs<'_, '_> {
+    /// The core's options, and the first range value as given when it does not fit a `u64`.
+    fn options(&self) -> PyResult<(Option<LeaseOptions>, Option<i128>)> {
+        let Some(url) = self.url else {
+            let stray = [
+                ("lease_range", self.range.is_some()),
+                ("lease_ttl", self.ttl.is_some()),
+                ("lease_freeze", self.freeze.is_some()),
+                ("lease_holder", self.holder.is_some()),
+            ];
+            if let Some((name, _)) = stray.iter().find(|(_, given)| *given) {
+                return Err(invalid_argument(name, "given", "only with lease=URL"));
+            }
+            return Ok((None, None));
+        };
+        let mut o = LeaseOptions::url(url);
+        let mut given = None;
+        if let Some(r) = self.range {
+            let pair = r
+                .cast::<PyTuple>()
+                .ok()
+                .filter(|t| t.len() == 2)
+                .ok_or_else(|| wrong_type("lease_range", "a (first, last) tuple of ints", r))?;
+            // A value beyond u64 becomes u64::MAX, which the core refuses as above the
+            // layout's node values; the value as given goes back into its error.
+            let (first, g1) = fit::<u64>("lease_range", &pair.get_item(0)?, u64::MAX)?;
+            let (last, g2) = fit::<u64>("lease_range", &pair.get_item(1)?, u64::MAX)?;
+            given = g1.or(g2);
+            o = o.range(first, last);
+        }
+        if let Some(d) = opt_duration("lease_ttl", self.ttl)? {
+            o = o.ttl(d);
+        }
+        if let Some(d) = opt_duration("lease_freeze", self.freeze)? {
+            o = o.freeze(d);
+        }
+        if let Some(h) = self.holder {
+            o = o.holder(h);
+        }
+        Ok((Some(o), given))
+    }
 }
 
 #[pymethods]
@@ -141,6 +231,8 @@ impl Snowflake {
     #[new]
     #[pyo3(signature = (
         layout = None, *, epoch = None, nodes = None, random_nodes = false,
+        lease = None, lease_range = None, lease_ttl = None, lease_freeze = None,
+        lease_holder = None, high_water_mark = None, resume_after = None,
         on_exhausted = None, on_rollback = None, clock = None, **node_fields
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -150,6 +242,13 @@ impl Snowflake {
         epoch: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyDict>>,
         random_nodes: bool,
+        lease: Option<&str>,
+        lease_range: Option<&Bound<'_, PyAny>>,
+        lease_ttl: Option<&Bound<'_, PyAny>>,
+        lease_freeze: Option<&Bound<'_, PyAny>>,
+        lease_holder: Option<&str>,
+        high_water_mark: Option<std::path::PathBuf>,
+        resume_after: Option<&Bound<'_, PyAny>>,
         on_exhausted: Option<&str>,
         on_rollback: Option<&str>,
         clock: Option<&Bound<'_, PyAny>>,
@@ -169,22 +268,51 @@ impl Snowflake {
                 given.push((name, value));
             }
         }
+        let (lease, range_given) = LeaseArgs {
+            url: lease,
+            range: lease_range,
+            ttl: lease_ttl,
+            freeze: lease_freeze,
+            holder: lease_holder,
+        }
+        .options()?;
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
-        let b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
-        let b = if random_nodes { b.random_nodes() } else { b };
-        let gen = b
+        // Each node field's value is given, random or leased: the core applies the rule
+        // (a missing field, a lease with anything else) and says what is wrong.
+        let mut b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
+        if random_nodes {
+            b = b.random_nodes();
+        }
+        if let Some(o) = lease {
+            b = b.lease(o);
+        }
+        if let Some(path) = high_water_mark {
+            b = b.high_water_mark(path);
+        }
+        if let Some(last) = resume_after {
+            b = b.resume_after(id63("resume_after", last)?);
+        }
+        let b = b
             .on_exhausted(on_exhausted.unwrap_or_default())
-            .on_rollback(on_rollback.unwrap_or_default())
-            .build()
-            .py()?;
-        Ok(Snowflake { gen })
+            .on_rollback(on_rollback.unwrap_or_default());
+        // Leasing and reading the high-water mark wait on a store or the disk: without the GIL.
+        let gen = py.detach(|| b.build()).map_err(|e| match e {
+            // The stand-in of a range value beyond u64 is refused here: show the value given.
+            core::Error::InvalidArgument { ref name, .. } if name == "lease range" => {
+                to_py(e.with_given(range_given))
+            }
+            e => to_py(e),
+        })?;
+        Ok(Snowflake {
+            gen: ArcSwapOption::from_pointee(gen),
+        })
     }
 
     /// The next ID. Holds the GIL: it waits at most one tick, and only when the tick's
     /// sequence is used up.
     #[inline]
     fn next_id(&self) -> PyResult<u64> {
-        self.gen.next_id().py()
+        self.with(|g| g.next_id().py())
     }
 
     /// `n` increasing IDs, minted with the GIL released (it may wait for ticks).
@@ -194,13 +322,32 @@ impl Snowflake {
         n: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let count = core::args::count("n", int_value("n", n)?).py()?;
-        let ids = py.detach(|| self.gen.next_ids(count)).py()?;
+        let gen = self.gen.load_full().ok_or_else(closed)?;
+        let ids = py.detach(|| gen.next_ids(count)).py()?;
         PyList::new(py, ids)
+    }
+
+    /// Drops the generator: its lease is released and its high-water mark lowered to the last
+    /// ID issued. Later calls raise `Closed`; closing twice is harmless.
+    fn close(&self, py: Python<'_>) {
+        let gen = self.gen.swap(None);
+        // Releasing a lease is a store round trip.
+        py.detach(move || drop(gen));
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
+        self.close(py);
+        false
     }
 
     /// Split an ID of this layout (int or decimal str) into its parts.
     fn parse(&self, id: &Bound<'_, PyAny>) -> PyResult<Parts> {
-        convert::decompose(self.gen.layout(), id).map(Parts::from)
+        self.with(|g| convert::decompose(g.layout(), id).map(Parts::from))
     }
 
     /// Put an ID together; node fields not given are this generator's.
@@ -215,78 +362,94 @@ impl Snowflake {
     ) -> PyResult<u64> {
         let all = merge(py, fields, kwargs)?;
         let zero = 0i32.into_pyobject(py)?.into_any();
-        compose(
-            self.gen.layout(),
-            time,
-            sequence.unwrap_or(&zero),
-            all.as_ref(),
-            &self.gen.nodes(),
-        )
+        self.with(|g| {
+            let nodes = g.nodes();
+            compose(
+                g.layout(),
+                time,
+                sequence.unwrap_or(&zero),
+                all.as_ref(),
+                &nodes,
+            )
+        })
     }
 
     /// The counters now.
     #[getter]
-    fn stats(&self) -> Stats {
-        let s = self.gen.stats();
-        Stats {
-            issued: s.issued,
-            waits: s.waits,
-            rollbacks: s.rollbacks,
-            lead_ms: s.lead_ms,
-            max_lead_ms: s.max_lead_ms,
-        }
+    fn stats(&self) -> PyResult<Stats> {
+        self.with(|g| {
+            let s = g.stats();
+            Ok(Stats {
+                issued: s.issued,
+                waits: s.waits,
+                rollbacks: s.rollbacks,
+                lead_ms: s.lead_ms,
+                max_lead_ms: s.max_lead_ms,
+            })
+        })
     }
 
     #[getter]
-    fn layout(&self) -> Layout {
-        Layout {
-            inner: self.gen.layout().clone(),
-        }
+    fn layout(&self) -> PyResult<Layout> {
+        self.with(|g| {
+            Ok(Layout {
+                inner: g.layout().clone(),
+            })
+        })
     }
 
     /// This generator's node values, name -> value, in layout order.
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (n, v) in self.gen.nodes() {
-            d.set_item(n, v)?;
-        }
-        Ok(d)
+        self.with(|g| {
+            let d = PyDict::new(py);
+            for (n, v) in g.nodes().iter() {
+                d.set_item(n, v)?;
+            }
+            Ok(d)
+        })
     }
 
     #[getter]
-    fn on_exhausted(&self) -> String {
-        self.gen.on_exhausted().to_string()
+    fn on_exhausted(&self) -> PyResult<String> {
+        self.with(|g| Ok(g.on_exhausted().to_string()))
     }
 
     #[getter]
-    fn on_rollback(&self) -> String {
-        self.gen.on_rollback().to_string()
+    fn on_rollback(&self) -> PyResult<String> {
+        self.with(|g| Ok(g.on_rollback().to_string()))
     }
 
     /// `"monotonic"`, `"wall"` or `"manual"`.
     #[getter]
-    fn clock(&self) -> &'static str {
-        self.gen.clock().name()
+    fn clock(&self) -> PyResult<&'static str> {
+        self.with(|g| Ok(g.clock().name()))
+    }
+
+    /// True once `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.gen.load().is_none()
     }
 
     fn __repr__(&self) -> String {
-        let (layout, nodes) = (
-            self.gen
-                .layout()
-                .preset_name()
-                .map(|p| format!("{p:?}"))
-                .unwrap_or_else(|| format!("{:?}", self.gen.layout().spec())),
-            self.gen
-                .nodes()
-                .iter()
-                .map(|(n, v)| format!(", {n}={v}"))
-                .collect::<String>(),
-        );
+        let Some(g) = self.gen.load_full() else {
+            return "Snowflake(<closed>)".to_string();
+        };
+        let layout = g
+            .layout()
+            .preset_name()
+            .map(|p| format!("{p:?}"))
+            .unwrap_or_else(|| format!("{:?}", g.layout().spec()));
+        let nodes: String = g
+            .nodes()
+            .iter()
+            .map(|(n, v)| format!(", {n}={v}"))
+            .collect();
         format!(
             "Snowflake({layout}{nodes}, on_exhausted={:?}, on_rollback={:?})",
-            self.on_exhausted(),
-            self.on_rollback()
+            g.on_exhausted().to_string(),
+            g.on_rollback().to_string()
         )
     }
 }

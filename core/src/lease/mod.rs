@@ -46,7 +46,7 @@ mod sql;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use keeper::LeaseOptions;
+pub use keeper::{LeaseOptions, DEFAULT_TTL};
 pub use memory::MemoryLeaseStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisLeaseStore;
@@ -257,6 +257,10 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         other => Err(other.missing(&url, "store")),
     }
 }
+
+/// How long [`list_leases`] may take when the caller gives no bound (the bindings' `lease_list`
+/// default): opening the store and one query.
+pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The leases of the store at `url` (see [`open_lease_store`]), for callers without a tokio
 /// runtime (the Python, Node and JVM packages, the CLI): opens the store on a runtime of its

@@ -33,6 +33,7 @@
 //! ```
 
 mod client;
+mod mapping;
 #[cfg(feature = "redis")]
 mod redis;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
@@ -50,6 +51,7 @@ pub use crate::orders::shared::{
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
 pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
+pub use mapping::{MaxIdMeaning, TableMapping};
 #[cfg(feature = "redis")]
 pub(crate) use redis::RedisConn;
 #[cfg(feature = "redis")]
@@ -63,7 +65,8 @@ pub use sql::SqlStore;
 #[cfg(feature = "sqlite")]
 pub use sql::SqliteStore;
 pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
-pub(crate) use tag::{check_step, check_step_wide};
+pub(crate) use tag::check_step;
+pub use tag::check_step_wide;
 pub use tag::{
     validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
     MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
@@ -75,7 +78,10 @@ use crate::{Error, Result};
 pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
 
 /// How to open a store by URL. URL query parameters `table`, `pool`, `prefix`, `shards` and
-/// `shard_refill` override these (and are removed before the URL reaches the driver).
+/// `shard_refill` override these (and are removed before the URL reaches the driver), and so
+/// do the parameters that map an existing table ([`TableMapping`]): `schema=leaf`, or
+/// `table`, `tag_column`, `max_id_column` with optional `step_column`, `description_column`,
+/// `updated_column` and `max_id_is=last|next`.
 ///
 /// ```
 /// use idmint_core::segment::StoreOptions;
@@ -91,6 +97,7 @@ pub struct StoreOptions {
     pub(crate) redis_prefix: String,
     pub(crate) redis_shards: u32,
     pub(crate) redis_shard_refill: u64,
+    pub(crate) mapping: Option<TableMapping>,
 }
 
 impl Default for StoreOptions {
@@ -101,6 +108,7 @@ impl Default for StoreOptions {
             redis_prefix: "idmint:seg".to_string(),
             redis_shards: 0,
             redis_shard_refill: 1000,
+            mapping: None,
         }
     }
 }
@@ -173,6 +181,20 @@ impl StoreOptions {
         Ok(self)
     }
 
+    /// SQL stores: use an existing table another allocator shares (Leaf's `leaf_alloc`, a
+    /// `sequence_value` table) instead of idmint's own, which is then neither created nor
+    /// used.
+    ///
+    /// ```
+    /// use idmint_core::segment::{StoreOptions, TableMapping};
+    /// let opts = StoreOptions::default().map_table(TableMapping::leaf());
+    /// # let _ = opts;
+    /// ```
+    pub fn map_table(mut self, mapping: TableMapping) -> Self {
+        self.mapping = Some(mapping);
+        self
+    }
+
     /// Applies and removes this crate's query parameters from a URL.
     pub(crate) fn apply_url(mut self, url: &str) -> Result<(Self, String)> {
         let Some((base, query)) = url.split_once('?') else {
@@ -180,6 +202,7 @@ impl StoreOptions {
         };
         let mut keep = Vec::new();
         let mut shards = (self.redis_shards, self.redis_shard_refill);
+        let mut mapping = mapping::MappingParams::default();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let num = |name: &str| {
@@ -190,15 +213,22 @@ impl StoreOptions {
                 })
             };
             match k {
-                "table" => self = self.table(v)?,
+                "table" => {
+                    self = self.table(v)?;
+                    mapping.table = Some(v.to_string());
+                }
                 "pool" => self = self.pool_size(num("pool")?.min(u32::MAX as u64) as u32)?,
                 "prefix" => self = self.redis_prefix(v)?,
                 "shards" => shards.0 = num("shards")?.min(u32::MAX as u64) as u32,
                 "shard_refill" => shards.1 = num("shard_refill")?,
+                _ if mapping.take(k, v) => {}
                 _ => keep.push(pair),
             }
         }
         self = self.redis_sharded(shards.0, shards.1)?;
+        if let Some(m) = mapping.resolve()? {
+            self.mapping = Some(m);
+        }
         let rest = if keep.is_empty() {
             base.to_string()
         } else {
@@ -251,8 +281,15 @@ pub fn describe_url(url: &str) -> String {
 /// ```
 pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
     let (opts, url) = opts.clone().apply_url(url)?;
-    let _ = &opts;
-    match Engine::of(&url, "store")? {
+    let engine = Engine::of(&url, "store")?;
+    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis) {
+        return Err(Error::InvalidArgument {
+            name: "schema".into(),
+            value: describe_url(&url),
+            expected: "a SQL store URL: only SQL stores map an existing table".into(),
+        });
+    }
+    match engine {
         Engine::Memory => Ok(MemoryStore::new()),
         #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
         Engine::Sqlite | Engine::Postgres | Engine::MySql => {
@@ -375,5 +412,55 @@ mod tests {
         assert!(StoreOptions::default()
             .apply_url("sqlite:x?table=a;drop")
             .is_err());
+    }
+
+    #[test]
+    fn mapping_params() {
+        let (o, rest) = StoreOptions::default()
+            .apply_url("mysql://h/db?schema=leaf&ssl-mode=disabled")
+            .unwrap();
+        assert_eq!(o.mapping, Some(TableMapping::leaf()));
+        assert_eq!(rest, "mysql://h/db?ssl-mode=disabled");
+        // Order does not matter, and table= names the mapped table.
+        let (o, _) = StoreOptions::default()
+            .apply_url("postgres://h/db?max_id_column=id&tag_column=name&table=sequence_value")
+            .unwrap();
+        let m = o.mapping.unwrap();
+        assert_eq!(
+            (
+                m.table_name(),
+                m.tag_column.as_str(),
+                m.max_id_column.as_str()
+            ),
+            ("sequence_value", "name", "id")
+        );
+        assert_eq!(m.max_id_is(), MaxIdMeaning::LastIssued);
+        let (o, _) = StoreOptions::default()
+            .apply_url("sqlite:x?schema=leaf&table=alloc2&max_id_is=last&step_column=block")
+            .unwrap();
+        let m = o.mapping.unwrap();
+        assert_eq!(
+            (m.table_name(), m.step_column.as_deref(), m.max_id_is()),
+            ("alloc2", Some("block"), MaxIdMeaning::LastIssued)
+        );
+        // table= alone is idmint's own table, as before.
+        let (o, _) = StoreOptions::default()
+            .apply_url("sqlite:x?table=ids")
+            .unwrap();
+        assert_eq!(o.mapping, None);
+        for (url, name) in [
+            ("sqlite:x?tag_column=name&max_id_column=id", "table"),
+            ("sqlite:x?table=s&max_id_column=id", "tag_column"),
+            ("sqlite:x?table=s&tag_column=name", "max_id_column"),
+            ("sqlite:x?schema=tinyid", "schema"),
+            ("sqlite:x?schema=idmint&tag_column=name", "schema"),
+            ("sqlite:x?schema=leaf&max_id_is=first", "max_id_is"),
+            ("sqlite:x?schema=leaf&tag_column=a-b", "tag_column"),
+        ] {
+            match StoreOptions::default().apply_url(url) {
+                Err(Error::InvalidArgument { name: got, .. }) => assert_eq!(got, name, "{url}"),
+                other => panic!("{url}: {other:?}"),
+            }
+        }
     }
 }

@@ -21,10 +21,16 @@
 //!   then `SELECT` in one transaction, is equally safe with four round trips.) The tag column
 //!   is `ascii_bin`: MySQL's default collations are case-insensitive, which would make
 //!   `Orders` and `orders` one counter.
+//!
+//! With a [`TableMapping`] the store uses, in place, a table another allocator is using
+//! (Leaf's `leaf_alloc`, a `sequence_value` table): the same statements with that table's
+//! column names, never a `CREATE` or `ALTER`. Its rows may mean "next ID" where idmint's mean
+//! "last ID" ([`MaxIdMeaning`]); the range read out of the new value follows the table's
+//! meaning, so both allocators' ranges meet exactly.
 
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
 use super::tag::{check_count, validate_tag, TagSpec};
-use super::StoreOptions;
+use super::{MaxIdMeaning, StoreOptions, TableMapping};
 use crate::sql::{Bind, Dialect, Pooling, SqlTable};
 use crate::{Error, Result};
 
@@ -45,6 +51,77 @@ use crate::{Error, Result};
 #[derive(Debug, Clone)]
 pub struct SqlStore {
     table: SqlTable,
+    /// The statements, written once for the table's column names.
+    sql: Statements,
+    max_id_is: MaxIdMeaning,
+    /// Whether the table belongs to another allocator ([`TableMapping`]).
+    mapped: bool,
+    /// The tag column as given (for the catalog).
+    tag_column: String,
+}
+
+/// The store's statements for its table's columns.
+#[derive(Debug, Clone)]
+struct Statements {
+    /// `max_id`, `step` (0 without a step column) and `description` of a tag.
+    row: String,
+    /// Adds `?` to a tag's `max_id` unless it passes `?`; returns the new value except in
+    /// MySQL, which returns it through `LAST_INSERT_ID`.
+    add: String,
+    /// Inserts a tag's row if missing: tag, max_id, and step and description where the table
+    /// has those columns.
+    insert: String,
+    has_step: bool,
+    has_description: bool,
+}
+
+/// Which columns hold what, and how the update time is set when the counter moves.
+struct Columns<'a> {
+    tag: &'a str,
+    max_id: &'a str,
+    step: Option<&'a str>,
+    description: Option<&'a str>,
+    updated: Option<(&'a str, &'a str)>,
+}
+
+impl Statements {
+    fn new(t: &SqlTable, c: &Columns<'_>) -> Statements {
+        let q = |col: &str| t.quote(col);
+        let (tag, max) = (q(c.tag), q(c.max_id));
+        let row = format!(
+            "SELECT {max}, {}, {} FROM {{t}} WHERE {tag} = ?",
+            c.step.map_or("0".to_string(), q),
+            c.description
+                .map_or("''".to_string(), |d| format!("COALESCE({}, '')", q(d))),
+        );
+        let updated = c.updated.map_or(String::new(), |(col, expr)| {
+            format!(", {} = {expr}", q(col))
+        });
+        let add = match t.dialect() {
+            Dialect::MySql => format!(
+                "UPDATE {{t}} SET {max} = LAST_INSERT_ID({max} + ?){updated} \
+                 WHERE {tag} = ? AND {max} <= ?"
+            ),
+            _ => format!(
+                "UPDATE {{t}} SET {max} = {max} + ?{updated} \
+                 WHERE {tag} = ? AND {max} <= ? RETURNING {max}"
+            ),
+        };
+        let mut cols = vec![tag.clone(), max];
+        cols.extend(c.step.map(q));
+        cols.extend(c.description.map(q));
+        let marks = vec!["?"; cols.len()].join(", ");
+        let insert = t
+            .dialect()
+            .insert_if_missing(&cols.join(", "), &marks, &tag);
+        Statements {
+            row,
+            add,
+            insert,
+            has_step: c.step.is_some(),
+            has_description: c.description.is_some(),
+        }
+    }
 }
 
 /// A SQLite store (feature `sqlite`): `sqlite:PATH` (created if missing) or `sqlite::memory:`.
@@ -91,7 +168,10 @@ pub type PostgresStore = SqlStore;
 pub type MySqlStore = SqlStore;
 
 impl SqlStore {
-    /// Connects (a SQLite file is created if missing) and creates the table if missing.
+    /// Connects (a SQLite file is created if missing) and creates the table if missing; with
+    /// [`StoreOptions::map_table`] (or the URL's `schema=leaf`, `tag_column=` …) it uses an
+    /// existing table instead, and a missing table or column is an
+    /// [`Error::InvalidArgument`] naming it.
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
@@ -99,6 +179,8 @@ impl SqlStore {
     /// let opts = StoreOptions::default().table("my_segments")?;
     /// let store = SqlStore::connect("postgres://app@127.0.0.1/ids", &opts).await?;
     /// let store = SqlStore::connect("sqlite:./ids.db", &StoreOptions::default()).await?;
+    /// let leaf = StoreOptions::default().map_table(idmint_core::segment::TableMapping::leaf());
+    /// let store = SqlStore::connect("mysql://app@127.0.0.1/leaf", &leaf).await?;
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlStore> {
@@ -106,6 +188,9 @@ impl SqlStore {
             connections: opts.pool_size,
             acquire_timeout: std::time::Duration::from_secs(3),
         };
+        if let Some(m) = &opts.mapping {
+            return SqlStore::connect_mapped(url, m, pooling).await;
+        }
         let table = SqlTable::connect(url, &opts.table, pooling).await?;
         let (tag_charset, updated_at, options) = match table.dialect() {
             Dialect::Sqlite => (
@@ -131,19 +216,107 @@ impl SqlStore {
                 ){options}"
             ))
             .await?;
-        Ok(SqlStore { table })
+        let updated = match table.dialect() {
+            Dialect::Sqlite => Some(("updated_at", "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")),
+            Dialect::Postgres => Some(("updated_at", "now()")),
+            // The column's ON UPDATE sets it.
+            Dialect::MySql => None,
+        };
+        let sql = Statements::new(
+            &table,
+            &Columns {
+                tag: "tag",
+                max_id: "max_id",
+                step: Some("step"),
+                description: Some("description"),
+                updated,
+            },
+        );
+        Ok(SqlStore {
+            table,
+            sql,
+            max_id_is: MaxIdMeaning::LastIssued,
+            mapped: false,
+            tag_column: "tag".into(),
+        })
     }
 
-    /// The tag's `max_id`, `step` and `description`.
+    /// Connects to a table another allocator uses, after checking that it has every mapped
+    /// column; never creates or alters it.
+    async fn connect_mapped(url: &str, m: &TableMapping, pooling: Pooling) -> Result<SqlStore> {
+        let table = SqlTable::connect(url, &m.table, pooling).await?;
+        let have = table.columns().await?;
+        if have.is_empty() {
+            return Err(Error::InvalidArgument {
+                name: "table".into(),
+                value: m.table.clone(),
+                expected: format!(
+                    "an existing table at {}: idmint never creates a mapped table \
+                     (create it, or drop the mapping options to use idmint's own table)",
+                    table.describe()
+                ),
+            });
+        }
+        // PostgreSQL keeps quoted names as written; MySQL and SQLite match columns in any case.
+        let exact = table.dialect() == Dialect::Postgres;
+        let found = |col: &str| {
+            have.iter().any(|h| {
+                if exact {
+                    h == col
+                } else {
+                    h.eq_ignore_ascii_case(col)
+                }
+            })
+        };
+        let columns = [
+            ("tag_column", Some(&m.tag_column)),
+            ("max_id_column", Some(&m.max_id_column)),
+            ("step_column", m.step_column.as_ref()),
+            ("description_column", m.description_column.as_ref()),
+            ("updated_column", m.updated_column.as_ref()),
+        ];
+        for (option, col) in columns {
+            if let Some(col) = col.filter(|c| !found(c)) {
+                return Err(Error::InvalidArgument {
+                    name: option.into(),
+                    value: col.clone(),
+                    expected: format!(
+                        "a column of table `{}` at {}, which has: {}",
+                        m.table,
+                        table.describe(),
+                        have.join(", ")
+                    ),
+                });
+            }
+        }
+        let sql = Statements::new(
+            &table,
+            &Columns {
+                tag: &m.tag_column,
+                max_id: &m.max_id_column,
+                step: m.step_column.as_deref(),
+                description: m.description_column.as_deref(),
+                updated: m
+                    .updated_column
+                    .as_deref()
+                    .map(|c| (c, "CURRENT_TIMESTAMP")),
+            },
+        );
+        Ok(SqlStore {
+            table,
+            sql,
+            max_id_is: m.max_id_is,
+            mapped: true,
+            tag_column: m.tag_column.clone(),
+        })
+    }
+
+    /// The tag's raw `max_id`, `step` (0: no step column) and `description`.
     async fn row(&self, tag: &str) -> Result<Option<(i64, i64, String)>> {
         const WHAT: &str = "reading a tag";
         let rows = self
             .table
-            .rows(
-                WHAT,
-                "SELECT max_id, step, description FROM {t} WHERE tag = ?",
-                &[Bind::S(tag)],
-            )
+            .rows(WHAT, &self.sql.row, &[Bind::S(tag)])
             .await?;
         let t = &self.table;
         rows.first()
@@ -151,26 +324,29 @@ impl SqlStore {
             .transpose()
     }
 
+    /// An allocation that moved more than one row: the tag column of a mapped table is not
+    /// unique, so one tag has several counters and IDs would repeat.
+    fn not_unique(&self, tag: &str, rows: u64) -> Error {
+        self.table.err(
+            "allocating",
+            format_args!(
+                "{rows} rows of `{}` have {} = `{tag}`: the tag column must be unique (a primary key or unique index)",
+                self.table.name(),
+                self.tag_column
+            ),
+        )
+    }
+
     /// Adds `count` to the tag's `max_id` unless that passes `limit`, and returns the new
-    /// `max_id`; `None` when no row was updated.
+    /// raw `max_id`; `None` when no row was updated.
     async fn add(&self, tag: &str, count: u64, limit: i64) -> Result<Option<i64>> {
         const WHAT: &str = "allocating";
         let binds = [Bind::I(count as i64), Bind::S(tag), Bind::I(limit)];
-        let returning = match self.table.dialect() {
-            Dialect::MySql => {
-                let done = self
-                    .table
-                    .exec(
-                        WHAT,
-                        "UPDATE {t} SET max_id = LAST_INSERT_ID(max_id + ?) \
-                         WHERE tag = ? AND max_id <= ?",
-                        &binds,
-                    )
-                    .await?;
-                if done.rows_affected() != 1 {
-                    return Ok(None);
-                }
-                return match done.last_insert_id() {
+        if self.table.dialect() == Dialect::MySql {
+            let done = self.table.exec(WHAT, &self.sql.add, &binds).await?;
+            return match done.rows_affected() {
+                0 => Ok(None),
+                1 => match done.last_insert_id() {
                     Some(new_max) if new_max >= 0 => Ok(Some(new_max)),
                     other => Err(self.table.err(
                         WHAT,
@@ -179,20 +355,23 @@ impl SqlStore {
                             other.unwrap_or(-1) as u64
                         ),
                     )),
-                };
-            }
-            Dialect::Sqlite => {
-                "UPDATE {t} SET max_id = max_id + ?, \
-                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
-                 WHERE tag = ? AND max_id <= ? RETURNING max_id"
-            }
-            Dialect::Postgres => {
-                "UPDATE {t} SET max_id = max_id + ?, updated_at = now() \
-                 WHERE tag = ? AND max_id <= ? RETURNING max_id"
-            }
-        };
-        let new_max = self.table.values(WHAT, returning, &binds).await?;
-        Ok(new_max.first().copied())
+                },
+                n => Err(self.not_unique(tag, n)),
+            };
+        }
+        let new_max = self.table.values(WHAT, &self.sql.add, &binds).await?;
+        match new_max.len() {
+            0 | 1 => Ok(new_max.first().copied()),
+            n => Err(self.not_unique(tag, n as u64)),
+        }
+    }
+
+    /// A raw `max_id` as idmint's meaning: the last ID handed out.
+    fn last_issued(&self, raw: i64) -> i64 {
+        match self.max_id_is {
+            MaxIdMeaning::LastIssued => raw,
+            MaxIdMeaning::NextFree => raw.saturating_sub(1),
+        }
     }
 }
 
@@ -203,23 +382,36 @@ impl SegmentStore for SqlStore {
 
     fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            let insert = self.table.dialect().insert_if_missing(
-                "tag, max_id, step, description",
-                "?, ?, ?, ?",
-                "tag",
-            );
+            // A mapped table gets a row, never a change of its shape: that is how both legacy
+            // allocators add a name themselves (Leaf's operators INSERT into leaf_alloc, which
+            // Leaf picks up within a minute; seed 004 inserts a missing name), so the row is
+            // one they read as theirs.
+            if self.mapped && !self.table.is_unique_key(&self.tag_column).await? {
+                return Err(Error::InvalidArgument {
+                    name: "tag_column".into(),
+                    value: self.tag_column.clone(),
+                    expected: format!(
+                        "a column that is alone a primary key or unique index of `{}`: \
+                         without one a new tag could get two rows, two counters",
+                        self.table.name()
+                    ),
+                });
+            }
+            let first = match self.max_id_is {
+                MaxIdMeaning::LastIssued => spec.first_max_id(),
+                // start <= 2^63-1, so first_max_id() + 1 cannot overflow.
+                MaxIdMeaning::NextFree => spec.first_max_id() + 1,
+            };
+            let mut binds = vec![Bind::S(spec.tag()), Bind::I(first)];
+            if self.sql.has_step {
+                binds.push(Bind::I(spec.step_value() as i64));
+            }
+            if self.sql.has_description {
+                binds.push(Bind::S(spec.description_value()));
+            }
             let done = self
                 .table
-                .exec(
-                    "creating a tag",
-                    &insert,
-                    &[
-                        Bind::S(spec.tag()),
-                        Bind::I(spec.first_max_id()),
-                        Bind::I(spec.step_value() as i64),
-                        Bind::S(spec.description_value()),
-                    ],
-                )
+                .exec("creating a tag", &self.sql.insert, &binds)
                 .await?;
             Ok(done.rows_affected() == 1)
         })
@@ -233,8 +425,9 @@ impl SegmentStore for SqlStore {
                 .await?
                 .map(|(max_id, step, description)| TagInfo {
                     tag: tag.to_string(),
-                    max_id,
-                    step: u64::try_from(step).unwrap_or(1).max(1),
+                    max_id: self.last_issued(max_id),
+                    // No step column (read as 0), or a nonsense step: 0, the client's default.
+                    step: u64::try_from(step).unwrap_or(0),
                     description,
                 }))
         })
@@ -245,7 +438,7 @@ impl SegmentStore for SqlStore {
             validate_tag(tag)?;
             let limit = check_count(count)?;
             match self.add(tag, count, limit).await? {
-                Some(new_max) => IdRange::from_new_max(new_max, count),
+                Some(new_max) => IdRange::from_new_max(self.last_issued(new_max), count),
                 // No row touched: an unknown tag, or one too close to 2^63-1.
                 None => match self.row(tag).await? {
                     None => Err(Error::UnknownTag {

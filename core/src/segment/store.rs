@@ -131,7 +131,8 @@ pub struct TagInfo {
     pub tag: String,
     /// The last ID handed out to any client (IDs above it were never issued).
     pub max_id: i64,
-    /// The tag's step.
+    /// The tag's step; 0 when the store keeps none (a mapped table without a step column),
+    /// and clients then use their default step.
     pub step: u64,
     /// The description.
     pub description: String,

@@ -238,9 +238,18 @@ pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
     check_step_wide(name, step.into()).map(|_| ())
 }
 
-/// [`check_step`] for a step as a binding receives it (any whole number), so one below 0 or
-/// above `u64::MAX` gets the same error, showing the value as given.
-pub(crate) fn check_step_wide(name: &str, step: i128) -> Result<u64> {
+/// A step (or a count of IDs) as a binding receives it, any whole number: `1..=2^40`
+/// ([`MAX_STEP`]), so one below 0 or above `u64::MAX` gets the same error as one the core's
+/// `u64` holds, showing the value as given.
+///
+/// ```
+/// use idmint_core::segment::check_step_wide;
+/// assert_eq!(check_step_wide("max_step", 5_000)?, 5_000);
+/// let err = check_step_wide("max_step", -3).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_step` = -3: 1..=1099511627776");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn check_step_wide(name: &str, step: i128) -> Result<u64> {
     match u64::try_from(step) {
         Ok(s) if (1..=MAX_STEP).contains(&s) => Ok(s),
         _ => Err(Error::InvalidArgument {

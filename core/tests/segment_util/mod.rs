@@ -1,7 +1,9 @@
 //! Helpers of the segment tests: finding the test servers, unique names.
 #![allow(dead_code)]
 
-use std::process::Command;
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
@@ -97,4 +99,46 @@ pub fn can_stop_servers() -> bool {
     );
     eprintln!("skipped: IDMINT_SERVERS_DIR is not set");
     false
+}
+
+/// Runs the ignored test `name` of this test binary as a child process, with
+/// `IDMINT_CHILD_URL` and `IDMINT_CHILD_OUT` set: the child draws IDs from the store and
+/// writes them to the file ([`write_ids`]).
+pub fn spawn_child(name: &str, url: &str, out: &Path) -> Child {
+    Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            name,
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("IDMINT_CHILD_URL", url)
+        .env("IDMINT_CHILD_OUT", out)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The child's side: the IDs, as u64 little-endian, into the file.
+pub fn write_ids(out: &Path, ids: impl IntoIterator<Item = u64>) {
+    let mut w = BufWriter::new(std::fs::File::create(out).unwrap());
+    for id in ids {
+        w.write_all(&id.to_le_bytes()).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+/// Waits for a child of [`spawn_child`] (which must succeed) and reads the IDs it wrote.
+pub fn child_ids(mut child: Child, out: &Path, what: &str) -> Vec<u64> {
+    assert!(child.wait().unwrap().success(), "{what}: a child failed");
+    let mut bytes = Vec::new();
+    std::fs::File::open(out)
+        .unwrap()
+        .read_to_end(&mut bytes)
+        .unwrap();
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }

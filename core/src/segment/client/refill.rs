@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tokio::runtime::{Handle, Runtime};
 
 use super::buffer::{lock, TagState};
-use crate::segment::store::{IdRange, SegmentStore};
+use crate::segment::store::{IdRange, SegmentStore, TagInfo};
 use crate::segment::tag::{validate_tag, TagSpec, DEFAULT_STEP, MAX_STEP};
 use crate::{Error, Result};
 
@@ -197,16 +197,13 @@ impl Shared {
                 info = self.store.tag_info(tag).await?;
             }
             match (info, &self.opts.default_tag) {
-                (Some(info), _) => Ok(Arc::new(TagState::new(tag, info.step.clamp(1, MAX_STEP)))),
+                (Some(info), _) => Ok(Arc::new(TagState::new(tag, self.step_of(&info)))),
                 (None, Some(default)) if default != tag => {
                     if let Some(st) = self.lookup(default) {
                         return Ok(st);
                     }
                     match self.store.tag_info(default).await? {
-                        Some(info) => Ok(Arc::new(TagState::new(
-                            default,
-                            info.step.clamp(1, MAX_STEP),
-                        ))),
+                        Some(info) => Ok(Arc::new(TagState::new(default, self.step_of(&info)))),
                         None => Err(Error::UnknownTag {
                             tag: default.clone(),
                         }),
@@ -224,6 +221,15 @@ impl Shared {
         // Another caller may have loaded the same tag (or the default) meanwhile: keep theirs.
         let st = Arc::clone(tags.entry(st.name.clone()).or_insert(st));
         Ok(Arc::clone(tags.entry(tag.to_string()).or_insert(st)))
+    }
+
+    /// The step a client starts a tag with: the store's, or the client's default where the
+    /// store keeps none (0).
+    fn step_of(&self, info: &TagInfo) -> u64 {
+        match info.step {
+            0 => self.opts.default_step,
+            s => s.clamp(1, MAX_STEP),
+        }
     }
 
     pub(super) fn lookup(&self, tag: &str) -> Option<Arc<TagState>> {

@@ -3,7 +3,7 @@ package io.idmint;
 import com.sun.jna.Native;
 
 /**
- * The hot paths (nextId, nextIds, UUIDv7 next, new ObjectId, hex) through JNA direct mapping with primitive
+ * The hot paths (nextId, nextIds, UUIDv7 next, new ObjectId, hex, a segment tag's block) through JNA direct mapping with primitive
  * arguments only. The generated uniffi layer passes a JNA {@code Structure} with every call, which
  * JNA builds by reflection: microseconds per call, far above the 244 ns a twitter-layout ID may
  * take at the cap. Same conversions, same core; a negative return means the call failed, and
@@ -27,6 +27,8 @@ final class Fast {
     static native long idmint_jvm_fast_object_id_new(byte[] out);
 
     static native long idmint_jvm_fast_object_id_hex(byte[] bytes, byte[] out);
+
+    static native long idmint_jvm_fast_segment_block(long handle, int wait, long[] out);
 
     /** Throws the error of this thread's failed fast call. */
     static IdmintException fail(long code) {

@@ -8,6 +8,14 @@ import com.sun.jna.Platform;
  */
 final class NativeLibrary {
     static final String NAME = "idmint_jvm";
+    /**
+     * Frees the native half of a facade object once the facade is unreachable. The generated
+     * objects of uniffi-bindgen-java 0.3.1 register their own cleanup with an inner (non-static)
+     * class, which holds the object itself, so it never runs: a facade whose native half holds
+     * something (a lease, a store connection) registers here, with an action that holds only the
+     * generated object.
+     */
+    static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
     private static volatile boolean checked;
 
     private NativeLibrary() {}

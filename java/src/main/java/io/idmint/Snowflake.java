@@ -3,10 +3,13 @@ package io.idmint;
 import io.idmint.ffi.FfiException;
 import io.idmint.ffi.NodeValue;
 import java.lang.ref.Reference;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A snowflake ID generator for one node: thread-safe and lock-free; every ID it returns is greater
@@ -23,9 +26,24 @@ import java.util.Objects;
  *         .onExhausted("borrow:50")                    // or "wait" (default)
  *         .onRollback("wait:500")                      // or "error" (default), "continue"
  *         .build();
+ *
+ * try (Snowflake leased = Snowflake.builder("twitter")  // node value leased from a store,
+ *         .lease("postgres://app@db/shop")            // renewed in the background,
+ *         .leaseRange(0, 31)                          // released by close()
+ *         .build()) {
+ *     leased.nextId();
+ * }
  * }</pre>
+ *
+ * <p>Node values come from exactly one of: values set with {@link Builder#node}, a
+ * {@link Builder#lease(String) lease}, or {@link Builder#randomNodes()}; the core refuses a
+ * missing field ({@link MissingFieldException}) and a mix.
+ *
+ * <p>{@link #close()} releases the lease (and lowers a high-water mark to the last ID issued);
+ * a generator dropped without it releases them when it is garbage-collected. Every later call
+ * throws {@link ClosedException}.
  */
-public final class Snowflake {
+public final class Snowflake implements AutoCloseable {
     static {
         NativeLibrary.ensureLoaded();
     }
@@ -34,11 +52,29 @@ public final class Snowflake {
     /** The Rust generator inside {@code inner}; valid while {@code inner} is reachable. */
     private final long handle;
     private final Layout layout;
+    /**
+     * For a generator holding a lease or a high-water mark, whose native half {@link #close()}
+     * frees (that is what releases them): calls in flight, plus {@link #CLOSED} once closed, so
+     * the free waits for them. {@code null} otherwise: close() only marks it closed, and the
+     * native half goes with the garbage collector, so the hot path pays no count.
+     */
+    private final AtomicLong calls;
+    private volatile boolean closed;
+    private static final long CLOSED = 1L << 62;
 
-    private Snowflake(io.idmint.ffi.Snowflake inner) {
+    /** Frees the native generator (releasing a lease) at close() or once this is unreachable. */
+    private final java.lang.ref.Cleaner.Cleanable free;
+
+    private Snowflake(io.idmint.ffi.Snowflake inner, boolean guarded) {
         this.inner = inner;
         this.handle = inner.fastHandle();
         this.layout = new Layout(inner.layout());
+        this.calls = guarded ? new AtomicLong() : null;
+        this.free = NativeLibrary.CLEANER.register(this, inner::close);
+    }
+
+    private Snowflake(io.idmint.ffi.Snowflake inner) {
+        this(inner, false);
     }
 
     /** A generator of the {@code twitter} layout (41-bit ms time, datacenter 5, worker 5, sequence 12). */
@@ -67,6 +103,7 @@ public final class Snowflake {
      * has run out.
      */
     public long nextId() {
+        enter();
         try {
             long id = Fast.idmint_jvm_fast_next_id(handle);
             if (id < 0) {
@@ -74,6 +111,7 @@ public final class Snowflake {
             }
             return id;
         } finally {
+            exit();
             Reference.reachabilityFence(inner);
         }
     }
@@ -81,6 +119,7 @@ public final class Snowflake {
     /** {@code n} increasing IDs, reserved a run at a time; {@link InvalidArgumentException} if {@code n < 0}. */
     public long[] nextIds(int n) {
         long[] out = new long[Math.max(n, 0)];
+        enter();
         try {
             long rc = Fast.idmint_jvm_fast_next_ids(handle, out, n);
             if (rc < 0) {
@@ -88,17 +127,14 @@ public final class Snowflake {
             }
             return out;
         } finally {
+            exit();
             Reference.reachabilityFence(inner);
         }
     }
 
     /** Take an ID of this generator's layout apart. */
     public IdParts parse(long id) {
-        try {
-            return Layout.parts(inner.decompose(id));
-        } catch (FfiException e) {
-            throw NativeLibrary.rethrow(e);
-        }
+        return layout.parse(id);
     }
 
     /** The layout. */
@@ -106,13 +142,18 @@ public final class Snowflake {
         return layout;
     }
 
-    /** The node values, in layout order. */
+    /** The node values in use, in layout order (a leased value can change after a lost lease). */
     public Map<String, Long> nodes() {
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (NodeValue n : Layout.call(inner::nodes)) {
-            out.put(n.name(), n.value());
+        enter();
+        try {
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (NodeValue n : Layout.call(inner::nodes)) {
+                out.put(n.name(), n.value());
+            }
+            return Collections.unmodifiableMap(out);
+        } finally {
+            exit();
         }
-        return Collections.unmodifiableMap(out);
     }
 
     /** The sequence-exhaustion policy: {@code wait} or {@code borrow:MS}. */
@@ -127,13 +168,73 @@ public final class Snowflake {
 
     /** The generator's counters. */
     public Stats stats() {
-        io.idmint.ffi.Stats s = inner.stats();
-        return new Stats(s.issued(), s.waits(), s.rollbacks(), s.leadMs(), s.maxLeadMs());
+        enter();
+        try {
+            io.idmint.ffi.Stats s = inner.stats();
+            return new Stats(s.issued(), s.waits(), s.rollbacks(), s.leadMs(), s.maxLeadMs());
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Release the lease (at once, for the next holder) and lower a high-water mark to the last
+     * ID issued; waits for calls in flight on other threads. Every later call throws
+     * {@link ClosedException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (calls == null) {
+            return;
+        }
+        long seen = calls.get();
+        while ((seen & CLOSED) == 0) {
+            if (calls.compareAndSet(seen, seen | CLOSED)) {
+                while (calls.get() != CLOSED) {
+                    Thread.onSpinWait();
+                }
+                free.clean();
+                return;
+            }
+            seen = calls.get();
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void enter() {
+        if (calls == null) {
+            if (closed) {
+                throw closedError();
+            }
+        } else if ((calls.getAndIncrement() & CLOSED) != 0) {
+            calls.getAndDecrement();
+            throw closedError();
+        }
+    }
+
+    private void exit() {
+        if (calls != null) {
+            calls.getAndDecrement();
+        }
+    }
+
+    private static IdmintException closedError() {
+        try {
+            io.idmint.ffi.IdmintJvm.closedError("snowflake generator");
+        } catch (FfiException e) {
+            return NativeLibrary.rethrow(e);
+        }
+        return new IdmintException("closed", "this snowflake generator is closed");
     }
 
     @Override
     public String toString() {
-        return "Snowflake(" + layout + ", " + nodes() + ")";
+        return closed ? "Snowflake(" + layout + ", closed)" : "Snowflake(" + layout + ", " + nodes() + ")";
     }
 
     /** Configures a {@link Snowflake}; every value is checked by {@link #build()}. */
@@ -148,6 +249,12 @@ public final class Snowflake {
         private String onRollback;
         private ManualClock clock;
         private Long resumeAfter;
+        private String leaseUrl;
+        private io.idmint.ffi.LeaseRange leaseRange;
+        private Long leaseTtlMs;
+        private Long leaseFreezeMs;
+        private String leaseHolder;
+        private Path highWaterMark;
 
         private Builder(String spec, Layout layout) {
             this.spec = spec;
@@ -213,6 +320,59 @@ public final class Snowflake {
             return this;
         }
 
+        /**
+         * Lease the node value from the store at {@code url} ({@code sqlite:PATH},
+         * {@code postgres://…}, {@code mysql://…}, {@code redis://…}; {@code memory:} is this
+         * generator's own) instead of setting it: the leased value fills every node field, is
+         * renewed in the background while the generator lives and released by {@link #close()}
+         * (or when it is garbage-collected). {@link #build()} throws {@link NoFreeLeaseException}
+         * when every value of the range is held or frozen; a generator whose renewals fail throws
+         * {@link LeaseLostException} from {@code nextId()} before its lease can have ended for
+         * others. A previous holder's IDs are never repeated: the store keeps the last time
+         * each value issued.
+         */
+        public Builder lease(String url) {
+            this.leaseUrl = Objects.requireNonNull(url, "url");
+            return this;
+        }
+
+        /** Lease a value in {@code first..=last} (default: every value the layout's node bits hold). */
+        public Builder leaseRange(long first, long last) {
+            this.leaseRange = new io.idmint.ffi.LeaseRange(first, last);
+            return this;
+        }
+
+        /** How long a lease lasts without renewal (core default 10 s, 300 ms to 1 day); renewed every third of it. */
+        public Builder leaseTtl(Duration ttl) {
+            this.leaseTtlMs = ttl.toMillis();
+            return this;
+        }
+
+        /** How long a value stays frozen after its lease expired before anyone may take it (core default: the TTL). */
+        public Builder leaseFreeze(Duration freeze) {
+            this.leaseFreezeMs = freeze.toMillis();
+            return this;
+        }
+
+        /** The holder's name shown in the store (core default {@code host:pid}). */
+        public Builder leaseHolder(String holder) {
+            this.leaseHolder = Objects.requireNonNull(holder, "holder");
+            return this;
+        }
+
+        /**
+         * Keep a high-water mark in the file at {@code path}: the time up to which this generator
+         * may have issued IDs, written ahead and synced before an ID past it is handed out. After
+         * a restart with a clock that went back, IDs stay above the mark and the rollback policy
+         * decides (wait, continue, or {@link ClockMovedBackwardsException}). One file per node
+         * value and process; {@link #close()} lowers it to the last ID issued. Not with a lease
+         * (which keeps its fence in the lease store): {@link InvalidArgumentException}.
+         */
+        public Builder highWaterMark(Path path) {
+            this.highWaterMark = Objects.requireNonNull(path, "path");
+            return this;
+        }
+
         /** Use a {@link ManualClock} instead of the default monotonic clock (for tests). */
         public Builder clock(ManualClock clock) {
             this.clock = clock;
@@ -222,18 +382,23 @@ public final class Snowflake {
         /**
          * Build. Errors: {@link InvalidLayoutException}, {@link MissingFieldException},
          * {@link UnknownFieldException}, {@link ValueOutOfRangeException},
-         * {@link InvalidArgumentException} (a policy), {@link EpochInFutureException},
-         * {@link LayoutExhaustedException}, {@link InvalidIdException} (the ID to resume after).
+         * {@link InvalidArgumentException} (a policy, a lease option, node values mixed with a
+         * lease), {@link EpochInFutureException}, {@link LayoutExhaustedException},
+         * {@link InvalidIdException} (the ID to resume after), {@link NoFreeLeaseException},
+         * {@link StoreUnavailableException} (the lease store).
          */
         public Snowflake build() {
-            return new Snowflake(buildInner());
+            return new Snowflake(buildInner(), leaseUrl != null || highWaterMark != null);
         }
 
         private io.idmint.ffi.Snowflake buildInner() {
             Layout l = layout != null ? layout : Layout.of(spec, epoch);
             try {
+                io.idmint.ffi.LeaseSpec lease = leaseUrl == null
+                        ? null : new io.idmint.ffi.LeaseSpec(leaseUrl, leaseRange, leaseTtlMs, leaseFreezeMs, leaseHolder);
                 return new io.idmint.ffi.Snowflake(l.inner, Layout.nodeValues(nodes), randomNodes,
-                        onExhausted, onRollback, clock == null ? null : clock.inner, resumeAfter);
+                        onExhausted, onRollback, clock == null ? null : clock.inner, resumeAfter, lease,
+                        highWaterMark == null ? null : highWaterMark.toString());
             } catch (FfiException e) {
                 throw NativeLibrary.rethrow(e);
             }

@@ -2,7 +2,11 @@ package io.idmint.bench;
 
 import com.github.f4b6a3.tsid.TsidFactory;
 import io.idmint.ObjectId;
+import io.idmint.SegmentClient;
+import io.idmint.SegmentTag;
 import io.idmint.Snowflake;
+import me.ahoo.cosid.segment.IdSegmentDistributor;
+import me.ahoo.cosid.segment.SegmentChainId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +19,8 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * idmint against hutool's Snowflake and tsid-creator, in one JVM, single-threaded. Each row:
+ * idmint against hutool's Snowflake, tsid-creator and CosId's SegmentChainId, in one JVM,
+ * single-threaded. Each row:
  * warm up, then several timed rounds of calls; the median rate is printed as a Markdown table
  * and written to {@code docs/bench/jvm.md} with the date, machine and command on top
  * ({@code IDMINT_BENCH_WRITE=0}: print only).
@@ -54,6 +59,9 @@ public final class Bench {
         return rates[ROUNDS / 2];
     }
 
+    /** The step of both segment generators: idmint's default, given to CosId's distributor too. */
+    static final long SEGMENT_STEP = 1000;
+
     public static void main(String[] args) {
         Snowflake idmint = new Snowflake(1, 1);
         double cap = idmint.layout().idsPerSecondCap();
@@ -71,9 +79,18 @@ public final class Bench {
         rows.add(new Row("idmint `new ObjectId()`", measure(() -> new ObjectId().hashCode(), 1), null));
         rows.add(new Row("idmint `new ObjectId().toHexString()`", measure(() -> new ObjectId().toHexString().length(), 1), null));
         rows.add(new Row("hutool `ObjectId.nextBytes()`", measure(() -> cn.hutool.core.lang.ObjectId.nextBytes()[11], 1), null));
+        SegmentClient segments = SegmentClient.builder("memory:").defaultStep(SEGMENT_STEP).connect();
+        SegmentTag orders = segments.tag("orders");
+        rows.add(new Row("idmint `SegmentTag.nextId()` (`memory:`, step " + SEGMENT_STEP + ")", measure(orders::nextId, 1), null));
+        SegmentChainId cosid = new SegmentChainId(new IdSegmentDistributor.Atomic(SEGMENT_STEP));
+        rows.add(new Row("CosId `SegmentChainId.generate()` (`IdSegmentDistributor.Atomic`, step " + SEGMENT_STEP + ")",
+                measure(cosid::generate, 1), null));
+        segments.close();
 
         double idmintSingle = rows.get(0).idsPerSecond();
         double idmintOid = rows.get(5).idsPerSecond();
+        double idmintSegment = rows.get(8).idsPerSecond();
+        double cosidSegment = rows.get(9).idsPerSecond();
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%s, %s %s, %d cores, %d rounds x %.1f s, median",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), System.getProperty("os.arch"),
@@ -82,11 +99,16 @@ public final class Bench {
         lines.add("| benchmark | IDs/s | of layout cap (4.096 M/s) | idmint / this |");
         lines.add("|---|---:|---:|---:|");
         for (Row r : rows) {
-            double base = r.name().contains("ObjectId") ? idmintOid : idmintSingle;
+            double base = r.name().contains("ObjectId") ? idmintOid
+                    : r.name().contains("Segment") ? idmintSegment : idmintSingle;
             lines.add(String.format("| %s | %.3f M | %s | %.2f |", r.name(), r.idsPerSecond() / 1e6,
                     r.cap() == null ? "n/a" : String.format("%.1f %%", 100 * r.idsPerSecond() / r.cap()),
                     base / r.idsPerSecond()));
         }
+        lines.add("");
+        lines.add("Snowflake rows: the last column is idmint `Snowflake.nextId()` over the row; ObjectId rows:");
+        lines.add("idmint `new ObjectId()` over the row; segment rows: idmint `SegmentTag.nextId()` over the row.");
+        lines.add(String.format("Segment `nextId()` from memory, idmint / CosId `SegmentChainId`: **%.2f**", idmintSegment / cosidSegment));
         System.out.println();
         lines.forEach(System.out::println);
         if (sink == 42) {
@@ -105,7 +127,13 @@ public final class Bench {
             root = root.getParent();
         }
         Path file = root.resolve("docs/bench/jvm.md");
-        StringBuilder command = new StringBuilder("cd java && mvn -q -Pbench test-compile exec:java");
+        // The cargo profile of the native library, when not the default (release).
+        String profile = System.getenv("IDMINT_CARGO_PROFILE");
+        StringBuilder command = new StringBuilder("cd java && ");
+        if (profile != null && !profile.isEmpty()) {
+            command.append("IDMINT_CARGO_PROFILE=").append(profile).append(' ');
+        }
+        command.append("mvn -q -Pbench test-compile exec:java");
         for (String prop : List.of("bench.seconds", "bench.rounds")) {
             if (System.getProperty(prop) != null) {
                 command.append(" -D").append(prop).append('=').append(System.getProperty(prop));
@@ -118,7 +146,7 @@ public final class Bench {
                 String.format("- machine: %s %s, %s × %d CPUs, load average %s", System.getProperty("os.name").toLowerCase(),
                         System.getProperty("os.arch"), procLine("/proc/cpuinfo", "model name"),
                         Runtime.getRuntime().availableProcessors(), procLine("/proc/loadavg", "")),
-                String.format("- runtime: %s %s, hutool 5.8.26, tsid-creator 5.2.6 (java/pom.xml)",
+                String.format("- runtime: %s %s, hutool 5.8.26, tsid-creator 5.2.6, CosId (cosid-core) 2.13.3 (java/pom.xml)",
                         System.getProperty("java.vm.name"), System.getProperty("java.version")),
                 "- command: `" + command + "` (from the repository root)",
                 "",

@@ -1,0 +1,196 @@
+// SegmentClient: the API over a memory: store, uniqueness across 4 processes x 2 worker threads
+// through every store (segment-worker.mjs, which the mixed-language run reuses), and the
+// event loop while a refill waits on a store made slow.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import * as idmint from '../index.mjs';
+import { thrown, assertKind } from '../../js/test/helpers.mjs';
+import { stores, server, unique, rejected, readIds } from './stores.mjs';
+
+const { SegmentClient, Template, OrderNumbers } = idmint;
+const run = promisify(execFile);
+
+
+/** `tag.nextId()` until memory is empty (WouldBlockError; at most `max` IDs), the IDs it gave. */
+function drain(tag, max = 100_000) {
+  const ids = [];
+  while (ids.length < max) {
+    try {
+      ids.push(tag.nextId());
+    } catch (e) {
+      assertKind(e, 'would_block', 'draining');
+      return ids;
+    }
+  }
+  return ids;
+}
+
+describe('SegmentClient over memory:', () => {
+  test('tag handles, sync and async IDs, numbers, runs, metrics', async () => {
+    const client = await SegmentClient.connect('memory:', { defaultStep: 100, maxStep: 100 });
+    assert.equal(client.store, 'memory:');
+    assert.equal(await client.createTag('orders', { start: 1_000_001, step: 50, description: 'orders' }), true);
+    assert.equal(await client.createTag('orders', { start: 5 }), false, 'exists: unchanged');
+    const orders = await client.tag('orders');
+    assert.equal(await client.tag('orders'), orders, 'cached');
+    assert.equal(orders.tag, 'orders');
+    // the hot path does not wait (nothing may be fetched yet), the async call does
+    try {
+      orders.nextId();
+    } catch (e) {
+      assertKind(e, 'would_block', 'before the first range');
+    }
+    const first = await orders.nextIdAsync();
+    assert.ok(first >= 1_000_001n, `${first}: from the start given`);
+    const sync = drain(orders, 1000);
+    assert.ok(sync.length > 0, 'IDs from memory');
+    // increasing; gaps where a block did not fit the rest of a range (skipped, never reissued)
+    let last = first;
+    for (const id of sync) {
+      assert.equal(typeof id, 'bigint');
+      assert.ok(id > last, `${id} after ${last}`);
+      last = id;
+    }
+    assert.ok(sync[0] > first);
+    const later = await orders.nextIdAsync();
+    assert.ok(later > sync.at(-1));
+    assert.equal(typeof orders.nextNumber === 'function' && typeof (await orders.nextNumberAsync()), 'number');
+    const run_ = await orders.nextIds(10);
+    assert.equal(run_.end - run_.start, 10n);
+    const big = await orders.nextIds(1000); // above the step: straight from the store
+    assert.equal(big.end - big.start, 1000n);
+    assert.ok(big.start >= run_.end);
+    const m = orders.metrics();
+    assert.equal(m.tag, 'orders');
+    assert.ok(m.refills >= 2, `refills ${m.refills}`);
+    for (const k of ['remaining', 'step', 'refills', 'lastRefillLatencyMs', 'maxRefillLatencyMs', 'meanRefillLatencyMs', 'storeErrors']) {
+      assert.equal(typeof m[k], 'number', k);
+    }
+    assert.equal(m.lastError, null);
+    assert.deepEqual(client.metrics().map((x) => x.tag), ['orders']);
+    await client.close();
+    assertKind(thrown(() => orders.nextId()), 'closed', 'after close: the block is dropped');
+    assertKind(await rejected(orders.nextIdAsync()), 'closed', 'nextIdAsync after close');
+    assertKind(await rejected(client.tag('other')), 'closed', 'tag after close');
+  });
+
+  test('an ID above 2^53-1 as a number: ValueOutOfRangeError (a RangeError)', async () => {
+    const client = await SegmentClient.connect('memory:');
+    await client.createTag('big', { start: 2n ** 53n - 1n, step: 10 });
+    const big = await client.tag('big');
+    assert.equal(await big.nextNumberAsync(), Number.MAX_SAFE_INTEGER);
+    const e = thrown(() => big.nextNumber()); // from memory: the rest of the first range
+    assertKind(e, 'value_out_of_range', 'nextNumber above 2^53-1');
+    assert.ok(e instanceof RangeError);
+    assert.match(e.message, /9007199254740992/);
+    const e2 = await rejected(big.nextNumberAsync());
+    assertKind(e2, 'value_out_of_range', 'nextNumberAsync above 2^53-1');
+    await client[Symbol.asyncDispose]();
+  });
+
+  test('options and bad arguments: typed errors naming the value', async () => {
+    const c = await SegmentClient.connect('memory:', { autoCreate: false, defaultTag: 'shared', maxWaitMs: 200, opTimeoutMs: 500, refillAt: 10 });
+    assertKind(await rejected(c.tag('nope')), 'unknown_tag', 'no such tag, no default tag in the store');
+    await c.createTag('shared');
+    assert.equal((await c.tag('rare')).tag, 'shared', 'the default tag');
+    assertKind(await rejected(c.tag('no pe')), 'invalid_tag');
+    assertKind(await rejected(c.createTag('x', { step: 0 })), 'invalid_argument', 'step 0');
+    const bad = [
+      [() => SegmentClient.connect('ftp://x'), 'invalid_argument', 'a scheme'],
+      [() => SegmentClient.connect(5), 'invalid_argument', 'not a string'],
+      [() => SegmentClient.connect('memory:', { refillAt: 100 }), 'invalid_argument', 'refillAt 100'],
+      [() => SegmentClient.connect('memory:', { refillAt: 300 }), 'invalid_argument', 'refillAt 300'],
+      [() => SegmentClient.connect('memory:', { maxStep: -1 }), 'invalid_argument', 'maxStep -1'],
+      [() => SegmentClient.connect('memory:', { maxWaitMs: -1 }), 'invalid_argument', 'maxWaitMs -1'],
+      [() => SegmentClient.connect('memory:', { refill: 10 }), 'invalid_argument', 'no such option'],
+      [() => SegmentClient.connect('memory:', { autoCreate: 'yes' }), 'invalid_argument', 'autoCreate'],
+      [() => SegmentClient.connect('redis://:secret@127.0.0.1:1', { opTimeoutMs: 300 }), 'store_unavailable', 'nothing listens'],
+    ];
+    for (const [fn, kind, what] of bad) {
+      const e = await rejected(fn(), what);
+      assertKind(e, kind, what);
+      assert.ok(!e.message.includes('secret'), e.message);
+    }
+    const e = await rejected(SegmentClient.connect('memory:', { refillAt: 300 }));
+    assert.match(e.message, /300/, 'the value as given');
+    assert.match(e.message, /refillAt/, 'the option as JS spells it');
+    assert.match((await rejected(SegmentClient.connect('memory:', { maxStep: -1 }))).message, /-1/);
+    assertKind(thrown(() => new SegmentClient()), 'invalid_argument', 'new SegmentClient');
+  });
+});
+
+describe('4 processes x 2 worker threads x 250,000 IDs from one tag: no duplicates', () => {
+  const worker = new URL('./segment-worker.mjs', import.meta.url).pathname;
+  for (const { name, url } of stores()) {
+    test(name, { skip: url ? false : 'server not set' }, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-seg-'));
+      const tag = unique('node');
+      const files = [0, 1, 2, 3].map((i) => path.join(dir, `ids-${i}.txt`));
+      await Promise.all(files.map((f) => run(process.execPath, [worker, url, tag, '250000', '2', f])));
+      const { ids, duplicates } = readIds(files);
+      assert.equal(ids.length, 2_000_000, 'every ID written');
+      assert.equal(duplicates, 0, 'duplicates');
+      assert.ok(ids.every((id) => id > 0n));
+    });
+  }
+});
+
+/** Send one Redis command on a connection of its own; the reply's first line. */
+function redisCommand(url, ...args) {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = net.connect(Number(u.port || 6379), u.hostname, () => {
+      s.write(`*${args.length}\r\n` + args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join(''));
+    });
+    s.once('data', (d) => {
+      s.end();
+      resolve(d.toString().split('\r\n')[0]);
+    });
+    s.once('error', reject);
+  });
+}
+
+const redisUrl = server('IDMINT_TEST_REDIS_URL');
+
+test('the event loop runs while a refill waits on a paused Redis: p99 delay < 5 ms', { skip: redisUrl ? false : 'IDMINT_TEST_REDIS_URL not set' }, async () => {
+  const client = await SegmentClient.connect(redisUrl, { defaultStep: 100, maxStep: 100, maxWaitMs: 10_000 });
+  const tag = await client.tag(unique('slow'));
+  await tag.nextIdAsync(); // the first range, before the store is slowed down
+  // Writes (the refill's script) wait 2 s from now; this connection is not the client's.
+  assert.equal(await redisCommand(redisUrl, 'CLIENT', 'PAUSE', '2000', 'WRITE'), '+OK');
+  drain(tag); // what is in memory; the refill is now waiting on the paused store
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  const t0 = performance.now();
+  const id = await tag.nextIdAsync();
+  const waited = performance.now() - t0;
+  h.disable();
+  assert.equal(typeof id, 'bigint');
+  assert.ok(waited > 500, `the call waited for the store (${waited.toFixed(0)} ms)`);
+  const p99 = h.percentile(99) / 1e6;
+  assert.ok(p99 < 5, `event loop delay p99 ${p99.toFixed(2)} ms over ${waited.toFixed(0)} ms of waiting`);
+  await client.close();
+});
+
+test('shared OrderNumbers: next() never waits on the store (InvalidArgumentError), nextAsync() does, off the loop', { skip: redisUrl ? false : 'IDMINT_TEST_REDIS_URL not set' }, async () => {
+  const orders = new OrderNumbers(new Template('%Y%M%D%5S'), { counter: redisUrl, name: unique('orders') });
+  assertKind(thrown(() => orders.next('2024-05-21T10:00:00Z')), 'invalid_argument', 'next() on a shared counter');
+  assert.equal(await orders.nextAsync('2024-05-21T10:00:00Z'), '2024052100001');
+  assert.equal(await redisCommand(redisUrl, 'CLIENT', 'PAUSE', '1000', 'WRITE'), '+OK');
+  // A blocked event loop would run no timer during the wait.
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 10);
+  const t0 = performance.now();
+  assert.equal(await orders.nextAsync('2024-05-21T10:00:00Z'), '2024052100002');
+  const waited = performance.now() - t0;
+  clearInterval(timer);
+  assert.ok(waited > 300, `waited ${waited.toFixed(0)} ms`);
+  assert.ok(ticks >= 10, `${ticks} timer ticks in ${waited.toFixed(0)} ms of waiting`);
+});
