@@ -132,7 +132,7 @@ build_java() {
     [ -d "$HOME/.m2/repository" ] && cp -a "$HOME/.m2/repository/." "$repo/"
     rm -rf "$repo/io/idmint"
     (cd java && IDMINT_JVM_TARGET_DIR=${IDMINT_JVM_TARGET_DIR:-$TARGET} \
-        mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -DskipTests install)
+        mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -Dmaven.test.skip=true install)
     local dir=$repo/io/idmint/idmint/$VERSION f
     for f in "idmint-$VERSION.jar" "idmint-$VERSION-sources.jar" "idmint-$VERSION-javadoc.jar" "idmint-$VERSION.pom"; do
         [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
@@ -185,7 +185,7 @@ user_path() {
 # as_user CMD...: CMD with that PATH, and no cargo or Rust setting from this shell.
 as_user() {
     env -u CARGO_TARGET_DIR -u CARGO_HOME -u RUSTUP_HOME -u RUSTUP_TOOLCHAIN -u IDMINT_CARGO_PROFILE \
-        -u IDMINT_JVM_TARGET_DIR PATH="$USER_PATH" "$@"
+        -u IDMINT_JVM_TARGET_DIR PATH="$USER_PATH" npm_config_loglevel=error "$@"
 }
 
 smoke_python() {
@@ -201,7 +201,7 @@ smoke_node() {
     step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke"
     local dir=$WORK/node
     mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs "$dir/"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
     # --offline: the two tarballs must be all it takes; npm resolves the optional dependency
     # idmint-linux-x64-gnu@VERSION with the tarball given beside it, as it would from the registry.
     (cd "$dir" && as_user npm init -y >/dev/null &&
@@ -225,6 +225,9 @@ smoke_java() {
     (cd "$dir" && as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" \
         -Didmint.version="$VERSION" -Didmint.vectors="$ROOT/tests/vectors" \
         -Didmint.repo="$OUT/maven-repo" test)
+    # mvn -q prints nothing when all passed: say what ran.
+    sed -n 's/.*<testsuite .*name="\([^"]*\)".* tests="\([0-9]*\)" errors="0" skipped="0" failures="0".*/\1: \2 JUnit tests passed/p' \
+        "$dir"/target/surefire-reports/TEST-*.xml | grep . || die "the Maven consumer's tests did not all run"
 }
 
 smoke_web() {
