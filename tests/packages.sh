@@ -61,7 +61,6 @@ check_versions() {
 
 build_python() {
     step "python: maturin build (abi3, cargo profile $PROFILE), auditwheel show"
-    rm -rf "$OUT/python"
     (cd python && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
         --auditwheel check)
     local wheels=("$OUT"/python/*.whl)
@@ -84,7 +83,7 @@ build_node() {
     step "npm: the addon (node/scripts/build.js, cargo profile $PROFILE) as idmint-$key"
     node node/scripts/build.js
     local stage=$OUT/stage
-    rm -rf "$stage" "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-*-gnu-*.tgz
+    rm -rf "$stage"
     mkdir -p "$stage/platform" "$stage/main" "$OUT/npm"
     cp "node/npm/$key/package.json" "node/npm/$key/README.md" "$stage/platform/"
     cp "node/idmint.$key.node" "$stage/platform/"
@@ -108,6 +107,7 @@ build_node() {
     ' "$stage/main/package.json" "$VERSION" $(ls node/npm)
     if find "$stage/main" -name '*.node' | grep -q .; then die "the idmint package carries an addon"; fi
     (cd "$stage/main" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    rm -rf "$stage"
 }
 
 build_web() {
@@ -116,7 +116,6 @@ build_web() {
     wasm_bindgen_cli
     npm_ci web
     (cd web && node build.mjs >/dev/null)
-    rm -f "$OUT"/npm/idmint-web-*.tgz
     # build.mjs just ran: the prepack hook would only build it again.
     (cd web && npm pack --silent --ignore-scripts --pack-destination "$OUT/npm" >/dev/null)
 }
@@ -127,7 +126,6 @@ build_java() {
     # downloaded), without any io.idmint a developer installed there: the consumer below can only
     # find the artifact this run installs.
     local repo=$OUT/maven-repo
-    rm -rf "$repo"
     mkdir -p "$repo"
     [ -d "$HOME/.m2/repository" ] && cp -a "$HOME/.m2/repository/." "$repo/"
     rm -rf "$repo/io/idmint"
@@ -137,7 +135,7 @@ build_java() {
     for f in "idmint-$VERSION.jar" "idmint-$VERSION-sources.jar" "idmint-$VERSION-javadoc.jar" "idmint-$VERSION.pom"; do
         [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
     done
-    unzip -l "$dir/idmint-$VERSION.jar" | grep -E '[a-z0-9-]+/libidmint_jvm\.(so|dylib)$|idmint_jvm\.dll$' ||
+    jar tf "$dir/idmint-$VERSION.jar" | grep -E '^[a-z0-9-]+/(libidmint_jvm\.(so|dylib)|idmint_jvm\.dll)$' ||
         die "the jar carries no native library"
 }
 
@@ -151,8 +149,9 @@ sizes() {
         f=$(tar -tzf "$OUT"/npm/idmint-linux-*.tgz | grep '\.node$')
         printf '%s (in its tarball)\t%s\n' "$(basename "$f")" \
             "$(tar -xzOf "$OUT"/npm/idmint-linux-*.tgz "$f" | wc -c)"
-        f=$(unzip -Z1 "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm')
-        printf '%s (in the jar)\t%s\n' "$f" "$(unzip -p "$repo/idmint-$VERSION.jar" "$f" | wc -c)"
+        f=$(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm')
+        printf '%s (in the jar)\t%s\n' "$f" "$(python3 -c 'import sys, zipfile
+print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).file_size)' "$repo/idmint-$VERSION.jar" "$f")"
         f=$(tar -tzf "$OUT"/npm/idmint-web-*.tgz | grep '\.wasm$')
         printf '%s\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | wc -c)"
         printf '%s gzip -9\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | gzip -9 | wc -c)"
@@ -164,6 +163,7 @@ sizes() {
 build() {
     check_versions
     [ -x "$TOOLS/bin/maturin" ] && [ -x "$TOOLS/bin/auditwheel" ] || tools
+    rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
     build_node
