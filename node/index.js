@@ -3,18 +3,9 @@
 // over the native addon (crate bindings/node). This file only gives the addon's exports the
 // backend shape the facade expects (js/README.md); the API itself is the facade's.
 
-const addonPath = `./idmint.${process.platform}-${process.arch}.node`;
-let native;
-try {
-  native = require(addonPath);
-} catch (e) {
-  const err = new Error(
-    `idmint: cannot load the native addon ${addonPath} (${e.message}). ` +
-      'Build it with `npm run build` in the idmint package (needs Rust: https://rustup.rs).'
-  );
-  err.cause = e;
-  throw err;
-}
+const { loadAddon } = require('./platform.js');
+// The published package lists its prebuilt platform packages (tests/packages.sh adds them).
+const native = loadAddon(Object.keys(require('./package.json').optionalDependencies || {}));
 const { createIdmint } = require('./facade.cjs');
 const { segmentApi } = require('./segment.js');
 

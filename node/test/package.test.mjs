@@ -6,6 +6,7 @@ import * as esm from '../index.mjs';
 
 const require = createRequire(import.meta.url);
 const cjs = require('../index.js');
+const { localAddonFile } = require('../platform.js');
 
 test('require and import give the same classes', () => {
   for (const k of ['Snowflake', 'Layout', 'ObjectId', 'parse', 'compose', 'IdmintError', 'InvalidIdError']) {
@@ -15,7 +16,7 @@ test('require and import give the same classes', () => {
 });
 
 test('every kind the core reports has an error class', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   for (const kind of native.errorKinds()) {
     const C = cjs.errors[kind];
     assert.equal(typeof C, 'function', kind);
@@ -25,7 +26,7 @@ test('every kind the core reports has an error class', () => {
 });
 
 test('the raw functions reject wrong handles with an error, not a crash', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   const layout = new native.NativeLayout('twitter');
   const lh = layout.handle();
   for (const bad of [undefined, null, 1, {}, 'x', lh]) {
@@ -59,7 +60,7 @@ test('util.inspect shows ObjectId("…")', async () => {
 });
 
 test('bound functions reject bad arguments with an error, not a crash', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   const b = new native.NativeLayout('twitter').bindFast();
   assert.ok(b.out instanceof Float64Array);
   for (const bad of [[], [-1n], [2n ** 64n], [1], ['1']]) {
@@ -91,7 +92,7 @@ test('addon objects are freed by the GC without crashing (finalizers)', async ()
 test("the README's error table lists every kind the core reports", async () => {
   const { readFileSync } = await import('node:fs');
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   for (const kind of native.errorKinds()) {
     const C = cjs.errors[kind];
     assert.ok(readme.includes(`| \`${C.name}\` | \`${kind.toUpperCase()}\` | \`${kind}\` |`), `README lacks ${C.name}`);
