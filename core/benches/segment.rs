@@ -214,7 +214,12 @@ fn main() {
             );
         }
     }
-    let table = format!("\n{}", rows.join("\n"));
+    let table = format!(
+        "\n{}\n\n`waits`: calls that found both buffered ranges used up and waited for a refill. \
+         A slow call with 0 waits is the thread losing its core (see the load average), not a \
+         refill the double buffer failed to hide.",
+        rows.join("\n")
+    );
     println!("{table}");
     if !quick {
         let mut body = table;
