@@ -76,7 +76,7 @@ def test_runs_shards_and_one_round_trip(url):
         ({"batch": -5}, idmint.InvalidArgument, "-5"),
         ({"counter_ttl_secs": 1}, idmint.InvalidArgument, "counter_ttl_secs"),
         ({"resume_after_ms": -1}, idmint.InvalidArgument, "resume_after_ms"),
-        ({"tag": "no spaces"}, idmint.InvalidArgument, "tag"),
+        ({"tag": "no spaces"}, idmint.InvalidTag, "no spaces"),
         ({"layout": "twitter"}, idmint.InvalidLayout, "exactly one node field"),
         ({"op_timeout": 0}, idmint.InvalidArgument, "op_timeout"),
         ({"op_timeout": "1s"}, TypeError, "op_timeout"),

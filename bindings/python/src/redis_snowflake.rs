@@ -144,7 +144,10 @@ impl RedisSnowflake {
                 urls,
             ));
         }
-        b = b.layout(layout_arg(layout, None)?);
+        // Without one, the core's default (`redis-lua`), not layout_arg's (`twitter`).
+        if layout.is_some() {
+            b = b.layout(layout_arg(layout, None)?);
+        }
         let ints = [
             int_opt("shard", shard, u64::MAX)?,
             int_opt("batch", batch, 0)?,
