@@ -33,7 +33,7 @@ describe('RedisSnowflake', { skip }, () => {
   });
 
   test('runs, shards, the sync path from the buffer only', async () => {
-    await using gen = await RedisSnowflake.connect(url, { tag: unique('rsf'), shard: 53, batch: 10 });
+    const gen = await RedisSnowflake.connect(url, { tag: unique('rsf'), shard: 53, batch: 10 });
     assert.equal(gen.layout.preset, 'redis-lua');
     assert.deepEqual(gen.servers, [url]);
     const before = gen.stats().roundTrips;
@@ -65,6 +65,8 @@ describe('RedisSnowflake', { skip }, () => {
     const other = await RedisSnowflake.connect([url], { tag: unique('rsf'), layout: 'time:41,shard:10,sequence:12' });
     assert.equal(other.layout.decompose(await other.nextIdAsync(1023)).shard, 1023);
     await other.close();
+    await gen[Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]();
+    assertKind(await rejected(gen.nextIds(1)), 'closed', 'after asyncDispose');
   });
 
   test('bad arguments are the core typed errors', async () => {
