@@ -92,13 +92,16 @@ impl NativeRedisSnowflake {
     }
 }
 
-/// A shard from JS: the core's shard or, outside `u64`, a stand-in it refuses (`given` keeps
-/// the value for its error).
+/// A shard from JS: the core's shard or, outside `u64`, `u64::MAX`, which no layout's shard
+/// field holds (`given` keeps the value for the core's error; 0, `Given::take`'s stand-in for a
+/// negative value, is a valid shard).
 fn shard_arg(given: &mut Given, shard: &Option<BigInt>) -> Result<Option<u64>> {
-    shard
-        .as_ref()
-        .map(|s| Ok(given.take("shard", wide("shard", s)?)))
-        .transpose()
+    let Some(s) = shard else { return Ok(None) };
+    let w = wide("shard", s)?;
+    Ok(Some(u64::try_from(w).unwrap_or_else(|_| {
+        given.0.push(("shard", w));
+        u64::MAX
+    })))
 }
 
 #[napi]
@@ -201,10 +204,12 @@ impl NativeRedisSnowflake {
         })
     }
 
-    /// The layout's canonical spec.
+    /// The layout: its preset name when it is one, else its canonical spec.
     #[napi(getter)]
     pub fn layout_spec(&self) -> Result<String> {
-        Ok(self.gen()?.layout().spec())
+        let gen = self.gen()?;
+        let l = gen.layout();
+        Ok(l.preset_name().map_or_else(|| l.spec(), str::to_string))
     }
 
     /// The servers, in order, without credentials.
