@@ -150,7 +150,7 @@ function redisSnowflakeApi(native, idmint) {
       return settle(() => this.#n.nextIdsAsync(s, count));
     }
 
-    /** The layout of the IDs (a Layout: `layout.decompose(id).shard`). */
+    /** The layout of the IDs (a Layout: `layout.parse(id).shard`). */
     get layout() {
       return this.#layout;
     }

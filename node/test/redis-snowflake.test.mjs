@@ -63,7 +63,7 @@ describe('RedisSnowflake', { skip }, () => {
     assert.ok((await gen.nextIdsFor(9, 10)).every((id) => shardOf(id) === 9));
     // any layout with one node field; urls as an array
     const other = await RedisSnowflake.connect([url], { tag: unique('rsf'), layout: 'time:41,shard:10,sequence:12' });
-    assert.equal(other.layout.decompose(await other.nextIdAsync(1023)).shard, 1023);
+    assert.equal(other.layout.parse(await other.nextIdAsync(1023)).shard, 1023);
     await other.close();
     await gen[Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')]();
     assertKind(await rejected(gen.nextIds(1)), 'closed', 'after asyncDispose');
