@@ -86,12 +86,12 @@ public final class RedisSnowflake implements AutoCloseable {
 
     /** {@code k} increasing IDs (1..=2^20) of the generator's shard, in one round trip. */
     public long[] nextIds(int k) {
-        return longs(Layout.call(() -> inner.nextIds(null, (long) k)));
+        return Layout.call(() -> inner.nextIds(null, (long) k));
     }
 
     /** {@code k} increasing IDs of {@code shard}, in one round trip. */
     public long[] nextIdsFor(long shard, int k) {
-        return longs(Layout.call(() -> inner.nextIds(shard, (long) k)));
+        return Layout.call(() -> inner.nextIds(shard, (long) k));
     }
 
     /** {@link #nextId()} on idmint's daemon threads. */
@@ -126,12 +126,12 @@ public final class RedisSnowflake implements AutoCloseable {
 
     /** Mint calls answered so far. */
     public long roundTrips() {
-        return Layout.call(inner::stats).getRoundTrips();
+        return Layout.call(inner::stats).roundTrips();
     }
 
     /** Server calls that failed so far. */
     public long nodeFailures() {
-        return Layout.call(inner::stats).getNodeFailures();
+        return Layout.call(inner::stats).nodeFailures();
     }
 
     /** Drop the connections and the buffered IDs; every later call throws {@link ClosedException}. Idempotent. */
@@ -147,14 +147,6 @@ public final class RedisSnowflake implements AutoCloseable {
         } catch (ClosedException e) {
             return "RedisSnowflake(closed)";
         }
-    }
-
-    private static long[] longs(List<Long> ids) {
-        long[] out = new long[ids.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = ids.get(i);
-        }
-        return out;
     }
 
     /** Configures a {@link RedisSnowflake}; the core checks every value when it connects. */
