@@ -8,6 +8,7 @@ const { loadAddon } = require('./platform.js');
 const native = loadAddon(Object.keys(require('./package.json').optionalDependencies || {}));
 const { createIdmint } = require('./facade.cjs');
 const { segmentApi } = require('./segment.js');
+const { redisSnowflakeApi } = require('./redis-snowflake.js');
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
@@ -197,12 +198,14 @@ const { convert } = idmint;
 idmint.addKinds(native.errorKinds());
 const errors = idmint.errors();
 const { SegmentClient, SegmentTag, leaseList } = segmentApi(native, idmint);
+const { RedisSnowflake } = redisSnowflakeApi(native, idmint);
 
 module.exports = {
   ...idmint.api,
   SegmentClient,
   SegmentTag,
   leaseList,
+  RedisSnowflake,
   /** kind -> error class, for every kind the core reports. */
   errors,
   ERROR_KINDS: Object.freeze(Object.keys(errors)),

@@ -513,6 +513,7 @@ impl RedisSnowflakeBuilder {
             opts: self.opts,
             next_node: AtomicUsize::new(0),
             buffers: Mutex::new(HashMap::new()),
+            filling: Mutex::new(std::collections::HashSet::new()),
             mint: Script::new(MINT),
             ident: Script::new(IDENT),
             claim: Script::new(CLAIM),
@@ -597,6 +598,8 @@ struct Inner {
     identities: Mutex<Vec<Option<String>>>,
     next_node: AtomicUsize,
     buffers: Mutex<HashMap<u64, VecDeque<u64>>>,
+    /// Shards whose buffer a `try_next_id_for` is filling in the background (one fill each).
+    filling: Mutex<std::collections::HashSet<u64>>,
     mint: Script,
     ident: Script,
     claim: Script,
@@ -1163,6 +1166,56 @@ impl RedisSnowflake {
         let batch = inner.opts.batch;
         let run = self.block(async move { inner.mint(shard, batch).await })?;
         Ok(self.serve(shard, run))
+    }
+
+    /// The next ID of the generator's shard if one is buffered, never waiting; see
+    /// [`try_next_id_for`](RedisSnowflake::try_next_id_for).
+    ///
+    /// ```no_run
+    /// let gen = idmint_core::RedisSnowflake::builder().urls("redis://127.0.0.1:6379").shard(1).connect_blocking()?;
+    /// assert_eq!(gen.try_next_id().unwrap_err().kind(), "would_block"); // nothing buffered yet
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn try_next_id(&self) -> Result<u64> {
+        self.try_next_id_for(self.fixed_shard()?)
+    }
+
+    /// The next ID of `shard` if one is in its buffer, without waiting on a server: for
+    /// callers that must never block (a JavaScript event loop). With the buffer empty it
+    /// returns [`Error::WouldBlock`] and fetches a run of `batch` IDs in the background (one
+    /// fetch per shard at a time), so a later call finds them; the async calls report the
+    /// servers' errors, the background fetch does not.
+    ///
+    /// ```no_run
+    /// # async fn f() -> idmint_core::Result<()> {
+    /// let gen = idmint_core::RedisSnowflake::builder().urls("redis://127.0.0.1:6379").connect().await?;
+    /// let id = match gen.try_next_id_for(5) {
+    ///     Ok(id) => id,
+    ///     Err(e) if e.kind() == "would_block" => gen.next_id_for_async(5).await?,
+    ///     Err(e) => return Err(e),
+    /// };
+    /// # let _ = id; Ok(()) }
+    /// ```
+    pub fn try_next_id_for(&self, shard: u64) -> Result<u64> {
+        self.live()?;
+        if let Some(id) = self.inner.take_buffered(shard) {
+            return Ok(id);
+        }
+        // A shard the layout cannot hold would fail in the background, unseen: say so here.
+        self.inner.check_shard(shard)?;
+        if lock(&self.inner.filling).insert(shard) {
+            let inner = Arc::clone(&self.inner);
+            self.handle.spawn(async move {
+                if let Ok(run) = inner.mint(shard, inner.opts.batch).await {
+                    inner.keep(shard, run);
+                }
+                lock(&inner.filling).remove(&shard);
+            });
+        }
+        Err(Error::WouldBlock {
+            tag: self.inner.opts.tag.clone(),
+            store: self.inner.describe.clone(),
+        })
     }
 
     fn serve(&self, shard: u64, run: Vec<u64>) -> u64 {

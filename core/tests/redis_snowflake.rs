@@ -621,3 +621,43 @@ fn async_calls_on_the_callers_runtime() {
         tokio::spawn(async move { drop(own) }).await.unwrap();
     });
 }
+
+#[test]
+fn try_next_id_never_waits_and_fills_in_the_background() {
+    let Some(url) = server("redis") else { return };
+    let gen = RedisSnowflake::builder()
+        .urls(&url)
+        .prefix(&unique("p"))
+        .shard(6)
+        .batch(10)
+        .connect_blocking()
+        .unwrap();
+    assert_eq!(gen.try_next_id().unwrap_err().kind(), "would_block");
+    assert_eq!(
+        gen.try_next_id_for(4096).unwrap_err().kind(),
+        "value_out_of_range",
+        "a bad shard is said at once, not lost in the background"
+    );
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let first = loop {
+        match gen.try_next_id() {
+            Ok(id) => break id,
+            Err(e) if e.kind() == "would_block" && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(2))
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    // The background run was 10 IDs: 9 more without a round trip.
+    let trips = gen.stats().round_trips;
+    let mut ids = vec![first];
+    for _ in 0..9 {
+        ids.push(gen.try_next_id().unwrap());
+    }
+    assert_eq!(gen.stats().round_trips, trips);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(
+        gen.layout().decompose(first).unwrap().node("shard"),
+        Some(6)
+    );
+}

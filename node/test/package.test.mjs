@@ -99,8 +99,8 @@ test("the README's error table lists every kind the core reports", async () => {
   }
 });
 
-test('the native-only API: SegmentClient, SegmentTag and leaseList in both entries; the facade has no segment code', async () => {
-  for (const k of ['SegmentClient', 'SegmentTag', 'leaseList', 'WouldBlockError', 'ClosedError', 'ForkedError']) {
+test('the native-only API: SegmentClient, SegmentTag, leaseList and RedisSnowflake in both entries; the facade has no segment or Redis code', async () => {
+  for (const k of ['SegmentClient', 'SegmentTag', 'leaseList', 'RedisSnowflake', 'WouldBlockError', 'ClosedError', 'ForkedError']) {
     assert.equal(typeof esm[k], 'function', k);
     assert.equal(esm[k], cjs[k], k);
   }
@@ -108,5 +108,5 @@ test('the native-only API: SegmentClient, SegmentTag and leaseList in both entri
   assert.equal(typeof cjs.OrderNumbers.prototype.nextAsync, 'function');
   const { readFileSync } = await import('node:fs');
   const facade = readFileSync(new URL('../../js/facade.js', import.meta.url), 'utf8');
-  assert.ok(!/SegmentClient|\blease/i.test(facade.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '').replace(/'[^']*'/g, '')), 'segment or lease code in the shared facade');
+  assert.ok(!/SegmentClient|RedisSnowflake|\blease/i.test(facade.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '').replace(/'[^']*'/g, '')), 'segment or lease code in the shared facade');
 });
