@@ -150,6 +150,57 @@ export declare class SegmentClient {
   readonly store: string;
 }
 
+/** Options of `RedisSnowflake.connect`; every one defaults to the core's. */
+export interface RedisSnowflakeOptions {
+  /** The ID space (default `'default'`; `A-Z a-z 0-9 _ . : -`, 1-128). */
+  tag?: string;
+  /** The shard of `nextId()` / `nextIds(k)` (else pass one per call). */
+  shard?: Whole;
+  /** A layout with exactly one node field, the shard (default `'redis-lua'`). */
+  layout?: string | api.Layout;
+  /** Key prefix (default `'idmint:sf'`). */
+  prefix?: string;
+  /** IDs per round trip behind `nextId` (default 100). */
+  batch?: Whole;
+  /** One call to one server, ms (default 1000). */
+  opTimeoutMs?: Whole;
+  /** One call, every server and retry, ms (default 3000). */
+  maxWaitMs?: Whole;
+  /** How long a failed server is skipped, ms (default 1000). */
+  retryAfterMs?: Whole;
+  /** How far past the server's clock IDs may carry, ms (default 1000). */
+  maxAheadMs?: Whole;
+  /** Life of a millisecond's counter, s (default 10). */
+  counterTtlSecs?: Whole;
+  /** Never issue at or before this unix ms (moving in from another generator). */
+  resumeAfterMs?: Whole;
+  /** Tests only: the key the script reads its time from. */
+  testClockKey?: string;
+}
+
+/** Snowflake IDs minted on Redis; unique per tag across every client, process and server. */
+export declare class RedisSnowflake {
+  private constructor();
+  /** Connect to the servers (`'redis://a,redis://b'` or an array), in the same order on every client. */
+  static connect(urls: string | string[], options?: RedisSnowflakeOptions): Promise<RedisSnowflake>;
+  /** The next ID of the generator's shard (or `shard`) from the buffer, no Promise; WouldBlockError when it is empty (await `nextIdAsync()`). */
+  nextId(shard?: Whole): bigint;
+  /** The next ID of the generator's shard (or `shard`): from the buffer, or after a round trip. */
+  nextIdAsync(shard?: Whole): Promise<bigint>;
+  /** `k` increasing IDs (1..=2^20) of the generator's shard in one round trip. */
+  nextIds(k: Whole): Promise<bigint[]>;
+  /** `k` increasing IDs of `shard` in one round trip. */
+  nextIdsFor(shard: Whole, k: Whole): Promise<bigint[]>;
+  /** The layout of the IDs. */
+  readonly layout: api.Layout;
+  /** The servers, in order, without credentials. */
+  readonly servers: string[];
+  stats(): { roundTrips: number; nodeFailures: number };
+  /** Drop the connections and buffered IDs; later calls throw ClosedError. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
 /** One value of a lease store. */
 export interface LeaseInfo {
   /** The value (a bigint only above 2^53-1). */
@@ -178,5 +229,6 @@ declare const idmint: typeof api & {
   SegmentClient: typeof SegmentClient;
   SegmentTag: typeof SegmentTag;
   leaseList: typeof leaseList;
+  RedisSnowflake: typeof RedisSnowflake;
 };
 export default idmint;

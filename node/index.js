@@ -3,20 +3,12 @@
 // over the native addon (crate bindings/node). This file only gives the addon's exports the
 // backend shape the facade expects (js/README.md); the API itself is the facade's.
 
-const addonPath = `./idmint.${process.platform}-${process.arch}.node`;
-let native;
-try {
-  native = require(addonPath);
-} catch (e) {
-  const err = new Error(
-    `idmint: cannot load the native addon ${addonPath} (${e.message}). ` +
-      'Build it with `npm run build` in the idmint package (needs Rust: https://rustup.rs).'
-  );
-  err.cause = e;
-  throw err;
-}
+const { loadAddon } = require('./platform.js');
+// The published package lists its prebuilt platform packages (tests/packages.sh adds them).
+const native = loadAddon(Object.keys(require('./package.json').optionalDependencies || {}));
 const { createIdmint } = require('./facade.cjs');
 const { segmentApi } = require('./segment.js');
+const { redisSnowflakeApi } = require('./redis-snowflake.js');
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
@@ -206,12 +198,14 @@ const { convert } = idmint;
 idmint.addKinds(native.errorKinds());
 const errors = idmint.errors();
 const { SegmentClient, SegmentTag, leaseList } = segmentApi(native, idmint);
+const { RedisSnowflake } = redisSnowflakeApi(native, idmint);
 
 module.exports = {
   ...idmint.api,
   SegmentClient,
   SegmentTag,
   leaseList,
+  RedisSnowflake,
   /** kind -> error class, for every kind the core reports. */
   errors,
   ERROR_KINDS: Object.freeze(Object.keys(errors)),

@@ -50,10 +50,12 @@ export const {
   WouldBlockError,
   PRESETS,
   // END generated
-  // The native package's own: segment IDs and the lease listing (segment.js).
+  // The native package's own: segment IDs and the lease listing (segment.js), snowflake IDs
+  // minted on Redis (redis-snowflake.js).
   SegmentClient,
   SegmentTag,
   leaseList,
+  RedisSnowflake,
   errors,
   ERROR_KINDS,
 } = idmint;

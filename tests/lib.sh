@@ -15,7 +15,7 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 ;;
-            web) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
+            web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
         esac
     done
     printf '%s\n' "${need[@]}" | sort -u | grep . || true

@@ -39,6 +39,8 @@ declare -A PREP_PID=()
 prep() {
     local name=$1
     shift
+    # Two sections may need one install (web and packages: npm-web): it runs once.
+    [ -z "${PREP_PID[$name]:-}" ] || return 0
     ("$@") >"$PREP_DIR/$name.log" 2>&1 &
     PREP_PID[$name]=$!
 }
@@ -72,11 +74,12 @@ start_prep() {
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node --ignore-scripts ;;
             fuzz) prep fuzz-tools cargo_fuzz ;;
-            web)
+            web | packages)
                 wasm=wasm
                 prep npm-web npm_ci web
                 prep wasm-bindgen wasm_bindgen_cli
-                ;;
+                ;;&
+            packages) prep packages-tools tests/packages.sh tools ;;
         esac
     done
     prep rustup rustup_parts $wasm
@@ -147,10 +150,10 @@ print(" ".join(sorted(n for n in names if "/bindings/" not in n)))')
 section_segment() {
     # Only the store tests (a subset of `rust`, for working on the stores).
     start_servers
-    step "segment: cargo test (stores, daily counters, worker leases)"
+    step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis)"
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease --test lease_stores --test legacy_tables
+        --test lease --test lease_stores --test legacy_tables --test redis_snowflake
 }
 
 section_python() {
@@ -259,6 +262,27 @@ section_web() {
     web/scripts/test.sh browser
 }
 
+section_packages() {
+    # What users install, built as a release builds it (tests/packages.sh), but in the `ci`
+    # profile and target/ the other sections compiled in, so it links what they built: the
+    # abi3 wheel (maturin; `auditwheel show` confirms its manylinux tag), the npm tarballs
+    # `idmint` (JS only) and `idmint-linux-x64-gnu` (the addon, napi-rs's layout), the Maven
+    # artifact with sources and javadoc (mvn install to a temp local repository) and
+    # `idmint-web`. Then each is installed as a user would, into a clean project, with no cargo,
+    # rustc or rustup on PATH: pip in a fresh venv, npm (CJS and ESM), a Maven consumer's
+    # JUnit test, a Vite app's page in headless Chromium.
+    await packages-tools
+    await rustup
+    rustup_parts wasm
+    await wasm-bindgen
+    await npm-web
+    await apt
+    step "tests/packages.sh build (cargo profile $PROFILE)"
+    tests/packages.sh build
+    step "tests/packages.sh smoke (each package installed without a Rust toolchain)"
+    tests/packages.sh smoke
+}
+
 # ---- done-once records ---------------------------------------------------------------------------
 # The key of everything a section could read: the content of every file git tracks or would
 # track (so an edit, a new file or a deleted one changes it) and the toolchains' versions.
@@ -277,7 +301,8 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust python jvm node mixed web fuzz)
+            fuzz) prep fuzz-tools cargo_fuzz ;;
+            web | packages)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do

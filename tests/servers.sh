@@ -4,8 +4,13 @@
 #
 #   tests/servers.sh install                 apt-install what is missing (idempotent)
 #   tests/servers.sh start [redis|postgres|mysql ...]   start (all by default), print env lines
+#                    redis2, redis3: extra Redis servers (never started by default), for the
+#                    tests of Redis-minted snowflakes over several servers
+#                    redis-tls: a TLS-only Redis asking for a client certificate (default on).
+#                    PostgreSQL and MariaDB also take TLS on their one port, with a TLS-only
+#                    user each; the certificates are made here ($DIR/tls, tls_files below)
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
-#   tests/servers.sh stop [NAME ...]         stop by PID (all by default)
+#   tests/servers.sh stop [NAME ...]         stop by PID (all by default, extra Redis servers too)
 #   tests/servers.sh env                     print the IDMINT_TEST_* lines for started servers
 #
 # State (ports, PIDs, data) lives in $IDMINT_SERVERS_DIR (required except for `install`;
@@ -65,16 +70,61 @@ install() {
     fi
 }
 
-start_redis() {
-    local port
-    port=$(port_of redis)
-    mkdir -p "$DIR/redis"
+# A test CA, a server certificate for the name `localhost` only (so `127.0.0.1` is a wrong
+# host name for the tests), a client certificate, and a second CA that signed none of them.
+tls_files() {
+    local t="$DIR/tls"
+    [ -s "$t/client.pem" ] && return 0
+    mkdir -p "$t"
+    local ossl=(openssl req -x509 -newkey rsa:2048 -nodes -days 3650)
+    "${ossl[@]}" -keyout "$t/ca.key" -out "$t/ca.pem" -subj "/CN=idmint test CA" 2>/dev/null
+    "${ossl[@]}" -keyout "$t/other-ca.key" -out "$t/other-ca.pem" -subj "/CN=idmint other CA" 2>/dev/null
+    local who
+    for who in server client; do
+        openssl req -newkey rsa:2048 -nodes -keyout "$t/$who.key" -out "$t/$who.csr" \
+            -subj "/CN=idmint test $who" 2>/dev/null
+        printf 'subjectAltName=DNS:localhost\nextendedKeyUsage=%sAuth\n' "$who" >"$t/$who.ext"
+        openssl x509 -req -in "$t/$who.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial \
+            -days 3650 -extfile "$t/$who.ext" -out "$t/$who.pem" 2>/dev/null
+    done
+    chmod 644 "$t"/*.pem
+    chmod 600 "$t"/*.key
+    # PostgreSQL wants its key private to the user it runs as.
+    cp "$t/server.key" "$t/pg-server.key"
+    chmod 600 "$t/pg-server.key"
+    [ "$(id -u)" = 0 ] && chown postgres "$t/pg-server.key"
+    return 0
+}
+
+start_redis() { start_redis_named redis; }
+start_redis2() { start_redis_named redis2; }
+start_redis3() { start_redis_named redis3; }
+
+start_redis_named() {
+    local name=$1 port
+    port=$(port_of "$name")
+    mkdir -p "$DIR/$name"
     # AOF with fsync on every write: a counter must survive a kill, or IDs repeat.
-    redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/redis" \
+    redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/$name" \
         --appendonly yes --appendfsync always --save "" \
-        --daemonize yes --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log"
-    wait_for 20 redis-cli -p "$port" ping || { log "redis did not start"; cat "$DIR/redis.log" >&2; return 1; }
-    wait_for 5 test -s "$DIR/redis.pid"
+        --daemonize yes --pidfile "$DIR/$name.pid" --logfile "$DIR/$name.log"
+    wait_for 20 redis-cli -p "$port" ping || { log "$name did not start"; cat "$DIR/$name.log" >&2; return 1; }
+    wait_for 5 test -s "$DIR/$name.pid"
+}
+
+# TLS only, with a client certificate signed by the test CA (tls_files).
+start_redis_tls() {
+    local port t="$DIR/tls"
+    tls_files
+    port=$(port_of redis-tls)
+    mkdir -p "$DIR/redis-tls"
+    redis-server --port 0 --tls-port "$port" --bind 127.0.0.1 --dir "$DIR/redis-tls" \
+        --tls-cert-file "$t/server.pem" --tls-key-file "$t/server.key" \
+        --tls-ca-cert-file "$t/ca.pem" --tls-auth-clients yes --save "" \
+        --daemonize yes --pidfile "$DIR/redis-tls.pid" --logfile "$DIR/redis-tls.log"
+    wait_for 20 redis-cli --tls --cacert "$t/ca.pem" --cert "$t/client.pem" --key "$t/client.key" \
+        -h localhost -p "$port" ping || { log "redis-tls did not start"; cat "$DIR/redis-tls.log" >&2; return 1; }
+    wait_for 5 test -s "$DIR/redis-tls.pid"
 }
 
 start_postgres() {
@@ -84,12 +134,20 @@ start_postgres() {
         mkdir -p "$DIR/pg" "$DIR/pgsock"
         [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg" "$DIR/pgsock"
         as_postgres "$PGBIN/initdb" -D "$DIR/pg" -A trust -U postgres >"$DIR/pg-init.log" 2>&1
+        # The user `tlsonly` may connect over TLS only, with a client certificate of the test CA.
+        { printf 'hostnossl all tlsonly all reject\nhostssl all tlsonly all trust clientcert=verify-ca\n'
+          cat "$DIR/pg/pg_hba.conf"; } >"$DIR/pg/hba.new"
+        mv "$DIR/pg/hba.new" "$DIR/pg/pg_hba.conf"
+        [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg/pg_hba.conf"
     fi
+    tls_files
+    local t="$DIR/tls"
     [ "$(id -u)" = 0 ] && touch "$DIR/pg.log" && chown postgres "$DIR/pg.log"
     # After a SIGKILL, old backends may hold shared memory for a moment: retry the start.
     local tries=0
     until as_postgres "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg.log" -w -t 30 \
-        -o "-p $port -k $DIR/pgsock -c listen_addresses=127.0.0.1" start >/dev/null; do
+        -o "-p $port -k $DIR/pgsock -c listen_addresses=127.0.0.1 -c ssl=on -c ssl_cert_file=$t/server.pem -c ssl_key_file=$t/pg-server.key -c ssl_ca_file=$t/ca.pem" \
+        start >/dev/null; do
         tries=$((tries + 1))
         [ $tries -lt 10 ] || { log "postgres did not start"; tail -20 "$DIR/pg.log" >&2; return 1; }
         sleep 1
@@ -97,10 +155,14 @@ start_postgres() {
     head -1 "$DIR/pg/postmaster.pid" >"$DIR/postgres.pid"
     psql -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='idmint'" \
         | grep -q 1 || psql -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE idmint"
+    psql -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname='tlsonly'" \
+        | grep -q 1 || psql -h 127.0.0.1 -p "$port" -U postgres -qc \
+        "CREATE ROLE tlsonly LOGIN; GRANT ALL ON DATABASE idmint TO tlsonly; ALTER DATABASE idmint OWNER TO tlsonly"
 }
 
 start_mysql() {
-    local port
+    local port t="$DIR/tls"
+    tls_files
     port=$(port_of mysql)
     if [ ! -d "$DIR/mysql/mysql" ]; then
         mkdir -p "$DIR/mysql"
@@ -109,13 +171,16 @@ start_mysql() {
     fi
     mariadbd --no-defaults --datadir="$DIR/mysql" --port="$port" --socket="$DIR/mysql.sock" \
         --bind-address=127.0.0.1 --user="$(id -un)" --pid-file="$DIR/mysql.pid" \
-        --log-error="$DIR/mysql.log" --skip-name-resolve >/dev/null 2>&1 &
+        --log-error="$DIR/mysql.log" --skip-name-resolve \
+        --ssl-cert="$t/server.pem" --ssl-key="$t/server.key" --ssl-ca="$t/ca.pem" >/dev/null 2>&1 &
     wait_for 60 mariadb --socket="$DIR/mysql.sock" -u root -e "SELECT 1" \
         || { log "mariadb did not start"; tail -20 "$DIR/mysql.log" >&2; return 1; }
     mariadb --socket="$DIR/mysql.sock" -u root -e "
         CREATE DATABASE IF NOT EXISTS idmint;
         CREATE USER IF NOT EXISTS 'idmint'@'127.0.0.1' IDENTIFIED BY 'idmint';
-        GRANT ALL ON idmint.* TO 'idmint'@'127.0.0.1';"
+        GRANT ALL ON idmint.* TO 'idmint'@'127.0.0.1';
+        CREATE USER IF NOT EXISTS 'idmint_tls'@'127.0.0.1' IDENTIFIED BY 'idmint-tls-pw' REQUIRE X509;
+        GRANT ALL ON idmint.* TO 'idmint_tls'@'127.0.0.1';"
     wait_for 5 test -s "$DIR/mysql.pid"
 }
 
@@ -148,10 +213,24 @@ kill_one() {
 env_lines() {
     [ -s "$DIR/redis.port" ] && alive redis &&
         echo "export IDMINT_TEST_REDIS_URL=redis://127.0.0.1:$(cat "$DIR/redis.port")"
+    local extra
+    for extra in redis2 redis3; do
+        [ -s "$DIR/$extra.port" ] && alive "$extra" &&
+            echo "export IDMINT_TEST_${extra^^}_URL=redis://127.0.0.1:$(cat "$DIR/$extra.port")"
+    done
     [ -s "$DIR/postgres.port" ] && alive postgres &&
         echo "export IDMINT_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:$(cat "$DIR/postgres.port")/idmint"
     [ -s "$DIR/mysql.port" ] && alive mysql &&
         echo "export IDMINT_TEST_MYSQL_URL=mysql://idmint:idmint@127.0.0.1:$(cat "$DIR/mysql.port")/idmint"
+    # TLS: the servers' names as their certificate has them; the files (ca.pem, client.pem,
+    # client.key, other-ca.pem) in IDMINT_TEST_TLS_DIR; the tests add the query options.
+    [ -s "$DIR/redis-tls.port" ] && alive redis-tls &&
+        echo "export IDMINT_TEST_REDIS_TLS_URL=rediss://localhost:$(cat "$DIR/redis-tls.port")"
+    [ -s "$DIR/postgres.port" ] && alive postgres &&
+        echo "export IDMINT_TEST_POSTGRES_TLS_URL=postgres://tlsonly:tlsonly-pw@localhost:$(cat "$DIR/postgres.port")/idmint"
+    [ -s "$DIR/mysql.port" ] && alive mysql &&
+        echo "export IDMINT_TEST_MYSQL_TLS_URL=mysql://idmint_tls:idmint-tls-pw@localhost:$(cat "$DIR/mysql.port")/idmint"
+    [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
     echo "export IDMINT_SERVERS_DIR=$DIR"
     return 0
 }
@@ -159,17 +238,20 @@ env_lines() {
 cmd=${1:-}
 shift || true
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(redis postgres mysql)
+[ ${#names[@]} -eq 0 ] && names=(redis redis-tls postgres mysql)
 case "$cmd" in
     install) install ;;
     start)
         for n in "${names[@]}"; do
-            alive "$n" || { log "starting $n"; "start_$n"; }
+            alive "$n" || { log "starting $n"; "start_${n//-/_}"; }
         done
         env_lines
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
-    stop) for n in "${names[@]}"; do stop_one "$n"; done ;;
+    stop)
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql)
+        for n in "${names[@]}"; do stop_one "$n"; done
+        ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|postgres|mysql ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql ...]" >&2; exit 2 ;;
 esac

@@ -6,14 +6,10 @@ use idmint_core::Layout;
 /// `--layout`, `--layout-spec` and `--epoch`.
 #[derive(Args, Debug, Clone)]
 pub struct LayoutArgs {
-    /// Layout preset: twitter, sonyflake, redis-lua or baidu (see `idmint layouts`)
-    #[arg(
-        long,
-        value_name = "PRESET",
-        default_value = Layout::DEFAULT_PRESET,
-        conflicts_with = "layout_spec"
-    )]
-    layout: String,
+    /// Layout preset: twitter, sonyflake, redis-lua or baidu (see `idmint layouts`) [default:
+    /// twitter; redis-lua for `snowflake --redis`]
+    #[arg(long, value_name = "PRESET", conflicts_with = "layout_spec")]
+    layout: Option<String>,
 
     /// Layout spec, e.g. 'time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=2020-01-01T00:00:00Z'
     #[arg(long, value_name = "SPEC")]
@@ -27,12 +23,16 @@ pub struct LayoutArgs {
 impl LayoutArgs {
     /// The layout these options describe.
     pub fn resolve(&self) -> idmint_core::Result<Layout> {
+        self.resolve_or(Layout::DEFAULT_PRESET)
+    }
+
+    /// The layout these options describe, `default` when neither `--layout` nor
+    /// `--layout-spec` is given.
+    pub fn resolve_or(&self, default: &str) -> idmint_core::Result<Layout> {
         // Both options go through the same parser, which takes presets and specs alike; the two
         // names only make the command line say what the user meant.
-        Layout::parse_with_epoch(
-            self.layout_spec.as_deref().unwrap_or(&self.layout),
-            self.epoch.as_deref(),
-        )
+        let spec = self.layout_spec.as_deref().or(self.layout.as_deref());
+        Layout::parse_with_epoch(spec.unwrap_or(default), self.epoch.as_deref())
     }
 }
 

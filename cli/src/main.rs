@@ -48,7 +48,8 @@ enum Command {
   idmint snowflake --layout sonyflake --node machine=513 --count 5
   idmint snowflake --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z --node worker=3 --count 1000000 > ids.txt
   idmint snowflake --random-nodes --on-exhausted borrow:50 --count 10000000 | sort -n -c
-  idmint snowflake --lease sqlite:./idmint-leases.db --lease-range 0..7 --count 1000")]
+  idmint snowflake --lease sqlite:./idmint-leases.db --lease-range 0..7 --count 1000
+  idmint snowflake --redis redis://10.0.0.1:6379,redis://10.0.0.2:6379 --tag orders --shard 53 --count 1000")]
     Snowflake(SnowflakeArgs),
 
     /// Mint MongoDB-compatible ObjectIds (24 hex digits), one a line
@@ -163,6 +164,9 @@ struct SnowflakeArgs {
 
     #[command(flatten)]
     lease: lease::LeaseArgs,
+
+    #[command(flatten)]
+    redis: snowflake::RedisArgs,
 
     /// How many IDs to mint
     #[arg(long, value_name = "N", default_value_t = 1)]

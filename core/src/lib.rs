@@ -13,6 +13,9 @@
 //!   hide volume and order in 63-bit IDs; short strings ([`Encoding`]: base62, Crockford
 //!   base32); and time-ordered [`Uuid7`]s with their ULID text.
 //!
+//! With feature `redis`, `RedisSnowflake` (module `redis_snowflake`) mints snowflake IDs on one
+//! or more Redis servers (redis-id-generator's scheme, without its duplicates).
+//!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply
 //! their own ([`ManualClock`] for tests).
 //!
@@ -48,6 +51,8 @@ pub mod lease;
 pub mod obfuscate;
 pub mod objectid;
 mod orders;
+#[cfg(feature = "redis")]
+pub mod redis_snowflake;
 #[cfg(feature = "segment")]
 pub mod segment;
 pub mod shortid;
@@ -63,6 +68,8 @@ pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESE
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
 pub use orders::template;
+#[cfg(feature = "redis")]
+pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
 #[cfg(feature = "segment")]
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;

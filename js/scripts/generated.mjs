@@ -32,7 +32,8 @@ const base = (k) => (k.family === 'out_of_range' ? 'RangeError' : 'IdmintError')
 
 function addon() {
   const require = createRequire(import.meta.url);
-  return require(join(root, 'node', `idmint.${process.platform}-${process.arch}.node`));
+  const { localAddonFile } = require(join(root, 'node', 'platform.js'));
+  return require(join(root, 'node', localAddonFile()));
 }
 
 function coreErrorTable() {

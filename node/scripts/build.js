@@ -2,10 +2,12 @@
 'use strict';
 // Builds the native addon (crate `idmint-node` in ../bindings/node) with cargo and copies it
 // next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads; before that it
-// copies the shared API in (js/facade.js as facade.cjs, js/facade.d.ts).
+// copies the shared API in (js/facade.js as facade.cjs, js/facade.d.ts). The published packages are
+// made by tests/packages.sh: `idmint` (JS only) and `idmint-linux-x64-gnu` (this addon).
 //
 //   node scripts/build.js               build (incremental; a no-op copy when nothing changed)
-//   node scripts/build.js --if-missing  only when the .node file is not there (the npm install hook)
+//   node scripts/build.js --if-missing  only when the .node file is not there
+//   node scripts/build.js --js-only     only the copies of the shared API (npm pack's prepack)
 //   node scripts/build.js --debug       a debug build
 //
 // IDMINT_CARGO_PROFILE picks the cargo profile (default `release`); tests/run.sh sets `ci`, the
@@ -19,7 +21,8 @@ const path = require('node:path');
 
 const pkgDir = path.resolve(__dirname, '..');
 const repoRoot = path.resolve(pkgDir, '..');
-const out = path.join(pkgDir, `idmint.${process.platform}-${process.arch}.node`);
+// Named as napi-rs names a platform (index.js looks for it first, then the prebuilt package).
+const out = path.join(pkgDir, require('../platform.js').localAddonFile());
 const args = process.argv.slice(2);
 
 // The shared API (js/facade.js, an ES module, the one source of both packages' API) as the
@@ -42,7 +45,7 @@ if (fs.existsSync(path.join(shared, 'facade.js'))) {
   }
 }
 
-if (args.includes('--if-missing') && fs.existsSync(out)) process.exit(0);
+if (args.includes('--js-only') || (args.includes('--if-missing') && fs.existsSync(out))) process.exit(0);
 
 if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
   console.error(

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ../tests/lib.sh
-# Without install scripts: this package's own would build the addon, which the next step does.
+# Without install scripts: the dev dependencies need none (the addon is the next step).
 npm_ci . --ignore-scripts
 echo "==> build the native addon (node/scripts/build.js)"
 node scripts/build.js

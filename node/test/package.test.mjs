@@ -6,6 +6,7 @@ import * as esm from '../index.mjs';
 
 const require = createRequire(import.meta.url);
 const cjs = require('../index.js');
+const { localAddonFile } = require('../platform.js');
 
 test('require and import give the same classes', () => {
   for (const k of ['Snowflake', 'Layout', 'ObjectId', 'parse', 'compose', 'IdmintError', 'InvalidIdError']) {
@@ -15,7 +16,7 @@ test('require and import give the same classes', () => {
 });
 
 test('every kind the core reports has an error class', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   for (const kind of native.errorKinds()) {
     const C = cjs.errors[kind];
     assert.equal(typeof C, 'function', kind);
@@ -25,7 +26,7 @@ test('every kind the core reports has an error class', () => {
 });
 
 test('the raw functions reject wrong handles with an error, not a crash', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   const layout = new native.NativeLayout('twitter');
   const lh = layout.handle();
   for (const bad of [undefined, null, 1, {}, 'x', lh]) {
@@ -59,7 +60,7 @@ test('util.inspect shows ObjectId("…")', async () => {
 });
 
 test('bound functions reject bad arguments with an error, not a crash', () => {
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   const b = new native.NativeLayout('twitter').bindFast();
   assert.ok(b.out instanceof Float64Array);
   for (const bad of [[], [-1n], [2n ** 64n], [1], ['1']]) {
@@ -91,15 +92,15 @@ test('addon objects are freed by the GC without crashing (finalizers)', async ()
 test("the README's error table lists every kind the core reports", async () => {
   const { readFileSync } = await import('node:fs');
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const native = require(`../idmint.${process.platform}-${process.arch}.node`);
+  const native = require(`../${localAddonFile()}`);
   for (const kind of native.errorKinds()) {
     const C = cjs.errors[kind];
     assert.ok(readme.includes(`| \`${C.name}\` | \`${kind.toUpperCase()}\` | \`${kind}\` |`), `README lacks ${C.name}`);
   }
 });
 
-test('the native-only API: SegmentClient, SegmentTag and leaseList in both entries; the facade has no segment code', async () => {
-  for (const k of ['SegmentClient', 'SegmentTag', 'leaseList', 'WouldBlockError', 'ClosedError', 'ForkedError']) {
+test('the native-only API: SegmentClient, SegmentTag, leaseList and RedisSnowflake in both entries; the facade has no segment or Redis code', async () => {
+  for (const k of ['SegmentClient', 'SegmentTag', 'leaseList', 'RedisSnowflake', 'WouldBlockError', 'ClosedError', 'ForkedError']) {
     assert.equal(typeof esm[k], 'function', k);
     assert.equal(esm[k], cjs[k], k);
   }
@@ -107,5 +108,5 @@ test('the native-only API: SegmentClient, SegmentTag and leaseList in both entri
   assert.equal(typeof cjs.OrderNumbers.prototype.nextAsync, 'function');
   const { readFileSync } = await import('node:fs');
   const facade = readFileSync(new URL('../../js/facade.js', import.meta.url), 'utf8');
-  assert.ok(!/SegmentClient|\blease/i.test(facade.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '').replace(/'[^']*'/g, '')), 'segment or lease code in the shared facade');
+  assert.ok(!/SegmentClient|RedisSnowflake|\blease/i.test(facade.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '').replace(/'[^']*'/g, '')), 'segment or lease code in the shared facade');
 });

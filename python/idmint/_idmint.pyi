@@ -29,6 +29,7 @@ __all__ = [
     "OrderNumbers",
     "PRESETS",
     "Parts",
+    "RedisSnowflake",
     "SegmentClient",
     "Snowflake",
     "Stats",
@@ -298,6 +299,75 @@ class SegmentClient:
         *_exc: type[BaseException] | BaseException | TracebackType | None,
     ) -> bool: ...
     def __aenter__(self) -> asyncio.Future[SegmentClient]: ...
+    def __aexit__(
+        self,
+        *_exc: type[BaseException] | BaseException | TracebackType | None,
+    ) -> asyncio.Future[None]: ...
+
+@final
+class RedisSnowflake:
+    """Snowflake IDs minted on Redis by idmint's Lua script (layout ``redis-lua`` by default):
+    ``urls`` in the same order on every client; IDs unique per tag across clients and servers."""
+
+    def __new__(
+        cls,
+        urls: str | Iterable[str],
+        *,
+        tag: str | None = None,
+        shard: SupportsIndex | None = None,
+        layout: str | Layout | None = None,
+        prefix: str | None = None,
+        batch: SupportsIndex | None = None,
+        op_timeout: _Duration | None = None,
+        max_wait: _Duration | None = None,
+        retry_after: _Duration | None = None,
+        max_ahead: _Duration | None = None,
+        counter_ttl_secs: SupportsIndex | None = None,
+        resume_after_ms: SupportsIndex | None = None,
+        test_clock_key: str | None = None,
+    ) -> RedisSnowflake: ...
+    @classmethod
+    def connect(
+        cls,
+        urls: str | Iterable[str],
+        *,
+        tag: str | None = None,
+        shard: SupportsIndex | None = None,
+        layout: str | Layout | None = None,
+        prefix: str | None = None,
+        batch: SupportsIndex | None = None,
+        op_timeout: _Duration | None = None,
+        max_wait: _Duration | None = None,
+        retry_after: _Duration | None = None,
+        max_ahead: _Duration | None = None,
+        counter_ttl_secs: SupportsIndex | None = None,
+        resume_after_ms: SupportsIndex | None = None,
+        test_clock_key: str | None = None,
+    ) -> asyncio.Future[RedisSnowflake]: ...
+    def next_id(self) -> int: ...
+    def next_id_for(self, shard: SupportsIndex) -> int: ...
+    def next_ids(self, k: SupportsIndex) -> list[int]: ...
+    def next_ids_for(self, shard: SupportsIndex, k: SupportsIndex) -> list[int]: ...
+    def next_id_async(self) -> asyncio.Future[int]: ...
+    def next_id_for_async(self, shard: SupportsIndex) -> asyncio.Future[int]: ...
+    def next_ids_async(self, k: SupportsIndex) -> asyncio.Future[list[int]]: ...
+    def next_ids_for_async(self, shard: SupportsIndex, k: SupportsIndex) -> asyncio.Future[list[int]]: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def servers(self) -> list[str]: ...
+    @property
+    def stats(self) -> dict[str, int]: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def close_async(self) -> asyncio.Future[None]: ...
+    def __enter__(self) -> RedisSnowflake: ...
+    def __exit__(
+        self,
+        *_exc: type[BaseException] | BaseException | TracebackType | None,
+    ) -> bool: ...
+    def __aenter__(self) -> asyncio.Future[RedisSnowflake]: ...
     def __aexit__(
         self,
         *_exc: type[BaseException] | BaseException | TracebackType | None,

@@ -22,6 +22,7 @@ mod layout;
 mod lease;
 mod obfuscate;
 mod objectid;
+mod redis_snowflake;
 mod segment;
 mod shortid;
 mod snowflake;

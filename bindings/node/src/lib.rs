@@ -13,6 +13,7 @@
 
 mod fast;
 pub mod formats;
+pub mod redis_snowflake;
 pub mod segment;
 
 use std::sync::{Arc, Mutex};

@@ -103,11 +103,11 @@ pub(crate) fn millis(name: &str, v: &BigInt) -> Result<Duration> {
 /// as the nearest one (0 or 2^64-1, outside every range the core accepts), and the core's error
 /// then gets the value back as the caller wrote it ([`Error::with_given`]).
 #[derive(Default)]
-struct Given(Vec<(&'static str, i128)>);
+pub(crate) struct Given(pub(crate) Vec<(&'static str, i128)>);
 
 impl Given {
     /// `w` as the `u64` to give the core's option `name`.
-    fn take(&mut self, name: &'static str, w: i128) -> u64 {
+    pub(crate) fn take(&mut self, name: &'static str, w: i128) -> u64 {
         let v = u64::try_from(w).unwrap_or(if w < 0 { 0 } else { u64::MAX });
         if i128::from(v) != w {
             self.0.push((name, w));
@@ -116,7 +116,7 @@ impl Given {
     }
 
     /// The core's error about an option given out of `u64`, with the value as given.
-    fn restore(&self, e: Error) -> Error {
+    pub(crate) fn restore(&self, e: Error) -> Error {
         let name = match &e {
             Error::InvalidArgument { name, .. } => name,
             Error::ValueOutOfRange { field, .. } => field,

@@ -15,6 +15,7 @@ mod layout;
 mod lease;
 mod obfuscate;
 mod objectid;
+mod redis_snowflake;
 mod segment;
 mod shortid;
 mod snowflake;
@@ -34,6 +35,7 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<segment::SegmentClient>()?;
     m.add_class::<segment::Tag>()?;
     m.add_class::<segment::TagMetrics>()?;
+    m.add_class::<redis_snowflake::RedisSnowflake>()?;
     m.add_class::<lease::LeaseInfo>()?;
     m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
     m.add_class::<objectid::ObjectId>()?;

@@ -490,10 +490,7 @@ impl RedisDailyCounter {
     pub fn connect(url: &str, name: &str, opts: &DailyCounterOptions) -> Result<Self> {
         check_name(name)?;
         let describe = crate::segment::describe_url(url);
-        let client = redis::Client::open(url).map_err(|e| Error::StoreUnavailable {
-            store: describe.clone(),
-            reason: format!("parsing the URL: {e}"),
-        })?;
+        let client = crate::segment::redis_client(url)?;
         let counter = RedisDailyCounter {
             client,
             idle: Mutex::new((crate::fork::watch(), Vec::new())),

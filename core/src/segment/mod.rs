@@ -53,7 +53,9 @@ pub use crate::orders::shared::{
 pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
 pub use mapping::{MaxIdMeaning, TableMapping};
 #[cfg(feature = "redis")]
-pub use redis::{RedisMode, RedisStore};
+pub(crate) use redis::RedisConn;
+#[cfg(feature = "redis")]
+pub use redis::{redis_client, RedisMode, RedisStore};
 #[cfg(feature = "mysql")]
 pub use sql::MySqlStore;
 #[cfg(feature = "postgres")]
@@ -262,10 +264,11 @@ pub fn describe_url(url: &str) -> String {
 /// | `sqlite:PATH`, `sqlite://PATH`, `sqlite::memory:` | SQLite file, created if missing | `sqlite` |
 /// | `postgres://user:pass@host:port/db`, `postgresql://…` | PostgreSQL | `postgres` |
 /// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
-/// | `redis://[:pass@]host:port[/db]` | Redis | `redis` |
+/// | `redis://[:pass@]host:port[/db]`, `rediss://…` (TLS: [`redis_client`]) | Redis | `redis` |
 ///
 /// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
-/// are read and removed; the rest go to the driver. SQL stores create their table if missing.
+/// are read and removed; the rest go to the driver (TLS: PostgreSQL `sslmode=…&sslrootcert=…`,
+/// MySQL `ssl-mode=…&ssl-ca=…`, docs/segments.md). SQL stores create their table if missing.
 ///
 /// ```
 /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -327,15 +330,14 @@ impl Engine {
             "sqlite" => Engine::Sqlite,
             "postgres" | "postgresql" => Engine::Postgres,
             "mysql" | "mariadb" => Engine::MySql,
-            "redis" => Engine::Redis,
-            _ => {
-                return Err(Error::InvalidArgument {
-                    name: what.into(),
-                    value: describe_url(url),
-                    expected: "a URL starting sqlite:, postgres://, mysql://, redis:// or memory:"
+            "redis" | "rediss" => Engine::Redis,
+            _ => return Err(Error::InvalidArgument {
+                name: what.into(),
+                value: describe_url(url),
+                expected:
+                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss:// or memory:"
                         .into(),
-                })
-            }
+            }),
         };
         let built = match engine {
             Engine::Memory => true,

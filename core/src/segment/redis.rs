@@ -125,8 +125,7 @@ return created
 /// # Ok(()) }
 /// ```
 pub struct RedisStore {
-    client: Client,
-    conn: Mutex<Option<MultiplexedConnection>>,
+    conn: RedisConn,
     describe: String,
     prefix: String,
     mode: RedisMode,
@@ -164,10 +163,7 @@ impl RedisStore {
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisStore> {
         let describe = describe_url(url);
-        let client = Client::open(url).map_err(|e| Error::StoreUnavailable {
-            store: describe.clone(),
-            reason: format!("parsing the URL: {e}"),
-        })?;
+        let conn = RedisConn::open(url, Duration::from_secs(2))?;
         let mode = match opts.redis_shards {
             0 => RedisMode::Plain,
             shards => RedisMode::Sharded {
@@ -176,8 +172,7 @@ impl RedisStore {
             },
         };
         let store = RedisStore {
-            client,
-            conn: Mutex::new(None),
+            conn,
             describe,
             prefix: opts.redis_prefix.clone(),
             mode,
@@ -186,7 +181,7 @@ impl RedisStore {
             allocate_shard: Script::new(ALLOCATE_SHARD),
             create_shard: Script::new(CREATE_SHARD),
         };
-        store.connection().await?;
+        store.conn.connection().await?;
         Ok(store)
     }
 
@@ -242,21 +237,156 @@ impl RedisStore {
         format!("{}:shard:{}", self.prefix, fnv1a64(tag.as_bytes()) % shards)
     }
 
-    fn err(&self, what: &str, e: RedisError) -> Error {
+    /// Runs a script; on an I/O failure drops the connection so the next call reconnects.
+    pub(crate) async fn run<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        invocation: &redis::ScriptInvocation<'_>,
+    ) -> Result<T> {
+        self.conn.run(what, invocation).await
+    }
+
+    pub(crate) async fn cmd<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        cmd: &redis::Cmd,
+    ) -> Result<T> {
+        self.conn.cmd(what, cmd).await
+    }
+
+    fn parse_id(&self, what: &str, text: &str) -> Result<i64> {
+        text.parse::<i64>().map_err(|_| Error::StoreUnavailable {
+            store: self.describe.clone(),
+            reason: format!("{what}: expected an integer, the script returned {text:?}"),
+        })
+    }
+}
+
+/// The TLS options of a Redis URL, read (and removed) by [`redis_client`]: the CA that signs
+/// the server's certificate (instead of the system's roots), and the client certificate and
+/// key for a server that asks for one (`tls-auth-clients yes`). Files in PEM.
+const TLS_OPTIONS: [&str; 3] = ["ca", "cert", "key"];
+
+/// The one way every Redis user in core (segments, leases, daily counters, RedisSnowflake)
+/// turns a URL into a client: `redis://…` plain, `rediss://…` over TLS (rustls), with
+/// `?ca=PATH` (the CA file; default: the system's roots) and `?cert=PATH&key=PATH` (a client
+/// certificate). Other query parameters go to the redis crate. Errors name the server without
+/// its credentials, and the file that could not be read.
+///
+/// ```
+/// let err = idmint_core::segment::redis_client("redis://:pw@h:1?ca=/x.pem").unwrap_err();
+/// assert!(err.to_string().contains("rediss://"), "{err}");
+/// assert!(!err.to_string().contains("pw"));
+/// let err = idmint_core::segment::redis_client("rediss://h:1?ca=/no/such.pem").unwrap_err();
+/// assert!(err.to_string().contains("/no/such.pem"), "{err}");
+/// assert!(idmint_core::segment::redis_client("rediss://h:1").is_ok());
+/// ```
+pub fn redis_client(url: &str) -> Result<Client> {
+    let describe = describe_url(url);
+    let invalid = |value: String, expected: &str| Error::InvalidArgument {
+        name: "url".into(),
+        value,
+        expected: expected.into(),
+    };
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let (mut kept, mut files) = (Vec::new(), [None, None, None]);
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        match TLS_OPTIONS.iter().position(|o| *o == k) {
+            Some(_) if v.is_empty() => {
+                return Err(invalid(format!("{describe}?{k}="), "a file path after `=`"))
+            }
+            Some(i) => files[i] = Some(v),
+            None => kept.push(pair),
+        }
+    }
+    let url = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    let unavailable = |reason: String| Error::StoreUnavailable {
+        store: describe.clone(),
+        reason,
+    };
+    let parse = |e: RedisError| unavailable(format!("parsing the URL: {e}"));
+    if files.iter().all(Option::is_none) {
+        return Client::open(url.as_str()).map_err(parse);
+    }
+    if !url.to_ascii_lowercase().starts_with("rediss://") {
+        return Err(invalid(
+            describe.clone(),
+            "a rediss:// URL: ca=, cert= and key= are TLS options",
+        ));
+    }
+    let read = |path: Option<&str>| -> Result<Option<Vec<u8>>> {
+        path.map(|p| std::fs::read(p).map_err(|e| unavailable(format!("reading `{p}`: {e}"))))
+            .transpose()
+    };
+    let [ca, cert, key] = files;
+    let client_tls = match (read(cert)?, read(key)?) {
+        (Some(client_cert), Some(client_key)) => Some(redis::ClientTlsConfig {
+            client_cert,
+            client_key,
+        }),
+        (None, None) => None,
+        _ => {
+            return Err(invalid(
+                describe.clone(),
+                "both cert= and key= (a client certificate needs its key), or neither",
+            ))
+        }
+    };
+    let certs = redis::TlsCertificates {
+        client_tls,
+        root_cert: read(ca)?,
+    };
+    Client::build_with_tls(url.as_str(), certs).map_err(parse)
+}
+
+/// One Redis server: a multiplexed connection opened on first use and dropped after an I/O
+/// failure, so the next call reconnects (a killed and restarted server is picked up again).
+/// Shared by the segment store, the lease store and [`RedisSnowflake`](crate::RedisSnowflake).
+pub(crate) struct RedisConn {
+    client: Client,
+    conn: Mutex<Option<MultiplexedConnection>>,
+    describe: String,
+    timeout: Duration,
+}
+
+impl RedisConn {
+    /// Parses the URL; connects on first use, each connect and reply bounded by `timeout`.
+    pub(crate) fn open(url: &str, timeout: Duration) -> Result<RedisConn> {
+        let describe = describe_url(url);
+        let client = redis_client(url)?;
+        Ok(RedisConn {
+            client,
+            conn: Mutex::new(None),
+            describe,
+            timeout,
+        })
+    }
+
+    /// The server as `redis://host:port[/db]`, without credentials.
+    pub(crate) fn describe(&self) -> &str {
+        &self.describe
+    }
+
+    pub(crate) fn err(&self, what: &str, e: RedisError) -> Error {
         Error::StoreUnavailable {
             store: self.describe.clone(),
             reason: format!("{what}: {e}"),
         }
     }
 
-    async fn connection(&self) -> Result<MultiplexedConnection> {
+    pub(crate) async fn connection(&self) -> Result<MultiplexedConnection> {
         let mut slot = self.conn.lock().await;
         if let Some(conn) = slot.as_ref() {
             return Ok(conn.clone());
         }
         let config = AsyncConnectionConfig::new()
-            .set_connection_timeout(Duration::from_secs(2))
-            .set_response_timeout(Duration::from_secs(2));
+            .set_connection_timeout(self.timeout)
+            .set_response_timeout(self.timeout);
         let conn = self
             .client
             .get_multiplexed_async_connection_with_config(&config)
@@ -266,7 +396,8 @@ impl RedisStore {
         Ok(conn)
     }
 
-    /// Runs a script; on an I/O failure drops the connection so the next call reconnects.
+    /// Runs a script (`EVALSHA`, loaded on `NOSCRIPT`); on an I/O failure drops the connection
+    /// so the next call reconnects.
     pub(crate) async fn run<T: redis::FromRedisValue>(
         &self,
         what: &str,
@@ -281,13 +412,14 @@ impl RedisStore {
                     || e.is_timeout()
                     || e.is_unrecoverable_error()
                 {
-                    *self.conn.lock().await = None;
+                    self.drop_connection().await;
                 }
                 Err(self.err(what, e))
             }
         }
     }
 
+    /// Runs one command; any failure drops the connection.
     pub(crate) async fn cmd<T: redis::FromRedisValue>(
         &self,
         what: &str,
@@ -297,17 +429,15 @@ impl RedisStore {
         match conn.req_packed_command(cmd).await {
             Ok(v) => redis::from_redis_value(&v).map_err(|e| self.err(what, e)),
             Err(e) => {
-                *self.conn.lock().await = None;
+                self.drop_connection().await;
                 Err(self.err(what, e))
             }
         }
     }
 
-    fn parse_id(&self, what: &str, text: &str) -> Result<i64> {
-        text.parse::<i64>().map_err(|_| Error::StoreUnavailable {
-            store: self.describe.clone(),
-            reason: format!("{what}: expected an integer, the script returned {text:?}"),
-        })
+    /// Forgets the connection (after a timeout the caller imposed, whose reply may never come).
+    pub(crate) async fn drop_connection(&self) {
+        *self.conn.lock().await = None;
     }
 }
 

@@ -61,6 +61,15 @@ pub fn store_urls() -> Vec<(String, String)> {
     urls
 }
 
+/// The IDs a child process wrote to `path` (u64 little-endian, one after another).
+pub fn read_ids(path: &std::path::Path) -> Vec<u64> {
+    let bytes = std::fs::read(path).unwrap();
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
 /// Sorted IDs, and how many appear more than once.
 pub fn duplicates(ids: &mut [u64]) -> usize {
     ids.sort_unstable();

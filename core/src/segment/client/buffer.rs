@@ -107,6 +107,8 @@ pub(super) struct TagState {
     pub(super) refill_ns_total: AtomicU64,
     pub(super) refill_ns_last: AtomicU64,
     pub(super) refill_ns_max: AtomicU64,
+    /// Callers that waited for a refill (see `TagMetrics::waits`).
+    pub(super) waits: AtomicU64,
 }
 
 pub(super) enum Take {
@@ -138,6 +140,7 @@ impl TagState {
             refill_ns_total: AtomicU64::new(0),
             refill_ns_last: AtomicU64::new(0),
             refill_ns_max: AtomicU64::new(0),
+            waits: AtomicU64::new(0),
         }
     }
 

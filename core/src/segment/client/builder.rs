@@ -1,7 +1,7 @@
 //! The builder of a [`SegmentClient`]: its store and options.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -259,14 +259,15 @@ impl SegmentClientBuilder {
         handle: Handle,
         rt: Option<Runtime>,
     ) -> SegmentClient {
+        let born = crate::fork::watch();
         let shared = Arc::new(Shared {
             describe: store.describe(),
             store,
             opts: self.opts,
             handle,
             tags: RwLock::new(HashMap::new()),
-            closed: AtomicBool::new(false),
-            born: crate::fork::watch(),
+            alive: AtomicU64::new(born),
+            born,
         });
         SegmentClient {
             life: Arc::new(Life {

@@ -30,6 +30,7 @@ use crate::{Error, Result};
 /// client.next_id("orders")?;
 /// let m = client.tag("orders")?.metrics();
 /// assert_eq!((m.refills, m.store_errors), (1, 0));
+/// assert_eq!(m.waits, 1); // the first call waits for the first range
 /// assert_eq!(m.remaining, 999);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
@@ -53,6 +54,9 @@ pub struct TagMetrics {
     pub store_errors: u64,
     /// The last store error, if any.
     pub last_error: Option<String>,
+    /// Calls that found both buffered ranges used up and waited for a refill: what the double
+    /// buffer failed to hide (0 while refills keep up).
+    pub waits: u64,
 }
 
 /// A client handing out segment IDs for any number of tags from one store.
@@ -88,7 +92,10 @@ pub struct SegmentClient {
 #[derive(Clone)]
 pub struct TagHandle {
     st: Arc<TagState>,
-    life: Arc<Life>,
+    /// `life.shared`, held directly so the hot path's liveness check is one pointer away.
+    shared: Arc<Shared>,
+    /// Keeps the client (its runtime) alive while the handle is; never read.
+    _life: Arc<Life>,
 }
 
 impl std::fmt::Debug for SegmentClient {
@@ -139,7 +146,8 @@ impl SegmentClient {
         };
         Ok(TagHandle {
             st,
-            life: Arc::clone(&self.life),
+            shared: Arc::clone(self.shared()),
+            _life: Arc::clone(&self.life),
         })
     }
 
@@ -159,7 +167,8 @@ impl SegmentClient {
         let st = self.shared().resolve(tag).await?;
         Ok(TagHandle {
             st,
-            life: Arc::clone(&self.life),
+            shared: Arc::clone(self.shared()),
+            _life: Arc::clone(&self.life),
         })
     }
 
@@ -327,12 +336,14 @@ fn metrics(st: &TagState) -> TagMetrics {
         mean_refill_latency: Duration::from_nanos(total.checked_div(refills).unwrap_or(0)),
         store_errors: st.store_errors.load(Ordering::Relaxed),
         last_error: lock(&st.last_error).clone(),
+        waits: st.waits.load(Ordering::Relaxed),
     }
 }
 
 impl TagHandle {
+    #[inline(always)]
     fn shared(&self) -> &Arc<Shared> {
-        &self.life.shared
+        &self.shared
     }
 
     /// The next ID. The hot path is one atomic `fetch_add`; the caller waits on the store only
@@ -546,6 +557,7 @@ impl TagHandle {
     fn slow_blocking(&self, n: u64) -> Result<IdRange> {
         let max_wait = self.shared().opts.max_wait;
         let deadline = Instant::now() + max_wait;
+        let mut waited = false;
         loop {
             let seen = *lock(&self.st.events);
             if let Take::Got(id, crossed) = self.st.take_or_swap(n) {
@@ -555,6 +567,10 @@ impl TagHandle {
                 return Err(e);
             }
             self.shared().kick(&self.st);
+            if !waited {
+                waited = true;
+                self.st.waits.fetch_add(1, Ordering::Relaxed);
+            }
             let mut events = lock(&self.st.events);
             while *events == seen {
                 let now = Instant::now();
@@ -581,6 +597,7 @@ impl TagHandle {
     async fn slow_async(&self, n: u64) -> Result<IdRange> {
         let max_wait = self.shared().opts.max_wait;
         let deadline = tokio::time::Instant::now() + max_wait;
+        let mut waited = false;
         loop {
             let mut notified = pin!(self.st.notify.notified());
             notified.as_mut().enable();
@@ -591,6 +608,10 @@ impl TagHandle {
                 return Err(e);
             }
             self.shared().kick(&self.st);
+            if !waited {
+                waited = true;
+                self.st.waits.fetch_add(1, Ordering::Relaxed);
+            }
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
                 return Err(self.shared().unavailable(&self.st, max_wait));
             }

@@ -8,7 +8,7 @@
 //! callers wait on a condition variable, async callers on a `Notify`, both with a deadline.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -62,11 +62,17 @@ pub(super) struct Shared {
     pub(super) opts: Options,
     pub(super) handle: Handle,
     pub(super) tags: RwLock<HashMap<String, Arc<TagState>>>,
-    pub(super) closed: AtomicBool,
+    /// The fork generation the client was made in, or [`CLOSED`] once it is closed: the hot
+    /// path checks both, "not closed" and "not in a forked child", with one load and one
+    /// compare against [`crate::fork::current`].
+    pub(super) alive: AtomicU64,
     /// The fork generation the client was made in: in a forked child it differs, and the
     /// client refuses (its buffered ranges are the parent's too).
     pub(super) born: u64,
 }
+
+/// `Shared::alive` of a closed client: no fork generation reaches it (one per fork).
+pub(super) const CLOSED: u64 = u64::MAX;
 
 /// Owns what must end with the last client or handle: the runtime of a blocking client.
 pub(super) struct Life {
@@ -77,7 +83,7 @@ pub(super) struct Life {
 impl Life {
     /// Stops background refills and lets go of the runtime; later calls get `closed`.
     pub(super) fn close(&self) {
-        self.shared.closed.store(true, Ordering::SeqCst);
+        self.shared.alive.store(CLOSED, Ordering::SeqCst);
         let rt = lock(&self.runtime).take();
         if crate::fork::current() != self.shared.born {
             // The runtime's threads and the store's connections are the parent's: dropping
@@ -102,18 +108,29 @@ impl Shared {
     /// Fails unless the client may hand out IDs: not closed, and in the process that made it.
     #[inline]
     pub(super) fn live(&self) -> Result<()> {
-        if self.closed.load(Ordering::Relaxed) {
-            return Err(Error::Closed {
-                what: "segment client".into(),
-            });
+        if self.alive.load(Ordering::Relaxed) == crate::fork::current() {
+            return Ok(());
         }
-        if crate::fork::current() != self.born {
-            return Err(Error::Forked {
+        Err(self.refusal())
+    }
+
+    /// Why [`live`](Shared::live) refused: kept out of line so the hot path stays small.
+    #[cold]
+    #[inline(never)]
+    fn refusal(&self) -> Error {
+        if self.is_closed() {
+            return Error::Closed {
                 what: "segment client".into(),
-                remedy: "its buffered ranges are the parent's too; open a new client in the child (e.g. in a post-fork hook)".into(),
-            });
+            };
         }
-        Ok(())
+        Error::Forked {
+            what: "segment client".into(),
+            remedy: "its buffered ranges are the parent's too; open a new client in the child (e.g. in a post-fork hook)".into(),
+        }
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.alive.load(Ordering::Relaxed) == CLOSED
     }
 
     pub(super) fn unavailable(&self, tag: &TagState, waited: Duration) -> Error {
@@ -141,7 +158,7 @@ impl Shared {
 
     /// Starts a background refill unless one runs or the next range is already there.
     pub(super) fn kick(self: &Arc<Self>, st: &Arc<TagState>) {
-        if self.closed.load(Ordering::Relaxed) || st.next_ready() {
+        if self.is_closed() || st.next_ready() {
             return;
         }
         if lock(&st.poison).is_some() {
@@ -267,7 +284,7 @@ impl Shared {
 
 async fn refill_task(shared: Arc<Shared>, st: Arc<TagState>) {
     let mut backoff = shared.opts.retry_min;
-    while !shared.closed.load(Ordering::Relaxed) {
+    while !shared.is_closed() {
         let count = st.plan_step(&shared.opts, Instant::now());
         let issued_before = st.high_water.load(Ordering::Acquire);
         let started = Instant::now();

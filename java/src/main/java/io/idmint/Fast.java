@@ -12,8 +12,14 @@ import com.sun.jna.Native;
 final class Fast {
     static {
         NativeLibrary.ensureLoaded();
-        Native.register(Fast.class, com.sun.jna.NativeLibrary.getInstance(System.getProperty(
-                "uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME)));
+        // The same call the generated layer makes (io.idmint.ffi.UniffiLib): JNA caches a library
+        // by its name and options, so this finds the instance already loaded. With other options
+        // (NativeLibrary.getInstance(name)) JNA extracted a second copy from the jar, whose own
+        // statics (the tokio runtime's context among them) the first copy's handles do not
+        // share: a segment tag's first refill panicked. tests/packages.sh (the Maven consumer,
+        // loading from the jar) is the test of this; in-tree tests load from a directory.
+        Native.register(Fast.class, System.getProperty(
+                "uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME));
     }
 
     private Fast() {}

@@ -1,0 +1,83 @@
+package smoke;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idmint.IdParts;
+import io.idmint.InvalidIdException;
+import io.idmint.Layout;
+import io.idmint.ObjectId;
+import io.idmint.SegmentClient;
+import io.idmint.SegmentTag;
+import io.idmint.Snowflake;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** io.idmint:idmint as a dependency: the jar from the local repository, its native library inside. */
+class SmokeTest {
+    static JsonNode vectors(String file) throws Exception {
+        return new ObjectMapper().readTree(Path.of(System.getProperty("idmint.vectors"), file).toFile());
+    }
+
+    @Test
+    void theClassesComeFromTheInstalledJar() {
+        String jar = Snowflake.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        assertTrue(jar.startsWith(Path.of(System.getProperty("idmint.repo")).toUri().getPath()), jar);
+        assertTrue(jar.endsWith("/io/idmint/idmint/0.1.0/idmint-0.1.0.jar"), jar);
+    }
+
+    @Test
+    void mintsAndParsesTheVectors() throws Exception {
+        try (Snowflake gen = new Snowflake(1, 7)) {
+            long a = gen.nextId();
+            long b = gen.nextId();
+            assertTrue(0 < a && a < b, a + " " + b);
+            assertEquals(7L, gen.parse(b).nodes().get("worker"));
+        }
+        JsonNode valid = vectors("snowflake.json").get("valid");
+        assertTrue(valid.size() > 10);
+        for (JsonNode c : valid) {
+            IdParts p = Layout.of(c.get("layout").asText()).parse(Long.parseLong(c.get("id").asText()));
+            assertEquals(c.get("time_ms").asLong(), p.timeMs(), c.get("name").asText());
+            assertEquals(c.get("sequence").asLong(), p.sequence(), c.get("name").asText());
+            Map<String, Long> fields = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = c.get("fields").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                fields.put(e.getKey(), e.getValue().asLong());
+            }
+            assertEquals(fields, p.nodes(), c.get("name").asText());
+        }
+        for (JsonNode c : vectors("snowflake.json").get("invalid_ids")) {
+            assertThrows(InvalidIdException.class,
+                    () -> Layout.of(c.get("layout").asText()).parse(c.get("id").asText()), c.get("name").asText());
+        }
+        for (JsonNode c : vectors("objectid.json").get("valid")) {
+            assertEquals(c.get("hex").asText(), ObjectId.parse(c.get("hex").asText()).toHexString());
+        }
+    }
+
+    @Test
+    void drawsFromASqliteSegmentStore(@TempDir Path dir) throws Exception {
+        String url = "sqlite:" + dir.resolve("ids.db");
+        long last;
+        try (SegmentClient client = SegmentClient.connect(url)) {
+            SegmentTag tag = client.tag("orders");
+            long a = tag.nextId();
+            last = tag.nextId();
+            assertTrue(a < last, a + " " + last);
+        }
+        assertTrue(Files.exists(dir.resolve("ids.db")));
+        try (SegmentClient client = SegmentClient.connect(url)) { // the store remembers
+            long later = client.tag("orders").nextId();
+            assertTrue(later > last, last + " then " + later);
+        }
+    }
+}

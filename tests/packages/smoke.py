@@ -1,0 +1,64 @@
+"""The installed wheel, as a user meets it: mint, parse every snowflake and ObjectId vector, draw
+from a SQLite segment store, and find every file the package ships (stubs, py.typed).
+
+    python smoke.py PATH/TO/tests/vectors      (run by tests/packages.sh in a fresh venv)
+"""
+
+import json
+import os
+import sys
+import tempfile
+from importlib import metadata, resources
+from pathlib import Path
+
+import idmint
+
+vectors = Path(sys.argv[1])
+here = Path(idmint.__file__).resolve()
+assert "site-packages" in here.parts, f"idmint imported from {here}, not from the installed wheel"
+
+# Every file the package ships: the extension, the sources, the stubs and the typing marker.
+shipped = {p.name for p in resources.files("idmint").iterdir()}
+for name in ("__init__.py", "_errors.py", "_errors.pyi", "_idmint.pyi", "py.typed"):
+    assert name in shipped, f"the wheel lacks idmint/{name}: {sorted(shipped)}"
+assert any(n.startswith("_idmint.") and n.endswith(".so") for n in shipped), sorted(shipped)
+
+gen = idmint.Snowflake(datacenter=1, worker=7)
+a, b = gen.next_id(), gen.next_id()
+assert 0 < a < b, (a, b)
+assert idmint.parse(b, "twitter").worker == 7
+
+snowflake = json.loads((vectors / "snowflake.json").read_text())
+assert len(snowflake["valid"]) > 10
+for case in snowflake["valid"]:
+    parts = idmint.parse(int(case["id"]), case["layout"])
+    assert parts.timestamp_ms == case["time_ms"], case["name"]
+    assert parts.fields == case["fields"], case["name"]
+    assert parts.sequence == case["sequence"], case["name"]
+for case in snowflake["invalid_ids"]:
+    try:
+        idmint.parse(case["id"], case["layout"])
+    except idmint.InvalidId:
+        pass
+    else:
+        raise AssertionError(f"{case['name']}: {case['id']!r} parsed")
+
+objectid = json.loads((vectors / "objectid.json").read_text())
+for case in objectid["valid"]:
+    oid = idmint.ObjectId(case["hex"])
+    assert (oid.timestamp, oid.counter) == (case["time_s"], case["counter"]), case["hex"]
+assert idmint.ObjectId() != idmint.ObjectId()
+
+with tempfile.TemporaryDirectory() as tmp:
+    url = "sqlite:" + os.path.join(tmp, "ids.db")
+    with idmint.SegmentClient(url) as client:
+        tag = client.tag("orders")
+        first = [tag.next_id() for _ in range(3)]
+    assert first == sorted(first) and len(set(first)) == 3, first
+    with idmint.SegmentClient(url) as client:  # the store remembers: a new client goes on above
+        later = client.tag("orders").next_id()
+    assert later > first[-1], (first, later)
+
+print(f"python {sys.version.split()[0]}: idmint {metadata.version('idmint')} from {here.parent}: "
+      f"minted {b}, {len(snowflake['valid'])} + {len(objectid['valid'])} vectors parsed, "
+      f"segment IDs {first} then {later} from SQLite")
