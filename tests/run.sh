@@ -301,8 +301,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-            fuzz) prep fuzz-tools cargo_fuzz ;;
-            web | packages)
+ALL=(rust python jvm node mixed web packages fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
