@@ -102,9 +102,17 @@ def _functions():
                     yield node.name, f, static
 
 
+# Classes whose every call talks to a live server: with extreme timeouts a call may wait that long
+# on the test Redis, so their arguments are covered by their own tests (test_redis_snowflake.py),
+# not here.
+NEEDS_A_LIVE_STORE = {"RedisSnowflake"}
+
+
 def _cases():
     """One case per numeric parameter: (id, class, name, static, params, param, annotation)."""
     for cls, f, static in _functions():
+        if cls in NEEDS_A_LIVE_STORE:
+            continue
         a = f.args
         params = a.posonlyargs + a.args + a.kwonlyargs
         if params and params[0].arg in ("self", "cls"):
@@ -206,6 +214,8 @@ def test_numeric_extremes(case):
 
 
 def _typed(e: BaseException, what: str, value) -> None:
+    if isinstance(e, (pytest.skip.Exception, pytest.fail.Exception)):
+        raise e
     assert isinstance(e, TYPED), f"{what} = {value!r}: {type(e).__module__}.{type(e).__name__}: {e}"
 
 
