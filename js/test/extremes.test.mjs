@@ -116,6 +116,9 @@ function exportedCallables() {
   for (const [name, value] of Object.entries(idmint)) {
     if (typeof value !== 'function' || /Error$/.test(name) || name === 'default') continue;
     if (name.startsWith('init') || name === 'initSync') continue;
+    // RedisSnowflake's every call talks to a live Redis, where an extreme timeout may wait that
+    // long: its arguments are covered by its own tests (node/test/redis-snowflake.test.mjs).
+    if (name === 'RedisSnowflake') continue;
     names.push(name);
     if (!/^[A-Z]/.test(name)) continue;
     for (const m of Object.getOwnPropertyNames(value)) {
