@@ -107,7 +107,7 @@ fn shard_arg(given: &mut Given, shard: &Option<BigInt>) -> Result<Option<u64>> {
 #[napi]
 impl NativeRedisSnowflake {
     /// A Promise of a generator on the servers `urls` (comma separated, in order).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn connect(env: &Env, urls: String, options: RedisSnowflakeOptions) -> Result<RawValue> {
         let mut given = Given::default();
         let mut b = RedisSnowflake::builder().urls(&urls);
@@ -161,7 +161,7 @@ impl NativeRedisSnowflake {
 
     /// The next ID of `shard` (the generator's own when absent) if the core holds one, never
     /// waiting; `would_block` otherwise (a run is then fetched in the background).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn try_next_id(&self, shard: Option<BigInt>) -> Result<u64> {
         let mut given = Given::default();
         let shard = shard_arg(&mut given, &shard)?;
@@ -174,7 +174,7 @@ impl NativeRedisSnowflake {
     }
 
     /// A Promise of the next ID of `shard` (the generator's own when absent).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_id_async(&self, env: &Env, shard: Option<BigInt>) -> Result<RawValue> {
         let mut given = Given::default();
         let shard = shard_arg(&mut given, &shard)?;
@@ -189,7 +189,7 @@ impl NativeRedisSnowflake {
     }
 
     /// A Promise of `k` increasing IDs of `shard` (the generator's own when absent), bigints.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn next_ids_async(&self, env: &Env, shard: Option<BigInt>, k: BigInt) -> Result<RawValue> {
         let mut given = Given::default();
         let shard = shard_arg(&mut given, &shard)?;
@@ -205,7 +205,7 @@ impl NativeRedisSnowflake {
     }
 
     /// The layout: its preset name when it is one, else its canonical spec.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn layout_spec(&self) -> Result<String> {
         let gen = self.gen()?;
         let l = gen.layout();
@@ -213,13 +213,13 @@ impl NativeRedisSnowflake {
     }
 
     /// The servers, in order, without credentials.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn servers(&self) -> Result<Vec<String>> {
         Ok(self.gen()?.servers())
     }
 
     /// `[roundTrips, nodeFailures]` (counters far below 2^53: exact as numbers).
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn stats(&self) -> Result<Vec<f64>> {
         let s = self.gen()?.stats();
         Ok(vec![s.round_trips as f64, s.node_failures as f64])
@@ -227,7 +227,7 @@ impl NativeRedisSnowflake {
 
     /// Drops the generator (its connections and buffered IDs); later calls fail with `closed`.
     /// Never blocks: a generator connected on napi-rs' runtime has no runtime of its own.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn close(&self) {
         let gen = self.gen.lock().unwrap_or_else(|p| p.into_inner()).take();
         drop(gen);
