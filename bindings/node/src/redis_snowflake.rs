@@ -58,21 +58,7 @@ fn js_option_name(e: Error) -> Error {
         ("resume_after_ms", "resumeAfterMs"),
         ("redis", "urls"),
     ];
-    match e {
-        Error::InvalidArgument {
-            name,
-            value,
-            expected,
-        } => Error::InvalidArgument {
-            name: NAMES
-                .iter()
-                .find(|(core, _)| *core == name)
-                .map_or(name, |(_, js)| js.to_string()),
-            value,
-            expected,
-        },
-        other => other,
-    }
+    crate::segment::rename_option(e, &NAMES)
 }
 
 /// A generator connected on napi-rs' tokio runtime; `close()` drops it.

@@ -139,13 +139,19 @@ fn js_option_name(e: Error) -> Error {
         ("max_wait", "maxWaitMs"),
         ("op_timeout", "opTimeoutMs"),
     ];
+    rename_option(e, &NAMES)
+}
+
+/// The core's error about a builder option, naming the option as JS spells it (`names`: core
+/// name, JS name); shared by every native class with a builder.
+pub(crate) fn rename_option(e: Error, names: &[(&str, &str)]) -> Error {
     match e {
         Error::InvalidArgument {
             name,
             value,
             expected,
         } => Error::InvalidArgument {
-            name: NAMES
+            name: names
                 .iter()
                 .find(|(core, _)| *core == name)
                 .map_or(name, |(_, js)| js.to_string()),
