@@ -3,14 +3,13 @@ processes x 4 threads draw 80,000 IDs (0 duplicates, every one of the worker's s
 ``redis-lua`` layout), bad arguments raise the core's typed errors, close and asyncio."""
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import idmint
 from conftest import server_url, unique_tag
+from draw_threads import run_workers
 
 WORKER = Path(__file__).with_name("redis_snowflake_worker.py")
 PROCESSES, THREADS, PER_THREAD = 4, 4, 5_000
@@ -27,19 +26,7 @@ def shard_of(id: int) -> int:
 
 def test_processes_and_threads_never_share_an_id(url, tmp_path):
     tag = unique_tag("rsf")
-    outs = [tmp_path / f"ids-{i}.txt" for i in range(PROCESSES)]
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(WORKER), url, tag, str(PER_THREAD), str(THREADS), str(out)],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for out in outs
-    ]
-    for p in procs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err
-    ids = [int(x) for out in outs for x in out.read_text(encoding="ascii").split()]
+    ids = run_workers(WORKER, url, tag, PER_THREAD, THREADS, PROCESSES, tmp_path)
     assert len(ids) == PROCESSES * THREADS * PER_THREAD
     assert len(set(ids)) == len(ids), f"{len(ids) - len(set(ids))} duplicates"
     assert {shard_of(i) for i in ids} == {7}

@@ -2,13 +2,12 @@
 from one tag (2M per store) through SQLite, PostgreSQL, MariaDB and Redis (plain and sharded);
 the parent collects every ID and counts duplicates."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import server_url, unique_tag
+from draw_threads import run_workers
 
 WORKER = Path(__file__).with_name("segment_worker.py")
 PROCESSES, THREADS, PER_THREAD = 4, 2, 250_000
@@ -23,22 +22,7 @@ def store_url(kind: str, tmp_path: Path) -> str:
 
 
 def draw_in_processes(url: str, tag: str, tmp_path: Path) -> list[int]:
-    outs = [tmp_path / f"ids-{i}.txt" for i in range(PROCESSES)]
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(WORKER), url, tag, str(PER_THREAD), str(THREADS), str(out)],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for out in outs
-    ]
-    for p in procs:
-        _, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err
-    ids: list[int] = []
-    for out in outs:
-        ids.extend(map(int, out.read_text(encoding="ascii").split()))
-    return ids
+    return run_workers(WORKER, url, tag, PER_THREAD, THREADS, PROCESSES, tmp_path)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres", "mysql", "redis", "redis-sharded"])

@@ -1,6 +1,5 @@
 package io.idmint;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -24,31 +23,16 @@ public final class RedisSnowflakeWorker {
 
     private RedisSnowflakeWorker() {}
 
-    public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: RedisSnowflakeWorker URL[,URL...] TAG COUNT THREADS OUTFILE");
-            System.exit(2);
-        }
-        String urls = args[0];
-        String tag = args[1];
-        int count = Integer.parseInt(args[2]);
-        int threads = Integer.parseInt(args[3]);
-        Path out = Path.of(args[4]);
-        try {
-            long[][] ids;
+    public static void main(String[] args) {
+        SegmentWorker.run("RedisSnowflakeWorker", "URL[,URL...]", args, (urls, tag, count, threads) -> {
             try (RedisSnowflake gen = RedisSnowflake.builder(urls).tag(tag).shard(SHARD).connect()) {
-                SegmentWorker.awaitGo(out);
                 List<LongSupplier> sources = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     sources.add(mixed(gen, count));
                 }
-                ids = SegmentWorker.draw(sources, count);
+                return SegmentWorker.drawWhenGo(args, sources, count);
             }
-            SegmentWorker.writeIds(out, ids);
-        } catch (Throwable e) {
-            System.err.println("RedisSnowflakeWorker: " + e);
-            System.exit(1);
-        }
+        });
     }
 
     /** The first half of {@code count} IDs one by one, the rest from runs of up to 100. */

@@ -28,28 +28,42 @@ import java.util.function.LongSupplier;
 public final class SegmentWorker {
     private SegmentWorker() {}
 
-    public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: SegmentWorker URL TAG COUNT THREADS OUTFILE");
-            System.exit(2);
-        }
-        String url = args[0];
-        String tag = args[1];
-        int count = Integer.parseInt(args[2]);
-        int threads = Integer.parseInt(args[3]);
-        Path out = Path.of(args[4]);
-        try {
-            long[][] ids;
+    public static void main(String[] args) {
+        run("SegmentWorker", "URL", args, (url, tag, count, threads) -> {
             try (SegmentClient client = SegmentClient.connect(url)) {
                 SegmentTag handle = client.tag(tag);
-                awaitGo(out);
-                ids = draw(Collections.nCopies(threads, handle::nextId), count);
+                return drawWhenGo(args, Collections.nCopies(threads, handle::nextId), count);
             }
-            writeIds(out, ids);
+        });
+    }
+
+    /** What a worker process does with its arguments: return every thread's IDs. */
+    interface Job {
+        long[][] draw(String url, String tag, int count, int threads) throws Throwable;
+    }
+
+    /**
+     * The command line every worker shares, {@code URL TAG COUNT THREADS OUTFILE}: runs the job,
+     * writes its IDs to OUTFILE and exits (1 with the error on stderr, 2 on bad arguments).
+     */
+    static void run(String name, String urlArg, String[] args, Job job) {
+        if (args.length != 5) {
+            System.err.println("usage: " + name + " " + urlArg + " TAG COUNT THREADS OUTFILE");
+            System.exit(2);
+        }
+        try {
+            long[][] ids = job.draw(args[0], args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            writeIds(Path.of(args[4]), ids);
         } catch (Throwable e) {
-            System.err.println("SegmentWorker: " + e);
+            System.err.println(name + ": " + e);
             System.exit(1);
         }
+    }
+
+    /** {@link #awaitGo} for this worker's OUTFILE, then {@link #draw}. */
+    static long[][] drawWhenGo(String[] args, List<LongSupplier> sources, int count) throws Throwable {
+        awaitGo(Path.of(args[4]));
+        return draw(sources, count);
     }
 
     /** {@code count} IDs from each source, each on a thread of its own, all started together. */
