@@ -2,7 +2,8 @@
 //! - a bare `AtomicU64::fetch_add` loop, the floor of the hot path on the machine at hand
 //!   (one locked instruction per ID), and the handle's rate as a share of it;
 //! - in-memory `next_id` throughput, single thread, through a cached [`TagHandle`] (the
-//!   `fetch_add` hot path) and through `client.next_id(tag)` (plus the tag map lookup);
+//!   `fetch_add` hot path), through a [`TagCursor`](idmint_core::segment::TagCursor) (one
+//!   `fetch_add` per block of 64) and through `client.next_id(tag)` (plus the tag map lookup);
 //! - with the Redis and PostgreSQL stores (when `IDMINT_TEST_REDIS_URL` /
 //!   `IDMINT_TEST_POSTGRES_URL` are set, see tests/servers.sh): throughput and the latency
 //!   distribution of every `next_id` call while background refills run, and store round trips
@@ -148,8 +149,10 @@ fn main() {
     let word = std::sync::atomic::AtomicU64::new(0);
     let floor_rate = throughput(n, || word.fetch_add(1, std::sync::atomic::Ordering::AcqRel));
     let handle_rate = throughput(n, || h.next_id().unwrap_or(0));
+    let mut cursor = h.cursor(64).expect("cursor");
+    let cursor_rate = throughput(n, || cursor.next_id().unwrap_or(0));
     let map_rate = throughput(n / 4, || client.next_id("orders").unwrap_or(0));
-    let per_m = store.allocations() as f64 * 1e6 / (n + n / 10 + n / 4 + n / 40) as f64;
+    let per_m = store.allocations() as f64 * 1e6 / (2 * (n + n / 10) + n / 4 + n / 40) as f64;
 
     let mut rows = vec![
         "| path | IDs/s | p50 | p99 | p99.9 | max | store round trips per 1 M IDs |".to_string(),
@@ -162,6 +165,11 @@ fn main() {
             "| memory, `TagHandle::next_id` (1 thread) | {:.0} M/s ({:.2}× the floor) | | | | | {per_m:.1} |",
             handle_rate / 1e6,
             handle_rate / floor_rate
+        ),
+        format!(
+            "| memory, `TagCursor::next_id`, blocks of 64 (1 thread) | {:.0} M/s ({:.2}× the floor) | | | | | |",
+            cursor_rate / 1e6,
+            cursor_rate / floor_rate
         ),
         format!(
             "| memory, `client.next_id(\"orders\")` (1 thread) | {:.0} M/s | | | | | |",

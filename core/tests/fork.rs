@@ -139,9 +139,12 @@ fn nothing_made_before_fork_repeats_in_the_child() {
         .connect_blocking()
         .unwrap();
     let orders = client.tag("orders").unwrap();
-    let mut parent = vec![orders.next_id().unwrap()];
+    // A cursor with IDs left in its block refuses too: they are the parent's.
+    let mut cursor = orders.cursor(100).unwrap();
+    let mut parent = vec![orders.next_id().unwrap(), cursor.next_id().unwrap()];
     let child = in_child(|| {
         let mut out = vec![orders.next_id().unwrap_err().kind().to_string()];
+        out.push(cursor.next_id().unwrap_err().kind().to_string());
         let own = SegmentClient::builder()
             .store_url(&segments)
             .connect_blocking()
@@ -150,9 +153,10 @@ fn nothing_made_before_fork_repeats_in_the_child() {
         out.extend((0..3000).map(|_| tag.next_id().unwrap().to_string()));
         out
     });
-    assert_eq!(child[0], "forked");
+    assert_eq!(child[..2], ["forked", "forked"]);
     parent.extend((0..3000).map(|_| orders.next_id().unwrap()));
-    assert_unique("segment", &parent, &numbers(&child[1..]));
+    parent.extend((0..99).map(|_| cursor.next_id().unwrap()));
+    assert_unique("segment", &parent, &numbers(&child[2..]));
 
     // An in-memory daily counter would count on from the parent's numbers.
     let counter = MemoryDailyCounter::new();

@@ -35,11 +35,17 @@ fn threads_never_share_an_id() {
         joins.push(thread::spawn(move || {
             let h = c.tag("t").unwrap();
             let mut ids = Vec::with_capacity(100_000);
-            for j in 0..100_000u32 {
-                if j % 7 == 0 {
-                    ids.extend(h.next_ids(5).unwrap());
-                } else {
-                    ids.push(h.next_id().unwrap());
+            if i >= 6 {
+                // Two threads draw through cursors: blocks of 7 taken from the same ranges.
+                let mut cursor = h.cursor(7).unwrap();
+                ids.extend((0..100_000).map(|_| cursor.next_id().unwrap()));
+            } else {
+                for j in 0..100_000u32 {
+                    if j % 7 == 0 {
+                        ids.extend(h.next_ids(5).unwrap());
+                    } else {
+                        ids.push(h.next_id().unwrap());
+                    }
                 }
             }
             assert!(

@@ -14,7 +14,8 @@
 //!   [`open_daily_counter`] by URL) and [`TagOrderNumbers`], a tag as the sequence.
 //! - [`SegmentClient`]: the client, blocking (its own one-thread runtime) or async (the
 //!   caller's tokio runtime); [`TagHandle`] is a cached tag whose
-//!   [`next_id`](TagHandle::next_id) is one atomic `fetch_add`.
+//!   [`next_id`](TagHandle::next_id) is one atomic `fetch_add`; [`TagCursor`] is one thread's
+//!   cursor over blocks of it, one atomic step per block.
 //!
 //! Guarantees: IDs of a tag are unique across every client of the store, and each client's
 //! IDs for a tag only grow. They are not globally ordered across clients (client A may hold
@@ -50,7 +51,7 @@ pub use crate::orders::shared::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
-pub use client::{SegmentClient, SegmentClientBuilder, TagHandle, TagMetrics};
+pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 pub use mapping::{MaxIdMeaning, TableMapping};
 #[cfg(feature = "redis")]
 pub(crate) use redis::RedisConn;

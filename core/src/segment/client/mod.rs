@@ -3,10 +3,12 @@
 //!
 //! - `buffer`: the two ranges of a tag in memory and the hot path, one atomic `fetch_add`;
 //! - `refill`: the background task that fetches the next range, and the state it shares;
-//! - `builder`: how a client is configured and connected.
+//! - `builder`: how a client is configured and connected;
+//! - `cursor`: one owner's blocks of a tag's IDs, one atomic step per block.
 
 mod buffer;
 mod builder;
+mod cursor;
 mod refill;
 
 use std::pin::pin;
@@ -16,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use buffer::{lock, TagState, Take};
 pub use builder::SegmentClientBuilder;
+pub use cursor::TagCursor;
 use refill::{Life, Shared};
 
 use super::store::IdRange;
