@@ -218,8 +218,9 @@ fn slot_master(via: u16, slot: i64) -> Option<u16> {
             redis::from_redis_value(&parts[1]).ok()?,
         );
         if (lo..=hi).contains(&slot) {
-            let master: (String, u16) = redis::from_redis_value(&parts[2]).ok()?;
-            return Some(master.1);
+            // Each node: [ip, port, id, …].
+            let master: Vec<redis::Value> = redis::from_redis_value(&parts[2]).ok()?;
+            return redis::from_redis_value(master.get(1)?).ok();
         }
     }
     None
@@ -321,14 +322,25 @@ fn failover(which: &str) {
             sentinel_master(nodes[0]).is_some_and(|m| m != victim)
         })
     };
-    // Back as a replica of the new master: the WAIT for one replica can succeed again.
+    // Back as a replica of the new master, so the WAIT for one replica can succeed again. A
+    // cluster node finds its new place by itself; Sentinel would reconfigure the old master only
+    // at its next INFO round (every 10 s), so the test points it at the new master, as
+    // Sentinel does.
     servers(&["start", &name]);
-    let rejoined = wait_until(
+    if which == "redis_sentinel" {
+        let master = sentinel_master(nodes[0]).unwrap();
+        let _: () = redis::cmd("REPLICAOF")
+            .arg("127.0.0.1")
+            .arg(master)
+            .query(&mut conn(victim))
+            .unwrap();
+    }
+    wait_until(
         "the old master back as a replica",
         Duration::from_secs(30),
         || replica_in_sync(victim),
-    ) + killed.elapsed()
-        - failed_over;
+    );
+    let rejoined = killed.elapsed();
     let recovered_ms = now_ms();
     // IDs again after the failover, for a second.
     thread::sleep(Duration::from_millis(1000));
@@ -338,6 +350,7 @@ fn failover(which: &str) {
     }
 
     let mut report = Vec::new();
+    let mut failures = Vec::new();
     for kind in KINDS {
         let (mut ids, mut errors, mut gap, mut last_ok) = (Vec::new(), 0, 0, u64::MAX);
         for i in 0..PROCESSES {
@@ -352,21 +365,23 @@ fn failover(which: &str) {
         let total = ids.len();
         let dups = duplicates(&mut ids);
         report.push(format!(
-            "{kind}: {total} IDs, {dups} duplicates, {errors} failed calls, longest gap {gap} ms"
+            "{kind}: {total} IDs, {dups} duplicates, {errors} failed calls, longest gap {gap} ms, last ID {} ms after the recovery",
+            last_ok as i64 - recovered_ms as i64
         ));
-        assert_eq!(dups, 0, "{which} {kind}: duplicate IDs");
-        assert!(total > 0, "{which} {kind}: no IDs");
+        if dups > 0 || total == 0 {
+            failures.push(format!("{kind}: {dups} duplicates of {total} IDs"));
+        }
         // Every process drew again after the failover, by itself.
-        assert!(
-            last_ok > recovered_ms,
-            "{which} {kind}: a process drew nothing after the recovery"
-        );
+        if last_ok <= recovered_ms {
+            failures.push(format!("{kind}: a process drew nothing after the recovery"));
+        }
     }
     eprintln!(
         "{which}: master {name} killed; replica promoted after {failed_over:?}, old master back as a replica after {rejoined:?}; test {:?}\n  {}",
         started.elapsed(),
         report.join("\n  ")
     );
+    assert!(failures.is_empty(), "{which}: {failures:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

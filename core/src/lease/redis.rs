@@ -89,9 +89,8 @@ local h, v = KEYS[1], ARGV[1]
 local x = redis.call('HGET', h, 'x:' .. v)
 if redis.call('HGET', h, 't:' .. v) ~= ARGV[2] or not x or tonumber(x) <= now then return 0 end
 redis.call('HDEL', h, 't:' .. v, 'h:' .. v, 'u:' .. v, 'x:' .. v)
-if tonumber(redis.call('HGET', h, 'f:' .. v) or '0') < tonumber(ARGV[3]) then
-  redis.call('HSET', h, 'f:' .. v, ARGV[3])
-end
+local f = math.max(tonumber(redis.call('HGET', h, 'f:' .. v) or '0'), tonumber(ARGV[3]))
+redis.call('HSET', h, 'f:' .. v, string.format('%.0f', f))
 return 1
 "
 );

@@ -684,7 +684,20 @@ impl RedisConn {
     /// that refuses writes may be a demoted master: the next call asks Sentinel again).
     pub(crate) async fn run<T: FromRedisValue>(&self, what: &str, call: &Call<'_>) -> Result<T> {
         let mut conn = self.connection().await?;
-        match self.target.run_async(&mut conn, call).await {
+        let mut result = self.target.run_async(&mut conn, call).await;
+        // A pipeline's `MOVED` or `ASK` (a slot moved, a replica promoted) is not followed by the
+        // cluster client: once more on a fresh connection, which reads the slots again.
+        if let Err(e) = &result {
+            if matches!(
+                e.kind(),
+                ErrorKind::Moved | ErrorKind::Ask | ErrorKind::TryAgain
+            ) {
+                self.drop_connection().await;
+                conn = self.connection().await?;
+                result = self.target.run_async(&mut conn, call).await;
+            }
+        }
+        match result {
             Ok(v) => Ok(v),
             Err(e) => {
                 self.drop_connection().await;
