@@ -480,7 +480,7 @@ fn redis_keys_of_the_earlier_format_are_carried_over() {
     let _: () = redis::pipe()
         .cmd("HSET")
         .arg(&held)
-        .arg(["token", "t0", "holder", "old-host:1", "until"])
+        .arg(&["token", "t0", "holder", "old-host:1", "until"][..])
         .arg(now + 60_000)
         .cmd("PEXPIRE")
         .arg(&held)
