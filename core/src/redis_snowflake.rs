@@ -9,15 +9,16 @@
 //!
 //! # Keys (per tag and shard, `{prefix}` default `idmint:sf`)
 //!
-//! - `{prefix}:{TAG:SHARD}:ms:MS`: the count of sequence numbers this server issued in the
-//!   millisecond `MS` (unix), with an expiry of seconds (10 by default): it outlives its
-//!   millisecond, so a counter never restarts while its millisecond can still be issued.
-//! - `{prefix}:{TAG:SHARD}:last`: the last millisecond this server issued, a persistent key.
-//!   The script never issues a millisecond below it, and the last one again only while its
-//!   counter lives; so a Redis clock that steps back (a restart, a failover to a machine with
-//!   an older clock) never reissues an ID. A clock behind it by up to `max_ahead` (1 s) goes
-//!   on from it; further behind, that server refuses ([`Error::ClockMovedBackwards`]) and the
-//!   client mints from its other servers.
+//! - `{prefix}:{TAG:SHARD}:seq`: a persistent hash, the state of the shard on this server: the
+//!   last millisecond issued (`ms`), how many sequence numbers of it were issued (`used`), and
+//!   the server's place (`residue`, `of`, checked on every mint).
+//! - `{prefix}:{TAG:SHARD}:last`: the last millisecond this server issued, a persistent key
+//!   (the format of earlier versions, kept). The script never issues a millisecond below it,
+//!   and the last one again only when the state hash knows its count (not after an earlier
+//!   version's `last`, which counted in keys per millisecond); so a Redis clock that steps
+//!   back (a restart, a failover to a machine with an older clock) never reissues an ID. A
+//!   clock behind it by up to `max_ahead` (1 s) goes on from it; further behind, that server
+//!   refuses ([`Error::ClockMovedBackwards`]) and the client mints from its other servers.
 //! - `{prefix}:node`: a hash recording the server's identity (`self`, random), its residue and
 //!   the number of servers (`residue`, `of`) and the identities of the whole set (`members`).
 //!
@@ -38,11 +39,16 @@
 //! (`appendfsync always` for no window at all; `everysec` loses up to a second of `last`
 //! updates, safe while a restart takes longer than the clock step it could hide). Without
 //! persistence a restart with a clock behind the last issued millisecond reissues IDs, as any
-//! snowflake generator would. A failover to an asynchronous replica may lose the newest
-//! `last` updates in the same way: safe as long as the replica's clock reads later than the
-//! primary's last issued millisecond when it takes over (a failover takes seconds; the writes
-//! it loses cover milliseconds). Servers are plain Redis primaries, not a Cluster (the script
-//! names keys it computes).
+//! snowflake generator would.
+//!
+//! Both keys of a shard share the hash slot of `{TAG:SHARD}` and the script declares them, so
+//! a server of the set may be a Redis Cluster or a master found through Sentinel
+//! (`redis+cluster://h1:p1,h2:p2`, `redis+sentinel://s1:p1,s2:p2/MASTER`, one server of the
+//! set each). There every mint waits for a replica (`WAIT`, `replicas=N` in the URL, default
+//! 1): a mint a failover could lose is not used. On a plain primary with asynchronous replicas
+//! (`replicas=0`, the default of `redis://`) a failover may lose the newest `last` updates as a
+//! restart does: safe as long as the replica's clock reads later than the primary's last
+//! issued millisecond when it takes over.
 //!
 //! # Guarantees
 //!
