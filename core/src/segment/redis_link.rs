@@ -189,10 +189,11 @@ impl Target {
             }
         };
         let root_cert = read(ca)?;
-        let certs = (client_tls.is_some() || root_cert.is_some()).then(|| redis::TlsCertificates {
-            client_tls,
-            root_cert,
-        });
+        let certs =
+            (client_tls.is_some() || root_cert.is_some()).then_some(redis::TlsCertificates {
+                client_tls,
+                root_cert,
+            });
         let parse = |e: RedisError| unavailable(format!("parsing the URL: {e}"));
         let link = if topology == Topology::Single {
             let url = if kept.is_empty() {
@@ -396,7 +397,7 @@ impl Target {
                     .get_client()?
                     .get_connection_with_timeout(timeout)?,
             ),
-            Link::Cluster(c) => SyncConn::Cluster(c.get_connection()?),
+            Link::Cluster(c) => SyncConn::Cluster(Box::new(c.get_connection()?)),
         })
     }
 
@@ -578,7 +579,7 @@ impl ConnectionLike for Conn {
 /// A blocking connection of either kind.
 pub(crate) enum SyncConn {
     Single(redis::Connection),
-    Cluster(redis::cluster::ClusterConnection),
+    Cluster(Box<redis::cluster::ClusterConnection>),
 }
 
 impl SyncConn {
