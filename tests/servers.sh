@@ -44,9 +44,30 @@ s.close()
 EOF
 }
 
+# A free port P whose cluster bus port, P + 10000, is free too (Redis Cluster needs both, so
+# P <= 55535).
+free_cluster_port() {
+    python3 - <<'EOF'
+import random, socket
+while True:
+    p = random.randint(20000, 55535)
+    try:
+        for q in (p, p + 10000):
+            s = socket.socket()
+            s.bind(("127.0.0.1", q))
+            s.close()
+    except OSError:
+        continue
+    print(p)
+    break
+EOF
+}
+
 port_of() {
     local f="$DIR/$1.port"
-    [ -s "$f" ] || free_port >"$f"
+    if [ ! -s "$f" ]; then
+        case $1 in rc[0-9]) free_cluster_port >"$f" ;; *) free_port >"$f" ;; esac
+    fi
     cat "$f"
 }
 
@@ -340,11 +361,23 @@ names=("$@")
 case "$cmd" in
     install) install ;;
     start)
+        # The cluster and the sentinel set take seconds each to settle: started side by side,
+        # with all their ports chosen first so the two never pick the same one.
+        pending=()
         for n in "${names[@]}"; do
             if alive "$n"; then continue; fi
             log "starting $n"
-            if [ -s "$DIR/$n.cmd" ]; then restart_node "$n"; else "start_${n//-/_}"; fi
+            if [ -s "$DIR/$n.cmd" ]; then
+                restart_node "$n"
+            elif [ "$n" = redis-cluster ] || [ "$n" = redis-sentinel ]; then
+                for m in "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}"; do port_of "$m" >/dev/null; done
+                "start_${n//-/_}" &
+                pending+=($!)
+            else
+                "start_${n//-/_}"
+            fi
         done
+        for p in "${pending[@]}"; do wait "$p"; done
         env_lines
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
