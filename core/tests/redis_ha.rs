@@ -327,23 +327,26 @@ fn failover(which: &str) {
     // at its next INFO round (every 10 s), so the test points it at the new master, as
     // Sentinel does.
     servers(&["start", &name]);
-    if which == "redis_sentinel" {
-        let master = sentinel_master(nodes[0]).unwrap();
-        let _: () = redis::cmd("REPLICAOF")
-            .arg("127.0.0.1")
-            .arg(master)
-            .query(&mut conn(victim))
-            .unwrap();
-    }
+    let master = (which == "redis_sentinel").then(|| sentinel_master(nodes[0]).unwrap());
     wait_until(
         "the old master back as a replica",
         Duration::from_secs(30),
-        || replica_in_sync(victim),
+        || {
+            if let Some(master) = master {
+                // Refused while the node still loads its data; Sentinel may also do it first.
+                let _ = redis::cmd("REPLICAOF")
+                    .arg("127.0.0.1")
+                    .arg(master)
+                    .query::<redis::Value>(&mut conn(victim));
+            }
+            replica_in_sync(victim)
+        },
     );
     let rejoined = killed.elapsed();
     let recovered_ms = now_ms();
-    // IDs again after the failover, for a second.
-    thread::sleep(Duration::from_millis(1000));
+    // IDs again after the failover: 3 s, for a segment client's backoff (up to 2 s) and the
+    // call it then makes.
+    thread::sleep(Duration::from_millis(3000));
     std::fs::write(dir.join("stop"), "").unwrap();
     for mut c in children {
         assert!(c.wait().unwrap().success(), "{which}: a child failed");
