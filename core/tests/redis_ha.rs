@@ -4,6 +4,9 @@
 //! replica. Every kind: 0 duplicates, and IDs come again after the failover without any help
 //! (the gap is measured). Needs `IDMINT_TEST_REDIS_CLUSTER_URL` / `_SENTINEL_URL` and
 //! `IDMINT_SERVERS_DIR` (`tests/servers.sh start redis-cluster redis-sentinel`).
+//!
+//! `IDMINT_HA_REPLICAS=0` runs the same with `?replicas=0` (no `WAIT`), by hand, to see what the
+//! `WAIT` is for: the duplicates a failover can then make are reported (and fail the test).
 #![cfg(feature = "redis")]
 
 mod segment_util;
@@ -126,7 +129,7 @@ fn child_failover() {
             "segment" => {
                 // Small steps: hundreds of allocations in a run, some of them in the failover.
                 let client = SegmentClient::builder()
-                    .store_url(&format!("{}?prefix={}", n.url, n.seg_tag))
+                    .store_url(&with_query(&n.url, &format!("prefix={}", n.seg_tag)))
                     .default_step(100)
                     .max_step(200)
                     .op_timeout(Duration::from_secs(2))
@@ -141,9 +144,12 @@ fn child_failover() {
             "lease" => {
                 let g = Snowflake::builder(Layout::preset("twitter").unwrap())
                     .lease(
-                        LeaseOptions::url(&format!("{}?prefix={}", n.url, n.lease_prefix))
-                            .range(0, 15)
-                            .ttl(Duration::from_secs(3)),
+                        LeaseOptions::url(&with_query(
+                            &n.url,
+                            &format!("prefix={}", n.lease_prefix),
+                        ))
+                        .range(0, 15)
+                        .ttl(Duration::from_secs(3)),
                     )
                     .build()
                     .unwrap();
@@ -252,6 +258,12 @@ fn wait_until(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) -> Du
     start.elapsed()
 }
 
+/// `url` with one more query parameter.
+fn with_query(url: &str, pair: &str) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}{pair}")
+}
+
 fn replica_in_sync(port: u16) -> bool {
     redis::cmd("INFO")
         .arg("replication")
@@ -260,12 +272,15 @@ fn replica_in_sync(port: u16) -> bool {
 }
 
 fn failover(which: &str) {
-    let Some(url) = server(which) else { return };
+    let Some(mut url) = server(which) else { return };
     if !can_stop_servers() {
         return;
     }
-    let started = Instant::now();
     let nodes = ports(&url);
+    if let Ok(n) = std::env::var("IDMINT_HA_REPLICAS") {
+        url = with_query(&url, &format!("replicas={n}"));
+    }
+    let started = Instant::now();
     let base = unique("ha");
     // The keys of every kind on one master: the one holding the segment tag's slot (a cluster),
     // or the master (sentinel). The others' names are tried until their slot is on it too.
