@@ -12,16 +12,21 @@
 mod segment_util;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use idmint_core::lease::LeaseOptions;
-use idmint_core::segment::{DailyCounterOptions, RedisDailyCounter, SegmentClient};
+use idmint_core::segment::{
+    open_store, DailyCounterOptions, RedisDailyCounter, SegmentClient, StoreOptions, TagSpec,
+};
 use idmint_core::{DailyCounter, Layout, RedisSnowflake, Snowflake};
 use segment_util::{can_stop_servers, duplicates, server, servers, spawn_child, unique, write_ids};
 
 const PROCESSES: usize = 4;
+
+/// The cluster tests one at a time: one kills a master, the other needs every master.
+static CLUSTER: Mutex<()> = Mutex::new(());
 const KINDS: [&str; 4] = ["segment", "lease", "counter", "snowflake"];
 /// The day every counter draws from (any day: the key is what matters).
 const DAY: u32 = 20_261_123;
@@ -405,7 +410,53 @@ fn failover(which: &str) {
 
 #[test]
 fn cluster_master_killed_no_duplicates() {
+    let _one = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     failover("redis_cluster");
+}
+
+/// On a Cluster, sharded mode's keys share a slot (its prefix goes in braces), and a write fewer
+/// replicas acknowledged than `replicas=` asks (2, with one replica per master) is refused.
+#[test]
+fn cluster_sharded_mode_and_a_wait_that_fails() {
+    let Some(url) = server("redis_cluster") else {
+        return;
+    };
+    let _one = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let sharded = with_query(
+            &url,
+            &format!("prefix={}&shards=3&shard_refill=10", unique("sh")),
+        );
+        let store = open_store(&sharded, &StoreOptions::default())
+            .await
+            .unwrap();
+        let tags = ["a", "b", "c", "d"];
+        for tag in tags {
+            store.create_tag(&TagSpec::new(tag).unwrap()).await.unwrap();
+        }
+        let mut ids = Vec::new();
+        for i in 0..40 {
+            ids.extend(store.allocate(tags[i % 4], 7).await.unwrap());
+        }
+        assert_eq!(ids.len(), 280);
+        assert_eq!(duplicates(&mut ids), 0);
+
+        let strict = with_query(&url, &format!("prefix={}&replicas=2", unique("w")));
+        let store = open_store(&strict, &StoreOptions::default()).await.unwrap();
+        let err = store
+            .create_tag(&TagSpec::new("x").unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), "store_unavailable", "{err}");
+        assert!(
+            err.to_string().contains("of 2 replicas acknowledged"),
+            "{err}"
+        );
+    });
 }
 
 #[test]
