@@ -99,6 +99,12 @@ start_servers() {
     export IDMINT_REQUIRE_SERVERS=1
     SERVERS_UP=1
 }
+# The Redis Cluster (3 masters + 3 replicas) and Sentinel set (master, replica, 3 sentinels) of
+# core/tests/redis_ha.rs, on top of the others: only the sections that run that test.
+start_ha_servers() {
+    start_servers
+    eval "$(tests/servers.sh start redis-cluster redis-sentinel)"
+}
 stop_servers() {
     [ -n "$SERVERS_UP" ] || return 0
     tests/servers.sh stop >/dev/null 2>&1 || true
@@ -127,8 +133,8 @@ section_rust() {
     cargo clippy --workspace --all-targets -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
-    step "test servers: Redis, PostgreSQL, MariaDB (apt-installed if missing)"
-    start_servers
+    step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB (apt-installed if missing)"
+    start_ha_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
     cargo test --workspace --profile "$PROFILE"
     # The package sections build the Node and JVM libraries with `cargo build -p`: that must
@@ -149,11 +155,11 @@ print(" ".join(sorted(n for n in names if "/bindings/" not in n)))')
 
 section_segment() {
     # Only the store tests (a subset of `rust`, for working on the stores).
-    start_servers
-    step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis)"
+    start_ha_servers
+    step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis, Redis failovers)"
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease --test lease_stores --test legacy_tables --test redis_snowflake
+        --test lease --test lease_stores --test legacy_tables --test redis_snowflake --test redis_ha
 }
 
 section_python() {

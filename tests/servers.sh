@@ -7,9 +7,15 @@
 #                    redis2, redis3: extra Redis servers (never started by default), for the
 #                    tests of Redis-minted snowflakes over several servers
 #                    redis-tls: a TLS-only Redis asking for a client certificate (default on).
+#                    redis-cluster: a Redis Cluster of 3 masters + 3 replicas (nodes rc1..rc6);
+#                    redis-sentinel: a master (rs-m) + a replica (rs-r) + 3 sentinels
+#                    (rs-s1..rs-s3), master name `idmint`. Neither is started by default; both
+#                    fail over in about 1-2 s, and a node started again (`start rc2`) rejoins
+#                    as a replica. Every node: AOF on, loopback, its own port and directory
 #                    PostgreSQL and MariaDB also take TLS on their one port, with a TLS-only
 #                    user each; the certificates are made here ($DIR/tls, tls_files below)
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
+#                                            (a cluster or sentinel node by its name, rc1, rs-m…)
 #   tests/servers.sh stop [NAME ...]         stop by PID (all by default, extra Redis servers too)
 #   tests/servers.sh env                     print the IDMINT_TEST_* lines for started servers
 #
@@ -38,9 +44,30 @@ s.close()
 EOF
 }
 
+# A free port P whose cluster bus port, P + 10000, is free too (Redis Cluster needs both, so
+# P <= 55535).
+free_cluster_port() {
+    python3 - <<'EOF'
+import random, socket
+while True:
+    p = random.randint(20000, 55535)
+    try:
+        for q in (p, p + 10000):
+            s = socket.socket()
+            s.bind(("127.0.0.1", q))
+            s.close()
+    except OSError:
+        continue
+    print(p)
+    break
+EOF
+}
+
 port_of() {
     local f="$DIR/$1.port"
-    [ -s "$f" ] || free_port >"$f"
+    if [ ! -s "$f" ]; then
+        case $1 in rc[0-9]) free_cluster_port >"$f" ;; *) free_port >"$f" ;; esac
+    fi
     cat "$f"
 }
 
@@ -110,6 +137,88 @@ start_redis_named() {
         --daemonize yes --pidfile "$DIR/$name.pid" --logfile "$DIR/$name.log"
     wait_for 20 redis-cli -p "$port" ping || { log "$name did not start"; cat "$DIR/$name.log" >&2; return 1; }
     wait_for 5 test -s "$DIR/$name.pid"
+}
+
+# One Redis node of the cluster or sentinel set: its command line is kept in $DIR/NAME.cmd, so
+# `start NAME` after a kill brings back the same node (port, directory, role in the cluster).
+redis_node() {
+    local name=$1 port
+    shift
+    port=$(port_of "$name")
+    mkdir -p "$DIR/$name"
+    printf '%q ' redis-server --port "$port" --bind 127.0.0.1 --dir "$DIR/$name" \
+        --appendonly yes --save "" --daemonize yes --pidfile "$DIR/$name.pid" \
+        --logfile "$DIR/$name.log" "$@" >"$DIR/$name.cmd"
+    restart_node "$name"
+}
+
+restart_node() {
+    local name=$1
+    bash "$DIR/$name.cmd"
+    wait_for 20 redis-cli -p "$(port_of "$name")" ping || { log "$name did not start"; tail -20 "$DIR/$name.log" >&2; return 1; }
+    wait_for 5 test -s "$DIR/$name.pid"
+}
+
+CLUSTER_NODES=(rc1 rc2 rc3 rc4 rc5 rc6)
+SENTINELS=(rs-s1 rs-s2 rs-s3)
+
+cluster_ready() {
+    local n p
+    for n in "${CLUSTER_NODES[@]}"; do
+        p=$(port_of "$n")
+        redis-cli -p "$p" cluster info | grep -q 'cluster_state:ok' || return 1
+        # Writes are WAITed on: every replica must be attached before the tests start.
+        if redis-cli -p "$p" role | head -1 | grep -q slave; then
+            redis-cli -p "$p" info replication | grep -q 'master_link_status:up' || return 1
+        fi
+    done
+}
+
+start_redis_cluster() {
+    local n addrs=()
+    for n in "${CLUSTER_NODES[@]}"; do
+        alive "$n" || redis_node "$n" --cluster-enabled yes --cluster-config-file nodes.conf \
+            --cluster-node-timeout 1000 --cluster-require-full-coverage no
+        addrs+=("127.0.0.1:$(port_of "$n")")
+    done
+    if ! redis-cli -p "$(port_of rc1)" cluster info | grep -q 'cluster_known_nodes:6'; then
+        redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >"$DIR/redis-cluster.log" 2>&1 \
+            || { log "redis cluster create failed"; cat "$DIR/redis-cluster.log" >&2; return 1; }
+    fi
+    wait_for 60 cluster_ready || { log "redis cluster not ready"; redis-cli -p "$(port_of rc1)" cluster nodes >&2; return 1; }
+    touch "$DIR/redis-cluster.up"
+}
+
+# A field of `SENTINEL MASTER idmint` as sentinel S sees it.
+sentinel_field() { redis-cli -p "$(port_of "$1")" sentinel master idmint | grep -A1 -x "$2" | tail -1; }
+
+sentinel_ready() {
+    local s
+    redis-cli -p "$(port_of rs-r)" info replication | grep -q 'master_link_status:up' || return 1
+    for s in "${SENTINELS[@]}"; do
+        [ "$(sentinel_field "$s" num-other-sentinels)" = 2 ] || return 1
+        [ "$(sentinel_field "$s" num-slaves)" = 1 ] || return 1
+    done
+}
+
+start_redis_sentinel() {
+    local s m
+    m=$(port_of rs-m)
+    alive rs-m || redis_node rs-m
+    alive rs-r || redis_node rs-r --replicaof 127.0.0.1 "$m"
+    for s in "${SENTINELS[@]}"; do
+        alive "$s" && continue
+        mkdir -p "$DIR/$s"
+        # Sentinel rewrites its file with what it learns: written once, kept across restarts.
+        [ -s "$DIR/$s.conf" ] || printf '%s\n' "port $(port_of "$s")" "bind 127.0.0.1" "dir $DIR/$s" \
+            "sentinel monitor idmint 127.0.0.1 $m 2" "sentinel down-after-milliseconds idmint 1000" \
+            "sentinel failover-timeout idmint 3000" "sentinel parallel-syncs idmint 1" >"$DIR/$s.conf"
+        printf '%q ' redis-server "$DIR/$s.conf" --sentinel --daemonize yes \
+            --pidfile "$DIR/$s.pid" --logfile "$DIR/$s.log" >"$DIR/$s.cmd"
+        restart_node "$s"
+    done
+    wait_for 60 sentinel_ready || { log "redis sentinel set not ready"; return 1; }
+    touch "$DIR/redis-sentinel.up"
 }
 
 # TLS only, with a client certificate signed by the test CA (tls_files).
@@ -231,6 +340,16 @@ env_lines() {
     [ -s "$DIR/mysql.port" ] && alive mysql &&
         echo "export IDMINT_TEST_MYSQL_TLS_URL=mysql://idmint_tls:idmint-tls-pw@localhost:$(cat "$DIR/mysql.port")/idmint"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
+    local n hosts=()
+    if [ -e "$DIR/redis-cluster.up" ]; then
+        for n in "${CLUSTER_NODES[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
+        echo "export IDMINT_TEST_REDIS_CLUSTER_URL=redis+cluster://$(IFS=,; echo "${hosts[*]}")"
+    fi
+    hosts=()
+    if [ -e "$DIR/redis-sentinel.up" ]; then
+        for n in "${SENTINELS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
+        echo "export IDMINT_TEST_REDIS_SENTINEL_URL=redis+sentinel://$(IFS=,; echo "${hosts[*]}")/idmint"
+    fi
     echo "export IDMINT_SERVERS_DIR=$DIR"
     return 0
 }
@@ -242,16 +361,30 @@ names=("$@")
 case "$cmd" in
     install) install ;;
     start)
+        # The cluster and the sentinel set take seconds each to settle: started side by side,
+        # with all their ports chosen first so the two never pick the same one.
+        pending=()
         for n in "${names[@]}"; do
-            alive "$n" || { log "starting $n"; "start_${n//-/_}"; }
+            if alive "$n"; then continue; fi
+            log "starting $n"
+            if [ -s "$DIR/$n.cmd" ]; then
+                restart_node "$n"
+            elif [ "$n" = redis-cluster ] || [ "$n" = redis-sentinel ]; then
+                for m in "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}"; do port_of "$m" >/dev/null; done
+                "start_${n//-/_}" &
+                pending+=($!)
+            else
+                "start_${n//-/_}"
+            fi
         done
+        for p in "${pending[@]}"; do wait "$p"; done
         env_lines
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
     stop)
-        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql)
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
         for n in "${names[@]}"; do stop_one "$n"; done
         ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
 esac

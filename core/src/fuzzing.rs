@@ -82,7 +82,7 @@ pub fn reapply(options: &StoreOptions, url: &str) -> Result<(StoreOptions, Strin
 }
 
 /// Hands a plan's driver URL to the driver's own URL parser (no connection): PostgreSQL and
-/// MySQL through sqlx, Redis through the redis crate. `Err` is the driver's refusal as text
+/// MySQL through sqlx, Redis through the stores' parser (the redis crate's for one server). `Err` is the driver's refusal as text
 /// (sqlx refuses `mariadb://`, which the SQL store rewrites to `mysql://` first); `Ok` for
 /// engines whose URL no driver parses here (memory, SQLite).
 ///
@@ -105,9 +105,21 @@ pub fn driver_parse(plan: &UrlPlan) -> std::result::Result<(), String> {
             .map(drop)
             .map_err(|e| e.to_string()),
         #[cfg(feature = "redis")]
-        "redis" => redis::Client::open(url)
-            .map(drop)
-            .map_err(|e| e.to_string()),
+        // The stores' own Redis parser: one server through the redis crate, and the Sentinel
+        // and Cluster URLs it does not know.
+        // The TLS file options are left out: reading a path a fuzzer made up (`/dev/zero`)
+        // is not parsing.
+        "redis" => {
+            let (base, query) = url.split_once('?').unwrap_or((url, ""));
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|p| !matches!(p.split('=').next(), Some("ca" | "cert" | "key")))
+                .collect();
+            let url = format!("{base}?{}", kept.join("&"));
+            crate::segment::redis_link::Target::parse(&url, std::time::Duration::from_secs(1))
+                .map(drop)
+                .map_err(|e| e.to_string())
+        }
         _ => Ok(()),
     }
 }

@@ -9,15 +9,16 @@
 //!
 //! # Keys (per tag and shard, `{prefix}` default `idmint:sf`)
 //!
-//! - `{prefix}:{TAG:SHARD}:ms:MS`: the count of sequence numbers this server issued in the
-//!   millisecond `MS` (unix), with an expiry of seconds (10 by default): it outlives its
-//!   millisecond, so a counter never restarts while its millisecond can still be issued.
-//! - `{prefix}:{TAG:SHARD}:last`: the last millisecond this server issued, a persistent key.
-//!   The script never issues a millisecond below it, and the last one again only while its
-//!   counter lives; so a Redis clock that steps back (a restart, a failover to a machine with
-//!   an older clock) never reissues an ID. A clock behind it by up to `max_ahead` (1 s) goes
-//!   on from it; further behind, that server refuses ([`Error::ClockMovedBackwards`]) and the
-//!   client mints from its other servers.
+//! - `{prefix}:{TAG:SHARD}:seq`: a persistent hash, the state of the shard on this server: the
+//!   last millisecond issued (`ms`), how many sequence numbers of it were issued (`used`), and
+//!   the server's place (`residue`, `of`, checked on every mint).
+//! - `{prefix}:{TAG:SHARD}:last`: the last millisecond this server issued, a persistent key
+//!   (the format of earlier versions, kept). The script never issues a millisecond below it,
+//!   and the last one again only when the state hash knows its count (not after an earlier
+//!   version's `last`, which counted in keys per millisecond); so a Redis clock that steps
+//!   back (a restart, a failover to a machine with an older clock) never reissues an ID. A
+//!   clock behind it by up to `max_ahead` (1 s) goes on from it; further behind, that server
+//!   refuses ([`Error::ClockMovedBackwards`]) and the client mints from its other servers.
 //! - `{prefix}:node`: a hash recording the server's identity (`self`, random), its residue and
 //!   the number of servers (`residue`, `of`) and the identities of the whole set (`members`).
 //!
@@ -38,11 +39,16 @@
 //! (`appendfsync always` for no window at all; `everysec` loses up to a second of `last`
 //! updates, safe while a restart takes longer than the clock step it could hide). Without
 //! persistence a restart with a clock behind the last issued millisecond reissues IDs, as any
-//! snowflake generator would. A failover to an asynchronous replica may lose the newest
-//! `last` updates in the same way: safe as long as the replica's clock reads later than the
-//! primary's last issued millisecond when it takes over (a failover takes seconds; the writes
-//! it loses cover milliseconds). Servers are plain Redis primaries, not a Cluster (the script
-//! names keys it computes).
+//! snowflake generator would.
+//!
+//! Both keys of a shard share the hash slot of `{TAG:SHARD}` and the script declares them, so
+//! a server of the set may be a Redis Cluster or a master found through Sentinel
+//! (`redis+cluster://h1:p1,h2:p2`, `redis+sentinel://s1:p1,s2:p2/MASTER`, one server of the
+//! set each). There every mint waits for a replica (`WAIT`, `replicas=N` in the URL, default
+//! 1): a mint a failover could lose is not used. On a plain primary with asynchronous replicas
+//! (`replicas=0`, the default of `redis://`) a failover may lose the newest `last` updates as a
+//! restart does: safe as long as the replica's clock reads later than the primary's last
+//! issued millisecond when it takes over.
 //!
 //! # Guarantees
 //!
@@ -74,9 +80,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use redis::Script;
 use tokio::runtime::{Handle, Runtime};
 
+use crate::segment::redis_link::Lua;
 use crate::segment::{describe_url, validate_tag, RedisConn};
 use crate::{Error, Layout, Result};
 
@@ -105,62 +111,68 @@ pub const MAX_RUN: u64 = 1 << 20;
 /// ```
 pub const MAX_NODES: usize = 64;
 
-// KEYS: node record, last-ms key, sequence key prefix (the millisecond is appended).
-// ARGV: 1 count, 2 residue, 3 servers, 4 largest sequence value, 5 counter expiry (s),
-// 6 max_ahead (ms), 7 epoch (ms), 8 tick (ms), 9 test clock key ('' = Redis's TIME),
-// 10 resume after (unix ms; -1 = none): treated as a last millisecond issued.
+// KEYS: the last-ms key, the state hash (the count issued in the last millisecond, and the
+// residue/servers of the server), [the test clock key]. All of one tag and shard, so they share
+// the hash tag `{TAG:SHARD}` (one cluster slot), and every key is declared.
+// ARGV: 1 count, 2 residue, 3 servers, 4 largest sequence value, 5 max_ahead (ms), 6 epoch
+// (ms), 7 tick (ms), 8 resume after (unix ms; -1 = none): treated as a last millisecond issued.
 // Replies {0, ms, first_seq, count, ms, first_seq, count, ...} (sequences step by the number
 // of servers); {1, behind_ms} when the clock is too far behind the last issued millisecond;
-// {2} when the node record is missing; {3, residue, of} when it records another place.
+// {3, residue, of} when the state records another place.
 const MINT: &str = r"
-local rec = redis.call('HMGET', KEYS[1], 'residue', 'of')
-if not rec[1] then return {2} end
-if rec[1] ~= ARGV[2] or rec[2] ~= ARGV[3] then return {3, tonumber(rec[1]), tonumber(rec[2])} end
+local st = redis.call('HMGET', KEYS[2], 'ms', 'used', 'residue', 'of')
+if st[3] and (st[3] ~= ARGV[2] or st[4] ~= ARGV[3]) then return {3, tonumber(st[3]), tonumber(st[4])} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if ARGV[9] ~= '' then
-  local fake = redis.call('GET', ARGV[9])
+if KEYS[3] then
+  local fake = redis.call('GET', KEYS[3])
   if fake then now = tonumber(fake) end
 end
 local k, residue, n, smax = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local ttl, ahead, epoch, tick = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local ahead, epoch, tick = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local per_tick = math.floor((smax - residue) / n) + 1
 local cur = math.floor((now - epoch) / tick)
 local limit = math.floor((now + ahead - epoch) / tick)
 local lastk = -1
-local last = redis.call('GET', KEYS[2])
+local last = redis.call('GET', KEYS[1])
 if last then lastk = math.floor((tonumber(last) - epoch) / tick) end
-local floor = tonumber(ARGV[10])
+local lastused = per_tick
+if last and st[1] == last then lastused = tonumber(st[2]) end
+local floor = tonumber(ARGV[8])
 if floor >= 0 and math.floor((floor - epoch) / tick) > lastk then
   lastk = math.floor((floor - epoch) / tick)
+  lastused = per_tick
 end
 if lastk > limit then return {1, epoch + lastk * tick - now} end
 local tk = math.max(cur, lastk)
 local out = {0}
 local left = k
-local top = -1
+local top, topused = -1, 0
 while left > 0 and tk <= limit do
-  local ms = epoch + tk * tick
-  local key = KEYS[3] .. ':' .. string.format('%.0f', ms)
-  local used = tonumber(redis.call('GET', key) or '0')
-  if used < per_tick and (tk > lastk or used > 0) then
+  local used = 0
+  if tk == lastk then used = lastused end
+  if used < per_tick then
     local take = math.min(per_tick - used, left)
-    redis.call('SET', key, used + take, 'EX', ttl)
-    out[#out + 1] = ms
+    out[#out + 1] = epoch + tk * tick
     out[#out + 1] = residue + used * n
     out[#out + 1] = take
     left = left - take
-    top = tk
+    top, topused = tk, used + take
   end
   if left > 0 then tk = tk + 1 end
 end
-if top > lastk then redis.call('SET', KEYS[2], string.format('%.0f', epoch + top * tick)) end
+if top >= 0 then
+  local ms = string.format('%.0f', epoch + top * tick)
+  redis.call('SET', KEYS[1], ms)
+  redis.call('HSET', KEYS[2], 'ms', ms, 'used', topused, 'residue', ARGV[2], 'of', ARGV[3])
+end
 return out
 ";
 
-// The script's rule for the last millisecond, `tk > lastk or used > 0`: the last millisecond
-// is issued again only while its counter lives. Once the counter expired, what it had counted
-// is unknown, so the script moves past it; every earlier millisecond is below `last`.
+// The last millisecond is issued again only when the state hash knows its count (its `ms`
+// is the `last` key's): a `last` written by an earlier version (which counted in keys per
+// millisecond), or a state lost, counts that millisecond as full, so the script moves past it;
+// every earlier millisecond is below `last`.
 
 // KEYS: node record. ARGV: a random identity, kept if the server has none yet.
 const IDENT: &str = r"
@@ -204,7 +216,6 @@ struct Options {
     max_wait: Duration,
     retry_after: Duration,
     max_ahead: Duration,
-    counter_ttl_s: u64,
     test_clock_key: Option<String>,
     resume_after_ms: Option<u64>,
 }
@@ -251,11 +262,23 @@ impl RedisSnowflakeBuilder {
     ///
     /// ```
     /// let _b = idmint_core::RedisSnowflake::builder().urls("redis://a:6379,redis://b:6379");
+    /// // One Cluster (or Sentinel) URL is one server of the set, whatever its own commas.
+    /// let _c = idmint_core::RedisSnowflake::builder().urls("redis+cluster://a:7000,b:7001,c:7002");
     /// ```
     pub fn urls(mut self, urls: &str) -> Self {
-        for url in urls.split(',').map(str::trim).filter(|u| !u.is_empty()) {
-            self.urls.push(url.to_string());
+        let mut joined: Vec<String> = Vec::new();
+        for piece in urls.split(',').map(str::trim).filter(|u| !u.is_empty()) {
+            // A Sentinel or Cluster URL lists its hosts with commas too: a piece without a
+            // scheme is the previous URL's next host.
+            match joined.last_mut() {
+                Some(prev) if !piece.contains("://") => {
+                    prev.push(',');
+                    prev.push_str(piece);
+                }
+                _ => joined.push(piece.to_string()),
+            }
         }
+        self.urls.extend(joined);
         self
     }
 
@@ -391,17 +414,18 @@ impl RedisSnowflakeBuilder {
         self
     }
 
-    /// How long a millisecond's counter lives on the server, in seconds, 2..=3600 (default
-    /// 10). It must outlive the millisecond by more than any pause of the server.
+    /// No longer used, still checked (2..=3600) so existing configurations keep building:
+    /// earlier versions counted each millisecond in a key of its own that lived this long; the
+    /// count of the last millisecond now lives, persistent, in one state key per tag and shard
+    /// (see [the module](crate::redis_snowflake)).
     ///
     /// ```
     /// let _b = idmint_core::RedisSnowflake::builder().counter_ttl_secs(30);
     /// ```
-    pub fn counter_ttl_secs(mut self, secs: u64) -> Self {
+    pub fn counter_ttl_secs(self, secs: u64) -> Self {
         if !(2..=3600).contains(&secs) {
             return self.fail(invalid("counter_ttl_secs", secs, "2..=3600"));
         }
-        self.opts.counter_ttl_s = secs;
         self
     }
 
@@ -514,9 +538,9 @@ impl RedisSnowflakeBuilder {
             next_node: AtomicUsize::new(0),
             buffers: Mutex::new(HashMap::new()),
             filling: Mutex::new(std::collections::HashSet::new()),
-            mint: Script::new(MINT),
-            ident: Script::new(IDENT),
-            claim: Script::new(CLAIM),
+            mint: Lua::new(MINT),
+            ident: Lua::new(IDENT),
+            claim: Lua::new(CLAIM),
             round_trips: AtomicU64::new(0),
             node_failures: AtomicU64::new(0),
             born: crate::fork::watch(),
@@ -600,19 +624,12 @@ struct Inner {
     buffers: Mutex<HashMap<u64, VecDeque<u64>>>,
     /// Shards whose buffer a `try_next_id_for` is filling in the background (one fill each).
     filling: Mutex<std::collections::HashSet<u64>>,
-    mint: Script,
-    ident: Script,
-    claim: Script,
+    mint: Lua,
+    ident: Lua,
+    claim: Lua,
     round_trips: AtomicU64,
     node_failures: AtomicU64,
     born: u64,
-}
-
-/// What one server answered to one mint call.
-enum Minted {
-    Ids(Vec<u64>),
-    /// The server's node record is gone (a server that lost its data): check it again.
-    Unclaimed,
 }
 
 /// Counters of a [`RedisSnowflake`].
@@ -668,7 +685,7 @@ impl Inner {
     }
 
     async fn identity(&self, node: &Node) -> Result<String> {
-        let mut inv = self.ident.prepare_invoke();
+        let mut inv = self.ident.call();
         inv.key(&self.node_key).arg(Self::random_identity());
         let id: String = self
             .timed(
@@ -699,7 +716,7 @@ impl Inner {
 
     /// Checks (`write` false) or records (`write` true) a server's place in the set.
     async fn claim(&self, node: &Node, members: &str, write: bool) -> Result<()> {
-        let mut inv = self.claim.prepare_invoke();
+        let mut inv = self.claim.call();
         inv.key(&self.node_key)
             .arg(node.residue)
             .arg(self.n)
@@ -810,27 +827,27 @@ impl Inner {
         *lock(&node.down_until) = Some(Instant::now() + self.opts.retry_after);
     }
 
-    fn seq_key_base(&self, shard: u64) -> (String, String) {
+    /// The keys of a tag's shard: the last millisecond issued and the state hash.
+    fn shard_keys(&self, shard: u64) -> (String, String) {
         let base = format!("{}:{{{}:{shard}}}", self.opts.prefix, self.opts.tag);
-        (format!("{base}:last"), format!("{base}:ms"))
+        (format!("{base}:last"), format!("{base}:seq"))
     }
 
-    async fn mint_once(&self, node: &Node, shard: u64, k: u64) -> Result<Minted> {
+    async fn mint_once(&self, node: &Node, shard: u64, k: u64) -> Result<Vec<u64>> {
         let layout = &self.opts.layout;
-        let (last_key, seq_base) = self.seq_key_base(shard);
-        let mut inv = self.mint.prepare_invoke();
-        inv.key(&self.node_key)
-            .key(&last_key)
-            .key(&seq_base)
-            .arg(k)
+        let (last_key, state_key) = self.shard_keys(shard);
+        let mut inv = self.mint.call();
+        inv.key(&last_key).key(&state_key);
+        if let Some(clock) = &self.opts.test_clock_key {
+            inv.key(clock);
+        }
+        inv.arg(k)
             .arg(node.residue)
             .arg(self.n)
             .arg(layout.sequence_field().max())
-            .arg(self.opts.counter_ttl_s)
             .arg(self.opts.max_ahead.as_millis() as u64)
             .arg(layout.epoch_ms())
             .arg(layout.tick_ms())
-            .arg(self.opts.test_clock_key.as_deref().unwrap_or(""))
             .arg(self.opts.resume_after_ms.map_or(-1, |ms| ms as i64));
         let reply: Vec<i64> = self
             .timed(node, "minting", node.conn.run("minting", &inv))
@@ -844,7 +861,6 @@ impl Inner {
                     allowed_ms: self.opts.max_ahead.as_millis() as u64,
                 })
             }
-            Some(2) => return Ok(Minted::Unclaimed),
             Some(3) => {
                 let recorded = format!(
                     "{}/{}",
@@ -875,7 +891,7 @@ impl Inner {
             )?;
             ids.extend((0..count).map(|j| base + ((first + j * self.n as u64) << seq_shift)));
         }
-        Ok(Minted::Ids(ids))
+        Ok(ids)
     }
 
     /// One server's IDs; it is checked first if this client has not met it yet.
@@ -883,20 +899,7 @@ impl Inner {
         if !node.verified.load(Ordering::Acquire) {
             self.verify(node).await?;
         }
-        match self.mint_once(node, shard, k).await? {
-            Minted::Ids(ids) => Ok(ids),
-            Minted::Unclaimed => {
-                node.verified.store(false, Ordering::Release);
-                self.verify(node).await?;
-                match self.mint_once(node, shard, k).await? {
-                    Minted::Ids(ids) => Ok(ids),
-                    Minted::Unclaimed => Err(Error::StoreUnavailable {
-                        store: node.conn.describe().to_string(),
-                        reason: "the node record vanished again right after it was written".into(),
-                    }),
-                }
-            }
-        }
+        self.mint_once(node, shard, k).await
     }
 
     fn check_shard(&self, shard: u64) -> Result<()> {
@@ -1089,7 +1092,6 @@ impl RedisSnowflake {
                 max_wait: Duration::from_secs(3),
                 retry_after: Duration::from_secs(1),
                 max_ahead: Duration::from_secs(1),
-                counter_ttl_s: 10,
                 test_clock_key: None,
                 resume_after_ms: None,
             },

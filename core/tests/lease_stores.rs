@@ -457,3 +457,64 @@ fn killed_during_renewals(name: &str, url: &str) {
         .any(|(t, r)| r.is_ok() && *t > killed_at + ttl && *t < restarting_at));
     assert_eq!(dups, 0);
 }
+
+/// A Redis store written by an earlier version (a key per held value, `{P}:w:V`, and per fence,
+/// `{P}:f:V`) is carried into the one hash on connect: a fence stays, a live lease keeps its
+/// holder, and nothing is handed out below what the old keys recorded.
+#[test]
+fn redis_keys_of_the_earlier_format_are_carried_over() {
+    let Some(base) = server("redis") else { return };
+    let prefix = unique("old");
+    let mut conn = redis::Client::open(base.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let now = WallClock.now_ms();
+    let fence = now + 3_600_000;
+    let _: () = redis::cmd("SET")
+        .arg(format!("{{{prefix}}}:f:3"))
+        .arg(fence)
+        .query(&mut conn)
+        .unwrap();
+    let held = format!("{{{prefix}}}:w:5");
+    let _: () = redis::pipe()
+        .cmd("HSET")
+        .arg(&held)
+        .arg(&["token", "t0", "holder", "old-host:1", "until"][..])
+        .arg(now + 60_000)
+        .cmd("PEXPIRE")
+        .arg(&held)
+        .arg(62_000)
+        .query(&mut conn)
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let url = format!("{base}?prefix={prefix}");
+    let store = rt.block_on(open_lease_store(&url)).unwrap();
+    let infos = rt.block_on(store.list()).unwrap();
+    let info = |v: u64| infos.iter().find(|i| i.value == v).unwrap();
+    assert_eq!(info(3).last_time_ms, fence, "{infos:?}");
+    assert_eq!(info(5).holder, "old-host:1", "{infos:?}");
+    assert_eq!(info(5).state(), "held", "{infos:?}");
+    let old: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{{{prefix}}}:[wf]:*"))
+        .query(&mut conn)
+        .unwrap();
+    assert!(old.is_empty(), "{old:?}");
+    let req = idmint_core::lease::LeaseRequest::new(
+        3,
+        5,
+        "new-host:2",
+        Duration::from_secs(10),
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    while let Some(g) = rt.block_on(store.acquire(&req)).unwrap() {
+        got.push((g.value, g.fence_ms));
+    }
+    // 3 with its old fence, 4 fresh, and 5 still the old holder's.
+    assert_eq!(got, vec![(3, fence), (4, 0)]);
+}

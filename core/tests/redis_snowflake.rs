@@ -375,9 +375,12 @@ fn clock_stepped_back_reissues_nothing() {
         assert!(layout.decompose(id).unwrap().time_ms >= before_step);
     }
 
-    // The counters expired (their seconds passed) while the clock sits on the last
-    // millisecond: the script moves past it instead of counting it from 0 again.
-    for key in redis_keys(&url, &format!("{prefix}:*:ms:*")) {
+    // The state key lost (or a `last` written by an earlier version, which counted in keys
+    // per millisecond) while the clock sits on the last millisecond: the script moves past it
+    // instead of counting it from 0 again.
+    let states = redis_keys(&url, &format!("{prefix}:*:seq"));
+    assert!(!states.is_empty());
+    for key in states {
         redis_set(&url, &key, None);
     }
     redis_set(&url, &clock, Some(last_ms));

@@ -1,68 +1,128 @@
-//! Leases in Redis: a key per value, taken with an atomic check-and-set, renewed and released
-//! only with the holder's token.
+//! Leases in Redis: one hash per prefix holding every value's lease and fence, taken with an
+//! atomic check-and-set, renewed and released only with the holder's token.
 //!
-//! # Keys (`P` is the prefix, default `idmint:lease`, in braces so all share a cluster slot)
-//! - `{P}:w:{VALUE}`: a hash `token`, `holder`, `until` (unix ms, Redis's clock), with a
-//!   `PEXPIRE` of TTL + freeze: the key outlives the holder's right by the freeze period, so
-//!   an expired value stays taken (frozen) until the key itself goes.
-//! - `{P}:f:{VALUE}`: the fence (`last_time_ms`), no expiry: it must outlive every holder.
+//! # Keys (`P` is the prefix, default `idmint:lease`)
+//! - `{P}:leases`, a hash with, per value `V`: `t:V` (token), `h:V` (holder), `u:V` (until:
+//!   the holder's right ends, unix ms of Redis's clock), `x:V` (free at: until + the freeze
+//!   period; the value stays taken, frozen, until then) and `f:V`, the fence
+//!   (`last_time_ms`), which outlives every holder. Expiry is read against Redis's `TIME`.
 //!
-//! Each step is a Lua script (atomic on Redis's one thread). Redis must persist (`appendonly
-//! yes`): a restart that loses the fence keys lets a new holder mint below an old one's IDs.
+//! One key, so each script declares the only key it touches in `KEYS`, and the store runs on a
+//! Redis Cluster as on one server. Each step is a Lua script (atomic on Redis's one thread).
+//! Redis must persist (`appendonly yes`): a restart that loses the fences lets a new holder
+//! mint below an old one's IDs.
+//!
+//! # Upgrading from the key-per-value format
+//!
+//! Earlier versions kept `{P}:w:V` (a hash per held value, with a `PEXPIRE`) and `{P}:f:V`
+//! (the fence). On its first connect to a store without the field `{P}:leases` → `v`, a
+//! client moves those keys into the hash (a fence only ever grows; a live lease keeps its
+//! holder and its remaining time) and deletes them. A client of an earlier version still
+//! running then loses its lease at its next renewal (its key is gone), and so stops minting;
+//! stop those before starting new ones, since an old client that acquires afterwards does not
+//! see the hash.
 
 use std::collections::BTreeMap;
 
-use redis::Script;
-
 use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
+use crate::segment::redis_link::{Lua, Topology};
 use crate::segment::{RedisStore, StoreFuture, StoreOptions};
 use crate::Result;
 
-// ARGV: prefix, first, last, prefer (-1: none), token, holder, ttl, freeze.
+// The clock of every script: Redis's own, in unix ms.
+macro_rules! now_ms {
+    () => {
+        "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    };
+}
+
+// KEYS: the hash. ARGV: first, last, prefer (-1: none), token, holder, ttl, freeze.
 // Returns {value, fence} or false. The loop runs in Redis, so finding a free value among
 // thousands is one round trip.
-const ACQUIRE: &str = r"
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local p, ttl, freeze = ARGV[1], tonumber(ARGV[7]), tonumber(ARGV[8])
+const ACQUIRE: &str = concat!(
+    now_ms!(),
+    r"
+local h, ttl, freeze = KEYS[1], tonumber(ARGV[6]), tonumber(ARGV[7])
 local function try(v)
-  local k = p .. ':w:' .. string.format('%.0f', v)
-  if redis.call('EXISTS', k) == 1 then return nil end
-  redis.call('HSET', k, 'token', ARGV[5], 'holder', ARGV[6], 'until', string.format('%.0f', now + ttl))
-  redis.call('PEXPIRE', k, ttl + freeze)
-  return {v, redis.call('GET', p .. ':f:' .. string.format('%.0f', v)) or '0'}
+  local s = string.format('%.0f', v)
+  local x = redis.call('HGET', h, 'x:' .. s)
+  if x and tonumber(x) > now then return nil end
+  redis.call('HSET', h, 't:' .. s, ARGV[4], 'h:' .. s, ARGV[5],
+    'u:' .. s, string.format('%.0f', now + ttl), 'x:' .. s, string.format('%.0f', now + ttl + freeze))
+  return {v, redis.call('HGET', h, 'f:' .. s) or '0'}
 end
-local prefer = tonumber(ARGV[4])
+local prefer = tonumber(ARGV[3])
 if prefer >= 0 then
   local r = try(prefer)
   if r then return r end
 end
-for v = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+for v = tonumber(ARGV[1]), tonumber(ARGV[2]) do
   local r = try(v)
   if r then return r end
 end
 return false
-";
+"
+);
 
-// ARGV: prefix, value, token, ttl, freeze, fence. Returns 1 if held (and renewed), else 0.
-const RENEW: &str = r"
-local k = ARGV[1] .. ':w:' .. ARGV[2]
-if redis.call('HGET', k, 'token') ~= ARGV[3] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', k, 'until', string.format('%.0f', now + tonumber(ARGV[4])))
-redis.call('PEXPIRE', k, tonumber(ARGV[4]) + tonumber(ARGV[5]))
-local f = ARGV[1] .. ':f:' .. ARGV[2]
-if tonumber(redis.call('GET', f) or '0') < tonumber(ARGV[6]) then redis.call('SET', f, ARGV[6]) end
+// The fence only grows: a late release or renewal never lowers it.
+// KEYS: the hash. ARGV: value, token, ttl, freeze, fence. Returns 1 if held (and renewed).
+const RENEW: &str = concat!(
+    now_ms!(),
+    r"
+local h, v = KEYS[1], ARGV[1]
+local x = redis.call('HGET', h, 'x:' .. v)
+if redis.call('HGET', h, 't:' .. v) ~= ARGV[2] or not x or tonumber(x) <= now then return 0 end
+redis.call('HSET', h, 'u:' .. v, string.format('%.0f', now + tonumber(ARGV[3])),
+  'x:' .. v, string.format('%.0f', now + tonumber(ARGV[3]) + tonumber(ARGV[4])))
+if tonumber(redis.call('HGET', h, 'f:' .. v) or '0') < tonumber(ARGV[5]) then
+  redis.call('HSET', h, 'f:' .. v, ARGV[5])
+end
 return 1
-";
+"
+);
 
-// ARGV: prefix, value, token, fence. Returns 1 if it was held.
-const RELEASE: &str = r"
-local k = ARGV[1] .. ':w:' .. ARGV[2]
-if redis.call('HGET', k, 'token') ~= ARGV[3] then return 0 end
-redis.call('DEL', k)
-redis.call('SET', ARGV[1] .. ':f:' .. ARGV[2], ARGV[4])
+// KEYS: the hash. ARGV: value, token, fence. Returns 1 if it was held.
+const RELEASE: &str = concat!(
+    now_ms!(),
+    r"
+local h, v = KEYS[1], ARGV[1]
+local x = redis.call('HGET', h, 'x:' .. v)
+if redis.call('HGET', h, 't:' .. v) ~= ARGV[2] or not x or tonumber(x) <= now then return 0 end
+redis.call('HDEL', h, 't:' .. v, 'h:' .. v, 'u:' .. v, 'x:' .. v)
+local f = math.max(tonumber(redis.call('HGET', h, 'f:' .. v) or '0'), tonumber(ARGV[3]))
+redis.call('HSET', h, 'f:' .. v, string.format('%.0f', f))
+return 1
+"
+);
+
+// One key of the earlier format into the hash, then deleted.
+// KEYS: the hash, the old key. ARGV: 'w' or 'f', value.
+const MIGRATE: &str = concat!(
+    now_ms!(),
+    r"
+local h, v = KEYS[1], ARGV[2]
+if ARGV[1] == 'f' then
+  local old = redis.call('GET', KEYS[2])
+  if old and tonumber(redis.call('HGET', h, 'f:' .. v) or '0') < tonumber(old) then
+    redis.call('HSET', h, 'f:' .. v, old)
+  end
+else
+  local left = redis.call('PTTL', KEYS[2])
+  local w = redis.call('HMGET', KEYS[2], 'token', 'holder', 'until')
+  local x = now + left
+  if left > 0 and w[1] and tonumber(redis.call('HGET', h, 'x:' .. v) or '0') < x then
+    redis.call('HSET', h, 't:' .. v, w[1], 'h:' .. v, w[2] or '', 'u:' .. v, w[3] or string.format('%.0f', now),
+      'x:' .. v, string.format('%.0f', x))
+  end
+end
+redis.call('DEL', KEYS[2])
+return 1
+"
+);
+
+// KEYS: the hash. Marks the store as moved to the hash format.
+const MIGRATED: &str = r"
+redis.call('HSET', KEYS[1], 'v', '2')
 return 1
 ";
 
@@ -79,9 +139,9 @@ return 1
 pub struct RedisLeaseStore {
     redis: RedisStore,
     prefix: String,
-    acquire: Script,
-    renew: Script,
-    release: Script,
+    acquire: Lua,
+    renew: Lua,
+    release: Lua,
 }
 
 impl std::fmt::Debug for RedisLeaseStore {
@@ -102,16 +162,22 @@ impl RedisLeaseStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisLeaseStore> {
-        Ok(RedisLeaseStore {
+        let store = RedisLeaseStore {
             redis: RedisStore::connect(url, opts).await?,
             prefix: format!("{{{}}}", opts.redis_prefix),
-            acquire: Script::new(ACQUIRE),
-            renew: Script::new(RENEW),
-            release: Script::new(RELEASE),
-        })
+            acquire: Lua::new(ACQUIRE),
+            renew: Lua::new(RENEW),
+            release: Lua::new(RELEASE),
+        };
+        // A cluster never held the earlier format (its scripts could not run there), and its
+        // keys are spread over nodes a SCAN of one would miss.
+        if store.redis.topology() != Topology::Cluster {
+            store.migrate().await?;
+        }
+        Ok(store)
     }
 
-    /// The key holding the lease of `value`.
+    /// The hash holding every lease and fence of the store.
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
@@ -119,11 +185,58 @@ impl RedisLeaseStore {
     /// use idmint_core::segment::StoreOptions;
     /// let opts = StoreOptions::default().redis_prefix("idmint:lease")?;
     /// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &opts).await?;
-    /// assert_eq!(store.lease_key(7), "{idmint:lease}:w:7");
+    /// assert_eq!(store.leases_key(), "{idmint:lease}:leases");
     /// # Ok(()) }
     /// ```
-    pub fn lease_key(&self, value: u64) -> String {
-        format!("{}:w:{value}", self.prefix)
+    pub fn leases_key(&self) -> String {
+        format!("{}:leases", self.prefix)
+    }
+
+    /// Moves the keys of the earlier format into the hash, once (see the module's docs).
+    async fn migrate(&self) -> Result<()> {
+        let hash = self.leases_key();
+        let done: Option<String> = self
+            .redis
+            .cmd("upgrading", redis::cmd("HGET").arg(&hash).arg("v"))
+            .await?;
+        if done.is_some() {
+            return Ok(());
+        }
+        let (migrate, migrated) = (Lua::new(MIGRATE), Lua::new(MIGRATED));
+        for kind in ["w", "f"] {
+            let mut cursor = 0u64;
+            loop {
+                let (next, keys): (u64, Vec<String>) = self
+                    .redis
+                    .cmd(
+                        "upgrading",
+                        redis::cmd("SCAN")
+                            .arg(cursor)
+                            .arg("MATCH")
+                            .arg(format!("{}:{kind}:*", self.prefix))
+                            .arg("COUNT")
+                            .arg(1000),
+                    )
+                    .await?;
+                for key in keys {
+                    let Some(value) = key.rsplit(':').next().filter(|v| v.parse::<u64>().is_ok())
+                    else {
+                        continue;
+                    };
+                    let mut call = migrate.call();
+                    call.key(&hash).key(&key).arg(kind).arg(value);
+                    let _: i64 = self.redis.run("upgrading", &call).await?;
+                }
+                cursor = next;
+                if cursor == 0 {
+                    break;
+                }
+            }
+        }
+        let mut call = migrated.call();
+        call.key(&hash);
+        let _: i64 = self.redis.run("upgrading", &call).await?;
+        Ok(())
     }
 }
 
@@ -134,9 +247,8 @@ impl LeaseStore for RedisLeaseStore {
 
     fn acquire<'a>(&'a self, req: &'a LeaseRequest) -> StoreFuture<'a, Option<Grant>> {
         Box::pin(async move {
-            let mut inv = self.acquire.prepare_invoke();
-            inv.key(self.lease_key(req.first))
-                .arg(&self.prefix)
+            let mut inv = self.acquire.call();
+            inv.key(self.leases_key())
                 .arg(req.first)
                 .arg(req.last)
                 .arg(req.prefer.map_or(-1, |v| v as i64))
@@ -161,9 +273,8 @@ impl LeaseStore for RedisLeaseStore {
         fence_ms: u64,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            let mut inv = self.renew.prepare_invoke();
-            inv.key(self.lease_key(value))
-                .arg(&self.prefix)
+            let mut inv = self.renew.call();
+            inv.key(self.leases_key())
                 .arg(value)
                 .arg(token)
                 .arg(ttl_ms)
@@ -176,9 +287,8 @@ impl LeaseStore for RedisLeaseStore {
 
     fn release<'a>(&'a self, value: u64, token: &'a str, fence_ms: u64) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            let mut inv = self.release.prepare_invoke();
-            inv.key(self.lease_key(value))
-                .arg(&self.prefix)
+            let mut inv = self.release.call();
+            inv.key(self.leases_key())
                 .arg(value)
                 .arg(token)
                 .arg(fence_ms);
@@ -189,64 +299,49 @@ impl LeaseStore for RedisLeaseStore {
 
     fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>> {
         Box::pin(async move {
-            let mut found: BTreeMap<u64, LeaseInfo> = BTreeMap::new();
             let (secs, micros): (u64, u64) = self.redis.cmd("listing", &redis::cmd("TIME")).await?;
             let now = (secs * 1000 + micros / 1000) as i64;
-            for kind in ["w", "f"] {
-                let mut cursor = 0u64;
-                loop {
-                    let (next, keys): (u64, Vec<String>) = self
-                        .redis
-                        .cmd(
-                            "listing",
-                            redis::cmd("SCAN")
-                                .arg(cursor)
-                                .arg("MATCH")
-                                .arg(format!("{}:{kind}:*", self.prefix))
-                                .arg("COUNT")
-                                .arg(1000),
-                        )
-                        .await?;
-                    for key in keys {
-                        let Some(value) = key.rsplit(':').next().and_then(|v| v.parse().ok())
-                        else {
-                            continue;
-                        };
-                        let info = found.entry(value).or_insert_with(|| LeaseInfo {
-                            value,
-                            holder: String::new(),
-                            expires_in_ms: 0,
-                            free_in_ms: 0,
-                            last_time_ms: 0,
-                        });
-                        if kind == "f" {
-                            let f: Option<u64> = self
-                                .redis
-                                .cmd("listing", redis::cmd("GET").arg(&key))
-                                .await?;
-                            info.last_time_ms = f.unwrap_or(0);
-                        } else {
-                            let (holder, until): (Option<String>, Option<i64>) = self
-                                .redis
-                                .cmd(
-                                    "listing",
-                                    redis::cmd("HMGET").arg(&key).arg("holder").arg("until"),
-                                )
-                                .await?;
-                            let pttl: i64 = self
-                                .redis
-                                .cmd("listing", redis::cmd("PTTL").arg(&key))
-                                .await?;
-                            info.holder = holder.unwrap_or_default();
-                            info.expires_in_ms = until.map_or(0, |u| u - now);
-                            info.free_in_ms = pttl.max(0);
-                        }
-                    }
-                    cursor = next;
-                    if cursor == 0 {
-                        break;
-                    }
+            let fields: std::collections::HashMap<String, String> = self
+                .redis
+                .cmd("listing", redis::cmd("HGETALL").arg(self.leases_key()))
+                .await?;
+            let get = |kind: &str, v: u64| fields.get(&format!("{kind}:{v}"));
+            let num = |kind: &str, v: u64| get(kind, v).and_then(|s| s.parse::<i64>().ok());
+            let mut found: BTreeMap<u64, LeaseInfo> = BTreeMap::new();
+            for name in fields.keys() {
+                let Some((kind, value)) = name.split_once(':') else {
+                    continue;
+                };
+                let Ok(value) = value.parse::<u64>() else {
+                    continue;
+                };
+                let free_at = num("x", value).unwrap_or(0);
+                // Like a key that expired: a value free again shows only its fence.
+                if kind == "x" && free_at <= now && get("f", value).is_none() {
+                    continue;
                 }
+                if found.contains_key(&value) || !matches!(kind, "x" | "f") {
+                    continue;
+                }
+                let held = free_at > now;
+                found.insert(
+                    value,
+                    LeaseInfo {
+                        value,
+                        holder: if held {
+                            get("h", value).cloned().unwrap_or_default()
+                        } else {
+                            String::new()
+                        },
+                        expires_in_ms: if held {
+                            num("u", value).map_or(0, |u| u - now)
+                        } else {
+                            0
+                        },
+                        free_in_ms: if held { free_at - now } else { 0 },
+                        last_time_ms: num("f", value).map_or(0, |f| f.max(0) as u64),
+                    },
+                );
             }
             Ok(found.into_values().collect())
         })

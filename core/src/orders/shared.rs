@@ -433,7 +433,7 @@ impl DailyCounter for SegmentDailyCounter {
 }
 
 /// A daily counter in Redis (feature `redis`): `INCR` on the key `<prefix><name>:<yyyymmdd>`,
-/// with an expiry (`PEXPIRE`, 2 days by default) set in the same `MULTI` transaction, so the
+/// with an expiry (`PEXPIRE`, 2 days by default) set in the same script, so the
 /// keys of old days go away by themselves. Numbers of a day are 1, 2, 3, … across every client
 /// of the server, one round trip each.
 ///
@@ -452,10 +452,11 @@ impl DailyCounter for SegmentDailyCounter {
 /// ```
 #[cfg(feature = "redis")]
 pub struct RedisDailyCounter {
-    client: redis::Client,
+    target: crate::segment::redis_link::Target,
+    count: crate::segment::redis_link::Lua,
     /// Connections kept for reuse, and the fork generation they were opened in: a forked child
     /// opens its own (the parent's sockets are shared with it) and leaves the parent's alone.
-    idle: Mutex<(u64, Vec<redis::Connection>)>,
+    idle: Mutex<(u64, Vec<crate::segment::redis_link::SyncConn>)>,
     describe: String,
     key_prefix: String,
     ttl_ms: u64,
@@ -465,6 +466,16 @@ pub struct RedisDailyCounter {
 /// Connections kept for reuse; more concurrent callers open (and then drop) their own.
 #[cfg(feature = "redis")]
 const IDLE_CONNECTIONS: usize = 16;
+
+/// One number of a day: `INCR` and the key's expiry together (a script rather than `MULTI`, so
+/// the `WAIT` for the replicas can follow it in the same pipeline). KEYS: the day's key.
+/// ARGV: the expiry in ms.
+#[cfg(feature = "redis")]
+const COUNT: &str = r"
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return n
+";
 
 #[cfg(feature = "redis")]
 impl std::fmt::Debug for RedisDailyCounter {
@@ -478,8 +489,9 @@ impl std::fmt::Debug for RedisDailyCounter {
 
 #[cfg(feature = "redis")]
 impl RedisDailyCounter {
-    /// Connects to `redis://[:pass@]host:port[/db]` (one connection, to fail early when the
-    /// server is down).
+    /// Connects to `redis://[:pass@]host:port[/db]`, or a Sentinel or Cluster URL
+    /// (`redis+sentinel://…`, `redis+cluster://…`, docs/segments.md): one connection, to fail
+    /// early when the server is down.
     ///
     /// ```
     /// use idmint_core::segment::{DailyCounterOptions, RedisDailyCounter};
@@ -490,9 +502,10 @@ impl RedisDailyCounter {
     pub fn connect(url: &str, name: &str, opts: &DailyCounterOptions) -> Result<Self> {
         check_name(name)?;
         let describe = crate::segment::describe_url(url);
-        let client = crate::segment::redis_client(url)?;
+        let target = crate::segment::redis_link::Target::parse(url, opts.timeout)?;
         let counter = RedisDailyCounter {
-            client,
+            target,
+            count: crate::segment::redis_link::Lua::new(COUNT),
             idle: Mutex::new((crate::fork::watch(), Vec::new())),
             describe,
             key_prefix: format!("{}{name}:", opts.redis_prefix),
@@ -535,15 +548,15 @@ impl RedisDailyCounter {
             })
     }
 
-    fn open(&self, deadline: Instant) -> Result<redis::Connection> {
+    fn open(&self, deadline: Instant) -> Result<crate::segment::redis_link::SyncConn> {
         let conn = self
-            .client
-            .get_connection_with_timeout(self.left(deadline, "connecting")?)
+            .target
+            .connect_sync(self.left(deadline, "connecting")?)
             .map_err(|e| self.unavailable("connecting", e))?;
         Ok(conn)
     }
 
-    fn put_back(&self, conn: redis::Connection) {
+    fn put_back(&self, conn: crate::segment::redis_link::SyncConn) {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
         if idle.1.len() < IDLE_CONNECTIONS {
             idle.1.push(conn);
@@ -572,18 +585,15 @@ impl DailyCounter for RedisDailyCounter {
         };
         // The deadline covers connecting and the reply together.
         let left = Some(self.left(deadline, &what)?);
-        conn.set_read_timeout(left)
-            .and_then(|()| conn.set_write_timeout(left))
+        conn.set_timeouts(left)
             .map_err(|e| self.unavailable(&what, e))?;
-        // A failed connection is dropped rather than put back: the next call opens a fresh one.
-        let (value, _): (u64, i64) = redis::pipe()
-            .atomic()
-            .cmd("INCR")
-            .arg(&key)
-            .cmd("PEXPIRE")
-            .arg(&key)
-            .arg(self.ttl_ms)
-            .query(&mut conn)
+        // A failed connection is dropped rather than put back: the next call opens a fresh one
+        // (and, through Sentinel, asks for the master again).
+        let mut call = self.count.call();
+        call.key(&key).arg(self.ttl_ms);
+        let value: u64 = self
+            .target
+            .run_sync(&mut conn, &call)
             .map_err(|e| self.unavailable(&what, e))?;
         self.put_back(conn);
         Ok(value)

@@ -37,6 +37,8 @@ mod client;
 mod mapping;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+pub(crate) mod redis_link;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 mod sql;
 mod store;
@@ -54,9 +56,9 @@ pub use crate::orders::shared::{
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 pub use mapping::{MaxIdMeaning, TableMapping};
 #[cfg(feature = "redis")]
-pub(crate) use redis::RedisConn;
-#[cfg(feature = "redis")]
 pub use redis::{redis_client, RedisMode, RedisStore};
+#[cfg(feature = "redis")]
+pub(crate) use redis_link::RedisConn;
 #[cfg(feature = "mysql")]
 pub use sql::MySqlStore;
 #[cfg(feature = "postgres")]
@@ -331,12 +333,13 @@ impl Engine {
             "sqlite" => Engine::Sqlite,
             "postgres" | "postgresql" => Engine::Postgres,
             "mysql" | "mariadb" => Engine::MySql,
-            "redis" | "rediss" => Engine::Redis,
+            "redis" | "rediss" | "redis+sentinel" | "rediss+sentinel" | "redis+cluster"
+            | "rediss+cluster" => Engine::Redis,
             _ => return Err(Error::InvalidArgument {
                 name: what.into(),
                 value: describe_url(url),
                 expected:
-                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss:// or memory:"
+                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster:// or memory:"
                         .into(),
             }),
         };

@@ -26,13 +26,12 @@
 
 use std::time::Duration;
 
-use redis::aio::{ConnectionLike, MultiplexedConnection};
-use redis::{AsyncConnectionConfig, Client, RedisError, Script};
-use tokio::sync::Mutex;
+use redis::Client;
 
+use super::redis_link::{Call, Lua, Target, Topology};
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
 use super::tag::{check_count, validate_tag, TagSpec};
-use super::{describe_url, StoreOptions};
+use super::{describe_url, RedisConn, StoreOptions};
 use crate::{Error, Result};
 
 /// Sharded-mode IDs stay below 2^53: the scripts do arithmetic in Lua numbers (doubles).
@@ -129,10 +128,13 @@ pub struct RedisStore {
     describe: String,
     prefix: String,
     mode: RedisMode,
-    allocate_plain: Script,
-    create_plain: Script,
-    allocate_shard: Script,
-    create_shard: Script,
+    /// The prefix of sharded mode's keys: in braces on a Cluster, so a tag's meta key, its
+    /// shard and the global counter share one hash slot (one script touches all three).
+    shard_prefix: String,
+    allocate_plain: Lua,
+    create_plain: Lua,
+    allocate_shard: Lua,
+    create_shard: Lua,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -172,14 +174,18 @@ impl RedisStore {
             },
         };
         let store = RedisStore {
-            conn,
             describe,
             prefix: opts.redis_prefix.clone(),
+            shard_prefix: match conn.topology() {
+                Topology::Cluster => format!("{{{}}}", opts.redis_prefix),
+                _ => opts.redis_prefix.clone(),
+            },
+            conn,
             mode,
-            allocate_plain: Script::new(ALLOCATE_PLAIN),
-            create_plain: Script::new(CREATE_PLAIN),
-            allocate_shard: Script::new(ALLOCATE_SHARD),
-            create_shard: Script::new(CREATE_SHARD),
+            allocate_plain: Lua::new(ALLOCATE_PLAIN),
+            create_plain: Lua::new(CREATE_PLAIN),
+            allocate_shard: Lua::new(ALLOCATE_SHARD),
+            create_shard: Lua::new(CREATE_SHARD),
         };
         store.conn.connection().await?;
         Ok(store)
@@ -212,11 +218,14 @@ impl RedisStore {
     }
 
     fn meta_key(&self, tag: &str) -> String {
-        format!("{}:{{{tag}}}:meta", self.prefix)
+        match self.mode {
+            RedisMode::Plain => format!("{}:{{{tag}}}:meta", self.prefix),
+            RedisMode::Sharded { .. } => format!("{}:{{{tag}}}:meta", self.shard_prefix),
+        }
     }
 
     fn global_key(&self) -> String {
-        format!("{}:global", self.prefix)
+        format!("{}:global", self.shard_prefix)
     }
 
     /// The shard key a tag maps to (sharded mode), by a stable hash.
@@ -234,16 +243,26 @@ impl RedisStore {
             RedisMode::Sharded { shards, .. } => shards.max(1) as u64,
             RedisMode::Plain => 1,
         };
-        format!("{}:shard:{}", self.prefix, fnv1a64(tag.as_bytes()) % shards)
+        format!(
+            "{}:shard:{}",
+            self.shard_prefix,
+            fnv1a64(tag.as_bytes()) % shards
+        )
     }
 
-    /// Runs a script; on an I/O failure drops the connection so the next call reconnects.
+    /// Runs a script (and waits for the replicas); a failure drops the connection so the next
+    /// call reconnects.
     pub(crate) async fn run<T: redis::FromRedisValue>(
         &self,
         what: &str,
-        invocation: &redis::ScriptInvocation<'_>,
+        call: &Call<'_>,
     ) -> Result<T> {
-        self.conn.run(what, invocation).await
+        self.conn.run(what, call).await
+    }
+
+    /// How the store reaches Redis.
+    pub(crate) fn topology(&self) -> Topology {
+        self.conn.topology()
     }
 
     pub(crate) async fn cmd<T: redis::FromRedisValue>(
@@ -262,16 +281,12 @@ impl RedisStore {
     }
 }
 
-/// The TLS options of a Redis URL, read (and removed) by [`redis_client`]: the CA that signs
-/// the server's certificate (instead of the system's roots), and the client certificate and
-/// key for a server that asks for one (`tls-auth-clients yes`). Files in PEM.
-const TLS_OPTIONS: [&str; 3] = ["ca", "cert", "key"];
-
-/// The one way every Redis user in core (segments, leases, daily counters, RedisSnowflake)
-/// turns a URL into a client: `redis://…` plain, `rediss://…` over TLS (rustls), with
-/// `?ca=PATH` (the CA file; default: the system's roots) and `?cert=PATH&key=PATH` (a client
-/// certificate). Other query parameters go to the redis crate. Errors name the server without
-/// its credentials, and the file that could not be read.
+/// The one way a single Redis server's URL becomes a client: `redis://…` plain, `rediss://…`
+/// over TLS (rustls), with `?ca=PATH` (the CA file; default: the system's roots) and
+/// `?cert=PATH&key=PATH` (a client certificate). Other query parameters go to the redis crate.
+/// Errors name the server without its credentials, and the file that could not be read. The
+/// stores also take Sentinel and Cluster URLs (`redis+sentinel://…`, `redis+cluster://…`,
+/// docs/segments.md), which are not one server and are refused here.
 ///
 /// ```
 /// let err = idmint_core::segment::redis_client("redis://:pw@h:1?ca=/x.pem").unwrap_err();
@@ -280,165 +295,16 @@ const TLS_OPTIONS: [&str; 3] = ["ca", "cert", "key"];
 /// let err = idmint_core::segment::redis_client("rediss://h:1?ca=/no/such.pem").unwrap_err();
 /// assert!(err.to_string().contains("/no/such.pem"), "{err}");
 /// assert!(idmint_core::segment::redis_client("rediss://h:1").is_ok());
+/// assert!(idmint_core::segment::redis_client("redis+cluster://h:1,h:2").is_err());
 /// ```
 pub fn redis_client(url: &str) -> Result<Client> {
+    let target = Target::parse(url, Duration::from_secs(2))?;
     let describe = describe_url(url);
-    let invalid = |value: String, expected: &str| Error::InvalidArgument {
+    target.into_single().ok_or_else(|| Error::InvalidArgument {
         name: "url".into(),
-        value,
-        expected: expected.into(),
-    };
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let (mut kept, mut files) = (Vec::new(), [None, None, None]);
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        match TLS_OPTIONS.iter().position(|o| *o == k) {
-            Some(_) if v.is_empty() => {
-                return Err(invalid(format!("{describe}?{k}="), "a file path after `=`"))
-            }
-            Some(i) => files[i] = Some(v),
-            None => kept.push(pair),
-        }
-    }
-    let url = if kept.is_empty() {
-        base.to_string()
-    } else {
-        format!("{base}?{}", kept.join("&"))
-    };
-    let unavailable = |reason: String| Error::StoreUnavailable {
-        store: describe.clone(),
-        reason,
-    };
-    let parse = |e: RedisError| unavailable(format!("parsing the URL: {e}"));
-    if files.iter().all(Option::is_none) {
-        return Client::open(url.as_str()).map_err(parse);
-    }
-    if !url.to_ascii_lowercase().starts_with("rediss://") {
-        return Err(invalid(
-            describe.clone(),
-            "a rediss:// URL: ca=, cert= and key= are TLS options",
-        ));
-    }
-    let read = |path: Option<&str>| -> Result<Option<Vec<u8>>> {
-        path.map(|p| std::fs::read(p).map_err(|e| unavailable(format!("reading `{p}`: {e}"))))
-            .transpose()
-    };
-    let [ca, cert, key] = files;
-    let client_tls = match (read(cert)?, read(key)?) {
-        (Some(client_cert), Some(client_key)) => Some(redis::ClientTlsConfig {
-            client_cert,
-            client_key,
-        }),
-        (None, None) => None,
-        _ => {
-            return Err(invalid(
-                describe.clone(),
-                "both cert= and key= (a client certificate needs its key), or neither",
-            ))
-        }
-    };
-    let certs = redis::TlsCertificates {
-        client_tls,
-        root_cert: read(ca)?,
-    };
-    Client::build_with_tls(url.as_str(), certs).map_err(parse)
-}
-
-/// One Redis server: a multiplexed connection opened on first use and dropped after an I/O
-/// failure, so the next call reconnects (a killed and restarted server is picked up again).
-/// Shared by the segment store, the lease store and [`RedisSnowflake`](crate::RedisSnowflake).
-pub(crate) struct RedisConn {
-    client: Client,
-    conn: Mutex<Option<MultiplexedConnection>>,
-    describe: String,
-    timeout: Duration,
-}
-
-impl RedisConn {
-    /// Parses the URL; connects on first use, each connect and reply bounded by `timeout`.
-    pub(crate) fn open(url: &str, timeout: Duration) -> Result<RedisConn> {
-        let describe = describe_url(url);
-        let client = redis_client(url)?;
-        Ok(RedisConn {
-            client,
-            conn: Mutex::new(None),
-            describe,
-            timeout,
-        })
-    }
-
-    /// The server as `redis://host:port[/db]`, without credentials.
-    pub(crate) fn describe(&self) -> &str {
-        &self.describe
-    }
-
-    pub(crate) fn err(&self, what: &str, e: RedisError) -> Error {
-        Error::StoreUnavailable {
-            store: self.describe.clone(),
-            reason: format!("{what}: {e}"),
-        }
-    }
-
-    pub(crate) async fn connection(&self) -> Result<MultiplexedConnection> {
-        let mut slot = self.conn.lock().await;
-        if let Some(conn) = slot.as_ref() {
-            return Ok(conn.clone());
-        }
-        let config = AsyncConnectionConfig::new()
-            .set_connection_timeout(self.timeout)
-            .set_response_timeout(self.timeout);
-        let conn = self
-            .client
-            .get_multiplexed_async_connection_with_config(&config)
-            .await
-            .map_err(|e| self.err("connecting", e))?;
-        *slot = Some(conn.clone());
-        Ok(conn)
-    }
-
-    /// Runs a script (`EVALSHA`, loaded on `NOSCRIPT`); on an I/O failure drops the connection
-    /// so the next call reconnects.
-    pub(crate) async fn run<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        invocation: &redis::ScriptInvocation<'_>,
-    ) -> Result<T> {
-        let mut conn = self.connection().await?;
-        match invocation.invoke_async(&mut conn).await {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                if e.is_io_error()
-                    || e.is_connection_dropped()
-                    || e.is_timeout()
-                    || e.is_unrecoverable_error()
-                {
-                    self.drop_connection().await;
-                }
-                Err(self.err(what, e))
-            }
-        }
-    }
-
-    /// Runs one command; any failure drops the connection.
-    pub(crate) async fn cmd<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        cmd: &redis::Cmd,
-    ) -> Result<T> {
-        let mut conn = self.connection().await?;
-        match conn.req_packed_command(cmd).await {
-            Ok(v) => redis::from_redis_value(&v).map_err(|e| self.err(what, e)),
-            Err(e) => {
-                self.drop_connection().await;
-                Err(self.err(what, e))
-            }
-        }
-    }
-
-    /// Forgets the connection (after a timeout the caller imposed, whose reply may never come).
-    pub(crate) async fn drop_connection(&self) {
-        *self.conn.lock().await = None;
-    }
+        value: describe,
+        expected: "a single server's redis:// or rediss:// URL".into(),
+    })
 }
 
 impl SegmentStore for RedisStore {
@@ -453,7 +319,7 @@ impl SegmentStore for RedisStore {
             let start = spec.start_value().to_string();
             let created: i64 = match self.mode {
                 RedisMode::Plain => {
-                    let mut inv = self.create_plain.prepare_invoke();
+                    let mut inv = self.create_plain.call();
                     inv.key(self.counter_key(spec.tag()))
                         .key(self.meta_key(spec.tag()))
                         .arg(&first)
@@ -466,7 +332,7 @@ impl SegmentStore for RedisStore {
                     if spec.first_max_id() > SHARD_LIMIT {
                         return Err(exhausted(spec.tag(), spec.first_max_id(), 1));
                     }
-                    let mut inv = self.create_shard.prepare_invoke();
+                    let mut inv = self.create_shard.call();
                     inv.key(self.meta_key(spec.tag()))
                         .key(self.global_key())
                         .arg(&first)
@@ -526,7 +392,7 @@ impl SegmentStore for RedisStore {
             check_count(count)?;
             match self.mode {
                 RedisMode::Plain => {
-                    let mut inv = self.allocate_plain.prepare_invoke();
+                    let mut inv = self.allocate_plain.call();
                     inv.key(self.counter_key(tag)).arg(count);
                     let reply: String = match self.run("allocating", &inv).await {
                         Err(Error::StoreUnavailable { reason, .. })
@@ -545,7 +411,7 @@ impl SegmentStore for RedisStore {
                     IdRange::from_new_max(self.parse_id("allocating", &reply)?, count)
                 }
                 RedisMode::Sharded { refill, .. } => {
-                    let mut inv = self.allocate_shard.prepare_invoke();
+                    let mut inv = self.allocate_shard.call();
                     inv.key(self.meta_key(tag))
                         .key(self.shard_key(tag))
                         .key(self.global_key())
