@@ -4,6 +4,7 @@
 // formatting tables). What build.mjs prints and writes to pkg/size.json.
 //
 //   node scripts/size-parts.mjs FILE.wasm...      a table per file
+//   node scripts/size-parts.mjs --top N FILE...   and its N largest functions
 
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -11,11 +12,11 @@ import { pathToFileURL } from 'node:url';
 // The first rule whose pattern a function's demangled name matches names its part. idmint's own
 // modules come first, so `<idmint_core::layout::Layout as core::fmt::Display>::fmt` is layout's.
 const PARTS = [
-    ['orders', /idmint_core::(orders|template)\b/],
-    ['obfuscate', /idmint_core::obfuscate\b|\bsiphasher::/],
-    ['uuid7/ulid', /idmint_core::uuid7\b/],
-    ['shortid', /idmint_core::shortid\b/],
     // An export's wrapper holds the core code wasm-opt inlined into it: its part is its class's.
+    ['orders', /idmint_core::(orders|template)\b|^wasm(template|ordernumbers)_/],
+    ['obfuscate', /idmint_core::obfuscate\b|\bsiphasher::|^wasmkeyring_|^keyGenerate/],
+    ['uuid7/ulid', /idmint_core::uuid7\b|^(uuid7|ulid)[A-Z]|^wasmuuid7generator_/],
+    ['shortid', /idmint_core::shortid\b|^(en|de)codeId/],
     ['layout', /idmint_core::layout\b|^wasmlayout_/],
     ['snowflake', /idmint_core::snowflake\b|^wasmsnowflake_/],
     ['ObjectId', /idmint_core::objectid\b|\bhex::|^oid[A-Z]/],
@@ -27,7 +28,7 @@ const PARTS = [
     ['Debug quoting of text (unicode tables)', /escape_debug|EscapeDebug|printable|<char as core::fmt::Debug>/],
     ['getrandom', /getrandom/],
     ['time crate', /(^|[<\s])time::/],
-    ['dlmalloc', /dlmalloc/],
+    ['allocator (talc)', /dlmalloc|talc|__rdl_|__rust_(alloc|dealloc|realloc)/],
     ['wasm-bindgen, js-sys', /wasm_bindgen|js_sys|__wbindgen|__wbg|externref/],
     ['core::fmt, format!', /\b(core|alloc)::fmt\b/],
     ['128-bit integers', /u128|i128|__multi3|ti3\b/],
@@ -65,7 +66,7 @@ function leb(buf, at) {
     return [v, at];
 }
 
-/** { total, parts: [[part, bytes]...] (largest first), functions: n } of a wasm file's bytes. */
+/** { parts: [[part, bytes]...] (largest first), functions: [[name, bytes]...] } of a wasm file. */
 export function sizeParts(bytes) {
     let at = 8;
     let imported = 0;
@@ -131,16 +132,14 @@ export function sizeParts(bytes) {
         at = end;
     }
     if (names.size === 0) throw new Error('the wasm has no name section (build it with wasm-opt -g, or without --strip-debug)');
+    const functions = bodies.map((n, k) => [demangle(names.get(imported + k) ?? ''), n]);
     const sums = new Map();
     const add = (part, n) => sums.set(part, (sums.get(part) ?? 0) + n);
-    bodies.forEach((n, k) => {
-        const name = demangle(names.get(imported + k) ?? '');
-        add(PARTS.find(([, re]) => re.test(name))?.[0] ?? 'other code', n);
-    });
+    for (const [name, n] of functions) add(PARTS.find(([, re]) => re.test(name))?.[0] ?? 'other code', n);
     add('data (texts, tables)', data);
     const code = bodies.reduce((a, b) => a + b, 0);
     add('wasm structure (types, imports, exports, tables)', bytes.length - code - data - nameSectionSize(bytes));
-    return { parts: [...sums].sort((a, b) => b[1] - a[1]), functions: bodies.length };
+    return { parts: [...sums].sort((a, b) => b[1] - a[1]), functions };
 }
 
 function nameSectionSize(bytes) {
@@ -166,5 +165,13 @@ export function table(file, bytes) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-    for (const file of process.argv.slice(2)) console.log(table(file, readFileSync(file)) + '\n');
+    const args = process.argv.slice(2);
+    const top = args[0] === '--top' ? Number(args.splice(0, 2)[1]) : 0;
+    for (const file of args) {
+        const bytes = readFileSync(file);
+        console.log(table(file, bytes) + '\n');
+        for (const [name, n] of sizeParts(bytes).functions.sort((a, b) => b[1] - a[1]).slice(0, top)) {
+            console.log(`${String(n).padStart(7)}  ${name.slice(0, 150)}`);
+        }
+    }
 }

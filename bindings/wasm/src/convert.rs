@@ -1,9 +1,15 @@
-//! The conversions both wasm modules need (bindings/wasm, and bindings/wasm-extras, which
-//! includes this file by path): a core error as a JS `Error`, a JS integer as the core's wide
+//! What both wasm modules share (bindings/wasm, and bindings/wasm-extras, which includes this
+//! file by path): the allocator, a core error as a JS `Error`, a JS integer as the core's wide
 //! integer.
 
 use idmint_core::Error;
 use wasm_bindgen::JsValue;
+
+/// The allocator: talc in place of std's dlmalloc, for a smaller module (web/README.md, "Size").
+// SAFETY: a wasm32-unknown-unknown module runs on one thread (no atomics, no shared memory).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
 
 /// A core error as a JS `Error` whose `kind` is [`Error::kind`].
 pub(crate) fn to_js(e: Error) -> JsValue {
