@@ -53,8 +53,9 @@ const wasmOpt = join(here, 'node_modules', '.bin', 'wasm-opt');
 const optimize = !noOpt && existsSync(wasmOpt);
 if (!noOpt && !optimize) console.log('(wasm-opt not installed: `npm install` in web/ adds it; building without it)');
 // The features rustc's wasm32 target enables by default, so wasm-opt keeps them. -O3, not -Oz:
-// -Oz came out no smaller (web/README.md, "Size").
-const optFlags = ['-O3', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+// -Oz came out no smaller (web/README.md, "Size"); --converge (repeat until nothing changes) saves
+// a few hundred bytes.
+const optFlags = ['-O3', '--converge', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 
 const report = { wasm_bindgen: pinned, wasm_opt: optimize };

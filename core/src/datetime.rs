@@ -106,24 +106,28 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// beyond nanoseconds dropped), then `Z`/`z` or `±hh:mm` (hours at most 23); second 60 only
 /// as a leap second, the last second of a month in UTC, read as its last nanosecond.
 fn parse_rfc3339_ns(text: &[u8]) -> Option<i128> {
-    fn digits(b: &[u8], at: usize, n: usize) -> Option<u32> {
-        let part = b.get(at..at + n)?;
-        part.iter().try_fold(0u32, |v, &c| {
-            c.is_ascii_digit().then(|| v * 10 + u32::from(c - b'0'))
-        })
+    // Checked against one shape rather than field by field: the same rules in less code (the
+    // browser's main module carries this). `0` is a digit, `?` any byte, `+` a sign.
+    fn shaped(text: &[u8], at: usize, shape: &[u8]) -> Option<()> {
+        let part = text.get(at..at + shape.len())?;
+        part.iter()
+            .zip(shape)
+            .all(|(&c, &s)| match s {
+                b'0' => c.is_ascii_digit(),
+                b'?' => true,
+                b'+' => c == b'+' || c == b'-',
+                _ => c == s,
+            })
+            .then_some(())
     }
-    let lit = |at: usize, c: u8| (text.get(at) == Some(&c)).then_some(());
-    let year = i64::from(digits(text, 0, 4)?);
-    lit(4, b'-')?;
-    let month = digits(text, 5, 2)?;
-    lit(7, b'-')?;
-    let day = digits(text, 8, 2)?;
-    text.get(10)?; // the separator: RFC 3339 allows any
-    let hour = digits(text, 11, 2)?;
-    lit(13, b':')?;
-    let minute = digits(text, 14, 2)?;
-    lit(16, b':')?;
-    let mut second = digits(text, 17, 2)?;
+    fn num(text: &[u8], at: usize, n: usize) -> u32 {
+        text[at..at + n]
+            .iter()
+            .fold(0, |v, &c| v * 10 + u32::from(c - b'0'))
+    }
+    shaped(text, 0, b"0000-00-00?00:00:00")?;
+    let year = i64::from(num(text, 0, 4));
+    let [month, day, hour, minute, mut second] = [5, 8, 11, 14, 17].map(|at| num(text, at, 2));
     let mut at = 19;
     let mut nanos = 0u32;
     if text.get(at) == Some(&b'.') {
@@ -139,24 +143,22 @@ fn parse_rfc3339_ns(text: &[u8]) -> Option<i128> {
             return None;
         }
     }
-    let offset_s: i64 = match text.get(at)? {
-        b'Z' | b'z' => {
-            at += 1;
-            0
+    let offset_s: i64 = if matches!(text.get(at), Some(b'Z' | b'z')) {
+        at += 1;
+        0
+    } else {
+        shaped(text, at, b"+00:00")?;
+        let (h, m) = (num(text, at + 1, 2), num(text, at + 4, 2));
+        if h > 23 || m > 59 {
+            return None;
         }
-        &sign @ (b'+' | b'-') => {
-            let h = digits(text, at + 1, 2).filter(|&h| h <= 23)?;
-            lit(at + 3, b':')?;
-            let m = digits(text, at + 4, 2).filter(|&m| m <= 59)?;
-            at += 6;
-            let s = i64::from(h * 3600 + m * 60);
-            if sign == b'-' {
-                -s
-            } else {
-                s
-            }
+        let s = i64::from(h * 3600 + m * 60);
+        at += 6;
+        if text[at - 6] == b'-' {
+            -s
+        } else {
+            s
         }
-        _ => return None,
     };
     if at != text.len() {
         return None;
