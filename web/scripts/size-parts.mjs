@@ -28,7 +28,7 @@ const PARTS = [
     ['Debug quoting of text (unicode tables)', /escape_debug|EscapeDebug|printable|<char as core::fmt::Debug>/],
     ['getrandom', /getrandom/],
     ['time crate', /(^|[<\s])time::/],
-    ['allocator (talc; std's dlmalloc before)', /dlmalloc|talc|__rdl_|__rust_(alloc|dealloc|realloc)/],
+    ['allocator (talc, or std\'s dlmalloc)', /dlmalloc|talc|__rdl_|__rust_(alloc|dealloc|realloc)/],
     ['wasm-bindgen, js-sys', /wasm_bindgen|js_sys|__wbindgen|__wbg|externref/],
     ['core::fmt, format!', /\b(core|alloc)::fmt\b/],
     ['128-bit integers', /u128|i128|__multi3|ti3\b/],
