@@ -152,9 +152,11 @@ sizes() {
         f=$(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm')
         printf '%s (in the jar)\t%s\n' "$f" "$(python3 -c 'import sys, zipfile
 print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).file_size)' "$repo/idmint-$VERSION.jar" "$f")"
-        f=$(tar -tzf "$OUT"/npm/idmint-web-*.tgz | grep '\.wasm$')
-        printf '%s\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | wc -c)"
-        printf '%s gzip -9\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | gzip -9 | wc -c)"
+        # Two modules: the main one, and the display IDs' (loaded on demand).
+        for f in $(tar -tzf "$OUT"/npm/idmint-web-*.tgz | grep '\.wasm$'); do
+            printf '%s\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | wc -c)"
+            printf '%s gzip -9\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | gzip -9 | wc -c)"
+        done
     } >"$OUT/sizes.tsv"
     step "artifacts (bytes; also $OUT/sizes.tsv)"
     awk -F'\t' '{ printf "  %-44s %10d  (%.1f KiB)\n", $1, $2, $2 / 1024 }' "$OUT/sizes.tsv"

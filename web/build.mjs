@@ -1,6 +1,9 @@
-// Copies the shared API in (js/facade.js, js/facade.d.ts), then builds pkg/: the wasm of
-// bindings/wasm (cargo, profile wasm-release), its JS glue (wasm-bindgen --target web), then
-// wasm-opt -O3 (npm `binaryen`) when it is installed.
+// Copies the shared API in (js/facade.js, js/facade.d.ts), then builds pkg/: the two wasm modules,
+// bindings/wasm (the main one: snowflakes, ObjectIds, parse) and bindings/wasm-extras (the display
+// IDs, loaded on demand), each with cargo (profile wasm-release), its JS glue (wasm-bindgen
+// --target web), then wasm-opt -O3 (npm `binaryen`) when it is installed. Writes each module's
+// size, gzipped and by part (scripts/size-parts.mjs), to pkg/size.json and prints it;
+// test/size.test.mjs holds the main module to its limit.
 // Needs the wasm32-unknown-unknown target and wasm-bindgen-cli at the version pinned in the
 // workspace Cargo.toml; tests/run.sh (section web) installs both.
 //
@@ -11,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { sizeParts } from './scripts/size-parts.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -42,28 +46,43 @@ for (const name of ['facade.js', 'facade.d.ts']) {
     if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 }
 
-run('cargo', ['build', '-p', 'idmint-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release']);
 const targetDir = process.env.CARGO_TARGET_DIR || join(root, 'target');
-const built = join(targetDir, 'wasm32-unknown-unknown', 'wasm-release', 'idmint_wasm.wasm');
-
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(pkg, { recursive: true });
-run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', pkg, built]);
-
-const wasmFile = join(pkg, 'idmint_wasm_bg.wasm');
 const wasmOpt = join(here, 'node_modules', '.bin', 'wasm-opt');
-if (!noOpt && existsSync(wasmOpt)) {
-    // The features rustc's wasm32 target enables by default, so wasm-opt keeps them.
-    run(wasmOpt, ['-O3', '--strip-debug', '--strip-producers',
-        '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-        '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue',
-        wasmFile, '-o', wasmFile]);
-} else if (!noOpt) {
-    console.log('(wasm-opt not installed: `npm install` in web/ adds it; building without it)');
-}
+const optimize = !noOpt && existsSync(wasmOpt);
+if (!noOpt && !optimize) console.log('(wasm-opt not installed: `npm install` in web/ adds it; building without it)');
+// The features rustc's wasm32 target enables by default, so wasm-opt keeps them. -O3, not -Oz:
+// -Oz came out no smaller (web/README.md, "Size"); --converge (repeat until nothing changes) saves
+// a few hundred bytes.
+const optFlags = ['-O3', '--converge', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+    '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 
-const bytes = readFileSync(wasmFile);
-const gz = gzipSync(bytes, { level: 9 }).length;
-const report = { wasm_bytes: statSync(wasmFile).size, wasm_gzip_bytes: gz, wasm_bindgen: pinned, wasm_opt: !noOpt && existsSync(wasmOpt) };
+const report = { wasm_bindgen: pinned, wasm_opt: optimize };
+for (const [crate, name] of [['idmint-wasm', 'idmint_wasm'], ['idmint-wasm-extras', 'idmint_wasm_extras']]) {
+    run('cargo', ['build', '-p', crate, '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release']);
+    const built = join(targetDir, 'wasm32-unknown-unknown', 'wasm-release', `${name}.wasm`);
+    run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', pkg, built]);
+    const wasmFile = join(pkg, `${name}_bg.wasm`);
+    // The parts are read from a copy optimized the same way that keeps the function names.
+    const named = join(targetDir, `${name}.named.wasm`);
+    if (optimize) {
+        run(wasmOpt, [...optFlags, '-g', wasmFile, '-o', named]);
+        run(wasmOpt, [...optFlags, '--strip-debug', '--strip-producers', wasmFile, '-o', wasmFile]);
+    } else {
+        writeFileSync(named, readFileSync(wasmFile));
+    }
+    const bytes = readFileSync(wasmFile);
+    report[name] = {
+        wasm_bytes: statSync(wasmFile).size,
+        wasm_gzip_bytes: gzipSync(bytes, { level: 9 }).length,
+        parts: Object.fromEntries(sizeParts(readFileSync(named)).parts),
+    };
+}
 writeFileSync(join(pkg, 'size.json'), JSON.stringify(report, null, 2) + '\n');
-console.log(`pkg/idmint_wasm_bg.wasm: ${report.wasm_bytes} bytes, ${(gz / 1024).toFixed(1)} KiB gzipped (goal <= 40 KiB)`);
+for (const [name, what] of [['idmint_wasm', 'main module'], ['idmint_wasm_extras', 'display IDs, on demand']]) {
+    const r = report[name];
+    console.log(`\npkg/${name}_bg.wasm (${what}): ${r.wasm_bytes} bytes, ${r.wasm_gzip_bytes} gzipped (${(r.wasm_gzip_bytes / 1024).toFixed(1)} KiB)`);
+    console.log('  bytes by part, after wasm-opt, before gzip:');
+    for (const [part, n] of Object.entries(r.parts)) console.log(`  ${String(n).padStart(8)}  ${part}`);
+}

@@ -8,14 +8,37 @@ export * from './facade.js';
 /** What `init` loads the wasm from: a URL, a fetch `Response`, the bytes or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
-/**
- * Load and instantiate the wasm; every other export needs it. Calling it again is a no-op.
- * Without an argument it fetches `pkg/idmint_wasm_bg.wasm` next to `index.js` (in Node it reads
- * that file from disk).
- */
-export default function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+/** `init`'s options: the main module's input, and whether (or from where) to load the extras. */
+export interface InitOptions {
+    /** The main module (snowflakes, ObjectIds, parse); default: `pkg/idmint_wasm_bg.wasm`. */
+    main?: InitInput | Promise<InitInput>;
+    /**
+     * `true` (or the second module's input) loads the display IDs too, as `initExtras` does;
+     * default `false`: they throw until `initExtras()` has resolved.
+     */
+    extras?: boolean | InitInput | Promise<InitInput>;
+}
 
-/** Instantiate synchronously from a compiled module or the .wasm bytes (workers, tests). */
+/**
+ * Load and instantiate the main wasm module; every other export needs it. Calling it again is a
+ * no-op. Without an argument it fetches `pkg/idmint_wasm_bg.wasm` next to `index.js` (in Node it
+ * reads that file from disk). The display IDs (`encode`, `decode`, `Keyring`, `uuid7`,
+ * `parseUuid7`, `parseUlid`, `Uuid7Generator`, `Template`, `OrderNumbers`) are a second module:
+ * pass `{ extras: true }` or call `initExtras()` to load it.
+ */
+export default function init(input?: InitInput | Promise<InitInput> | InitOptions): Promise<void>;
+
+/**
+ * Load and instantiate the display IDs' module (and the main one, if `init` was not called yet).
+ * Without an argument it fetches `pkg/idmint_wasm_extras_bg.wasm` next to `index.js`. Calling it
+ * again is a no-op.
+ */
+export declare function initExtras(input?: InitInput | Promise<InitInput>): Promise<void>;
+
+/**
+ * Instantiate the main module synchronously from a compiled module or the .wasm bytes (workers,
+ * tests). The display IDs' module loads only asynchronously (`initExtras`).
+ */
 export declare function initSync(module: WebAssembly.Module | BufferSource): void;
 
 /** The version of the wasm core. */

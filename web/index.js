@@ -1,10 +1,12 @@
 // idmint-web: idmint's snowflake IDs, ObjectIds and parser for browsers and bundlers, and the
 // display IDs of docs/formats.md (short strings, keyed obfuscation, UUIDv7/ULID, order numbers).
 //
-// The rules live in idmint-core (Rust), compiled to ./pkg/idmint_wasm_bg.wasm. The API is the one
-// of the Node package `idmint`: ./facade.js (copied from js/facade.js by build.mjs); this file
-// only gives the wasm's exports the backend shape the facade expects (js/README.md). Call the
-// default export (`await init()`) once before anything else.
+// The rules live in idmint-core (Rust), compiled to two wasm modules: ./pkg/idmint_wasm_bg.wasm
+// (snowflakes, ObjectIds, parse; small) and ./pkg/idmint_wasm_extras_bg.wasm (the display IDs),
+// which a page loads only when it uses them. The API is the one of the Node package `idmint`:
+// ./facade.js (copied from js/facade.js by build.mjs); this file only gives the modules' exports
+// the backend shape the facade expects (js/README.md). Call the default export (`await init()`,
+// or `await init({ extras: true })` for the display IDs too) once before anything else.
 
 import initWasm, * as wasm from './pkg/idmint_wasm.js';
 import { createIdmint } from './facade.js';
@@ -12,6 +14,8 @@ import { createIdmint } from './facade.js';
 let ready = null;
 let initialized = false;
 let memory = null; // the wasm's memory, for the ObjectId buffer
+let extras = null; // the display IDs' module (pkg/idmint_wasm_extras.js) once instantiated
+let extrasReady = null;
 
 function isNode() {
     return typeof process !== 'undefined' && process.versions != null && process.versions.node != null
@@ -86,6 +90,16 @@ function need() {
     }
 }
 
+/** The display IDs' module, or an error saying how to load it. */
+function ex() {
+    if (extras === null) {
+        throw new Error('the display IDs of idmint-web (encode, decode, Keyring, uuid7, parseUuid7, parseUlid, '
+            + 'Uuid7Generator, Template, OrderNumbers) are a second wasm module: `await initExtras()` '
+            + '(or `await init({ extras: true })`) first');
+    }
+    return extras;
+}
+
 const backend = {
     need,
     errorKindOf: (e) => (e instanceof Error && !e[BRAND] && typeof e.kind === 'string' ? e.kind : undefined),
@@ -129,24 +143,24 @@ const backend = {
     oidFromTime: (seconds) => wasm.oidFromTime(seconds),
     oidBytes: (hex) => wasm.oidBytes(hex),
     oidTimestamp: (hex) => wasm.oidTimestamp(hex),
-    encodeId: (value, encoding) => wasm.encodeId(value, encoding),
-    decodeId: (text, encoding) => wasm.decodeId(text, encoding),
-    keyGenerate: (version) => wasm.keyGenerate(version),
-    keyring: (text) => new wasm.WasmKeyring(text),
-    uuid7Next: () => wasm.uuid7Next(Date.now()),
-    uuid7Parse: (text) => wasm.uuid7Parse(text),
-    ulidParse: (text) => wasm.ulidParse(text),
+    encodeId: (value, encoding) => ex().encodeId(value, encoding),
+    decodeId: (text, encoding) => ex().decodeId(text, encoding),
+    keyGenerate: (version) => ex().keyGenerate(version),
+    keyring: (text) => new (ex().WasmKeyring)(text),
+    uuid7Next: () => ex().uuid7Next(),
+    uuid7Parse: (text) => ex().uuid7Parse(text),
+    ulidParse: (text) => ex().ulidParse(text),
     uuid7Generator() {
-        const w = new wasm.WasmUuid7Generator();
-        return { next: (ulid) => w.next(Date.now(), ulid) };
+        const w = new (ex().WasmUuid7Generator)();
+        return { next: (ulid) => w.next(ulid) };
     },
     template(pattern, label, offset, check) {
-        const w = new wasm.WasmTemplate(pattern, label, offset, check);
+        const w = new (ex().WasmTemplate)(pattern, label, offset, check);
         const [offsetSeconds, sequenceWidth] = w.shape();
         return {
             raw: w,
             format: (time, sequence) => w.format(time, sequence),
-            formatSnowflake: (layout, id) => w.formatSnowflake(layout.raw, id),
+            formatSnowflake: (layout, id) => w.formatSnowflake(layout.spec(), id),
             parse(text) {
                 const [numbers, label, sequence, check] = w.parse(text);
                 const out = { label, sequence, check };
@@ -161,7 +175,7 @@ const backend = {
             capacity: () => w.capacity(),
         };
     },
-    orderNumbers: (template, day, first) => new wasm.WasmOrderNumbers(template.raw, day, first),
+    orderNumbers: (template, day, first) => new (ex().WasmOrderNumbers)(template.raw, day, first),
 };
 
 const idmint = createIdmint(backend);
@@ -179,28 +193,70 @@ function ready_() {
     ERROR_KINDS = Object.freeze(Object.keys(errors));
 }
 
+/** `source`, or in Node (no fetch of a file URL) the bytes of `pkg/<file>` next to this file. */
+async function sourceOf(source, file) {
+    if (source === undefined && isNode()) {
+        const fs = 'node:fs/promises';
+        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fs);
+        return readFile(new URL(`./pkg/${file}`, import.meta.url));
+    }
+    return source;
+}
+
+/** `init`'s options object (not a URL, Response, bytes, module or promise of one). */
+function isOptions(v) {
+    if (v === null || typeof v !== 'object') return false;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+}
+
 /**
- * Load and instantiate the wasm. Call once (again is a no-op) before using the package.
+ * Load and instantiate the main wasm module (snowflakes, ObjectIds, parse). Call once (again is a
+ * no-op) before using the package.
  *
  * In a browser it fetches `pkg/idmint_wasm_bg.wasm` next to this file (or `input`: a URL, a
- * `Response`, bytes or a `WebAssembly.Module`); in Node it reads that file from disk.
+ * `Response`, bytes or a `WebAssembly.Module`); in Node it reads that file from disk. With an
+ * options object `{ main?, extras? }` instead, `main` is that input and `extras` (`true`, or the
+ * second module's input) loads the display IDs too (see `initExtras`).
  */
 export default function init(input) {
+    const options = isOptions(input) ? input : { main: input };
     if (!ready) {
         ready = (async () => {
-            let source = input;
-            if (source === undefined && isNode()) {
-                const fs = 'node:fs/promises';
-                const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fs);
-                source = await readFile(new URL('./pkg/idmint_wasm_bg.wasm', import.meta.url));
-            }
+            const source = await sourceOf(options.main, 'idmint_wasm_bg.wasm');
             const exports = await initWasm(source === undefined ? undefined : { module_or_path: source });
             memory = exports.memory;
             ready_();
         })();
         ready.catch(() => { ready = null; });
     }
-    return ready;
+    if (options.extras === undefined || options.extras === false) return ready;
+    return initExtras(options.extras === true ? undefined : options.extras);
+}
+
+/**
+ * Load and instantiate the second wasm module, the display IDs (`encode`, `decode`, `Keyring`,
+ * `uuid7`, `parseUuid7`, `parseUlid`, `Uuid7Generator`, `Template`, `OrderNumbers`); until then
+ * they throw an Error saying so. Loads the main module too if `init` has not been called. Call
+ * again: a no-op.
+ *
+ * In a browser it fetches `pkg/idmint_wasm_extras_bg.wasm` next to this file (or `input`, as
+ * for `init`); in Node it reads that file from disk.
+ */
+export function initExtras(input) {
+    if (!extrasReady) {
+        extrasReady = (async () => {
+            const [glue, source] = await Promise.all([
+                import('./pkg/idmint_wasm_extras.js'),
+                sourceOf(input, 'idmint_wasm_extras_bg.wasm'),
+                init(),
+            ]);
+            await glue.default(source === undefined ? undefined : { module_or_path: source });
+            extras = glue;
+        })();
+        extrasReady.catch(() => { extrasReady = null; });
+    }
+    return extrasReady;
 }
 
 /** Instantiate synchronously from a `WebAssembly.Module` or the .wasm bytes (e.g. in a worker). */

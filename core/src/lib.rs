@@ -8,8 +8,9 @@
 //!   moves backwards ([`OnRollback`]); [`Layout::decompose`] and [`Layout::compose`] take IDs
 //!   apart and put them together;
 //! - [`ObjectId`]: 12-byte IDs byte-compatible with MongoDB's, that never repeat within a process;
-//! - IDs to show people: order numbers from a [`Template`] such as `%L%Y%M%D%m%5S` with a
-//!   daily counter ([`OrderNumbers`]) and check digits; keyed, reversible [`Obfuscator`]s that
+//! - IDs to show people: order numbers (feature `orders`, on by default) from a [`Template`]
+//!   such as `%L%Y%M%D%m%5S` with a daily counter ([`OrderNumbers`]) and check digits; keyed,
+//!   reversible [`Obfuscator`]s that
 //!   hide volume and order in 63-bit IDs; short strings ([`Encoding`]: base62, Crockford
 //!   base32); and time-ordered [`Uuid7`]s with their ULID text.
 //!
@@ -50,6 +51,7 @@ pub mod layout;
 pub mod lease;
 pub mod obfuscate;
 pub mod objectid;
+#[cfg(feature = "orders")]
 mod orders;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
@@ -67,6 +69,7 @@ pub use error::{Error, ErrorFamily, ErrorKind, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, PRESETS};
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
+#[cfg(feature = "orders")]
 pub use orders::template;
 #[cfg(feature = "redis")]
 pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
@@ -74,6 +77,7 @@ pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeS
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
+#[cfg(feature = "orders")]
 pub use template::{
     parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,
     TemplateParts,

@@ -458,6 +458,26 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// Check everything and build. Fails on a node value that is missing or out of range, an
     /// epoch ahead of the clock, or a layout whose time field has already run out.
     pub fn build(self) -> Result<Snowflake<C>> {
+        // Without feature `segment` nothing can set a lease: saying so lets the compiler drop
+        // the lease paths where none can be taken (the browser's main module is 1 KiB smaller).
+        #[cfg(not(feature = "segment"))]
+        let lease: &Option<Arc<dyn GuardSource>> = &None;
+        #[cfg(feature = "segment")]
+        let lease = &self.lease;
+        let high_water_mark = &self.high_water_mark;
+        // wasm32-unknown-unknown has no file system to keep a high-water mark in: refused here,
+        // before the file paths (which the compiler then drops from the browser's module).
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        let high_water_mark: &Option<PathBuf> = match high_water_mark {
+            Some(path) => {
+                return Err(Error::InvalidArgument {
+                    name: "high_water_mark".into(),
+                    value: path.display().to_string(),
+                    expected: "a file system, which wasm32-unknown-unknown has none of: give the node values, or random_nodes".into(),
+                })
+            }
+            None => &None,
+        };
         let layout = self.layout;
         let mut nodes = self.nodes;
         let now_ms = self.clock.now_ms();
@@ -482,7 +502,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             None => 0,
         };
-        let source = match (&self.lease, self.random_nodes) {
+        let source = match (lease, self.random_nodes) {
             (Some(_), true) => {
                 return Err(Error::InvalidArgument {
                     name: "random_nodes".into(),
@@ -503,7 +523,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
         } else {
             0
         };
-        let guard = match (&self.lease, &self.high_water_mark) {
+        let guard = match (lease, high_water_mark) {
             (Some(_), Some(_)) => {
                 return Err(Error::InvalidArgument {
                     name: "high_water_mark".into(),
@@ -554,7 +574,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
                 (max_ahead.as_millis() / layout.tick_ms() as u128).min(u32::MAX as u128) as u64
             }
         };
-        let guard = match (guard, &self.high_water_mark) {
+        let guard = match (guard, high_water_mark) {
             (None, Some(path)) => {
                 let (file, mark) = HighWaterMark::open(path)?;
                 Some(Arc::new(Guard::new(

@@ -16,7 +16,7 @@ if (TARGET === 'native') {
   mod = await import('../../node/index.mjs');
 } else if (TARGET === 'web') {
   const m = await import('../../web/index.js');
-  if (typeof m.default === 'function') await m.default();
+  if (typeof m.default === 'function') await m.default({ extras: true }); // the display IDs too
   mod = m;
 } else {
   throw new Error(`IDMINT_TARGET must be 'native' or 'web', got '${TARGET}'`);

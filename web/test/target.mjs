@@ -16,7 +16,7 @@ async function loadVectors(name) {
 }
 
 const m = await import('../index.js');
-if (typeof m.default === 'function') await m.default();
+if (typeof m.default === 'function') await m.default({ extras: true }); // the display IDs too
 
 export const idmint = m;
 export const TARGET = 'web';

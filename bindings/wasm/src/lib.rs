@@ -1,11 +1,12 @@
 //! # idmint-wasm
 //!
 //! The wasm-bindgen glue of [`idmint_core`] for the browser package `idmint-web`
-//! (`web/`). It holds conversion only: every rule (layouts, ranges, policies, formats) is
-//! the core's. Its exports are internal: `web/index.js` passes them to the JS API shared with
-//! the Node package (`js/facade.js`), which makes the public API
-//! (`Snowflake`, `ObjectId`, `parse`, `compose`, the display IDs of `docs/formats.md`: short
-//! strings, keyed obfuscation, UUIDv7/ULID, order-number templates; error classes).
+//! (`web/`): its main module. It holds conversion only: every rule (layouts, ranges, policies)
+//! is the core's. Its exports are internal: `web/index.js` passes them to the JS API shared with
+//! the Node package (`js/facade.js`), which makes the public API (`Snowflake`, `ObjectId`,
+//! `parse`, `compose`; error classes). The display IDs of `docs/formats.md` (short strings,
+//! keyed obfuscation, UUIDv7/ULID, order-number templates) are a second module,
+//! `bindings/wasm-extras`, that a page loads only when it uses them: this one stays small.
 //!
 //! What is different from the native bindings:
 //!
@@ -14,8 +15,6 @@
 //! - randomness is `crypto.getRandomValues`, through getrandom's `wasm_js` feature;
 //! - waiting is a busy spin on `Date.now()` (a page has no way to block a thread), so the
 //!   `wait` policies hold the page for as long as they wait;
-//! - order numbers read [`DateClock`] too, unless `index.js` pins a time for one call
-//!   (`OrderNumbers.next(time)`), and count with the core's in-memory daily counter: per page;
 //! - errors are thrown as JS `Error`s carrying the core's [`Error::kind`] in a `kind`
 //!   property, which `index.js` turns into its error classes; a value of the wrong JS type is a
 //!   `TypeError`.
@@ -24,16 +23,14 @@
 
 use std::sync::OnceLock;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-
-use idmint_core::obfuscate::MAX_KEY_VERSION;
 use idmint_core::{
-    Clock, Encoding, Error, FieldKind, Key, Keyring, Layout, MemoryDailyCounter, ObjectId,
-    ObjectIdGenerator, OnExhausted, OnRollback, OrderNumbers, Parts, Snowflake, Template, Uuid7,
-    Uuid7Generator,
+    Clock, Error, FieldKind, Layout, ObjectId, ObjectIdGenerator, OnExhausted, OnRollback, Parts,
+    Snowflake,
 };
 use wasm_bindgen::prelude::*;
+
+mod convert;
+use convert::{to_js, wide};
 
 /// Unix time from `Date.now()`; waits by spinning on it.
 ///
@@ -95,40 +92,6 @@ pub fn take_error() -> JsValue {
         .with(|l| l.borrow_mut().take())
         .map(to_js)
         .unwrap_or(JsValue::UNDEFINED)
-}
-
-/// A core error as a JS `Error` whose `kind` is [`Error::kind`].
-fn to_js(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    let _ = js_sys::Reflect::set(&err, &"kind".into(), &e.kind().into());
-    err.into()
-}
-
-/// A JS integer (a safe-integer number or any bigint) as the core's wide integer; anything
-/// else is the core's `invalid_argument` naming `what`.
-///
-/// `index.js` passes bigints. One beyond ±2^127 is clamped: it is out of every field's range,
-/// and the core reports it so.
-fn wide(v: &JsValue, what: &str) -> Result<i128, JsValue> {
-    if v.is_bigint() {
-        return Ok(i128::try_from(v.clone()).unwrap_or_else(|_| {
-            if v.lt(&JsValue::from(0)) {
-                i128::MIN
-            } else {
-                i128::MAX
-            }
-        }));
-    }
-    match v.as_f64() {
-        Some(f) if f.is_finite() && f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_991.0 => {
-            Ok(f as i128)
-        }
-        _ => Err(to_js(Error::InvalidArgument {
-            name: what.to_string(),
-            value: v.js_typeof().as_string().unwrap_or_default(),
-            expected: "a whole number (a number up to 2^53-1, or a bigint)".to_string(),
-        })),
-    }
 }
 
 fn parts_to_vec(p: Parts) -> Vec<u64> {
@@ -454,322 +417,4 @@ pub fn parse_time_ms(what: &str, text: &str) -> Result<f64, JsValue> {
     idmint_core::parse_time_ms(what, text)
         .map(|ms| ms as f64)
         .map_err(to_js)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Display IDs (docs/formats.md): short strings, keyed obfuscation, UUIDv7/ULID, order numbers.
-// IDs arrive as u64: `index.js` range-checks every bigint to 0..=2^64-1 before it crosses.
-
-fn encoding(name: &str) -> Result<Encoding, JsValue> {
-    name.parse::<Encoding>().map_err(to_js)
-}
-
-/// `value` in the short-string encoding named `encoding` (`base62`, `base62-fixed`, `base32`,
-/// `base32-fixed`).
-#[wasm_bindgen(js_name = encodeId)]
-pub fn encode_id(value: u64, encoding_name: &str) -> Result<String, JsValue> {
-    Ok(encoding(encoding_name)?.encode(value))
-}
-
-/// The value of `text` in the encoding named `encoding`, read strictly.
-#[wasm_bindgen(js_name = decodeId)]
-pub fn decode_id(text: &str, encoding_name: &str) -> Result<u64, JsValue> {
-    encoding(encoding_name)?.decode(text).map_err(to_js)
-}
-
-/// A key version given as a JS integer. One that does not fit the core's `u8` is reported as the
-/// core reports a version outside 0..=61.
-fn key_version(v: &JsValue) -> Result<u8, JsValue> {
-    let w = wide(v, "version")?;
-    u8::try_from(w).map_err(|_| {
-        to_js(Error::InvalidKey {
-            key: format!("v{w}"),
-            reason: format!("versions are 0..={MAX_KEY_VERSION} (one base62 character)"),
-        })
-    })
-}
-
-/// A new key of `version` from `crypto.getRandomValues`, in its text form (it holds the secret).
-#[wasm_bindgen(js_name = keyGenerate)]
-pub fn key_generate(version: JsValue) -> Result<String, JsValue> {
-    Key::generate(key_version(&version)?)
-        .map(|k| k.to_text())
-        .map_err(to_js)
-}
-
-/// A key ring read from key-file text: the highest version obfuscates, every version reveals.
-#[wasm_bindgen]
-pub struct WasmKeyring {
-    ring: Keyring,
-}
-
-#[wasm_bindgen]
-impl WasmKeyring {
-    /// Read key-file text: one key a line, `#` comments and blank lines skipped.
-    #[wasm_bindgen(constructor)]
-    pub fn new(text: &str) -> Result<WasmKeyring, JsValue> {
-        Keyring::parse(text)
-            .map(|ring| WasmKeyring { ring })
-            .map_err(to_js)
-    }
-
-    /// The versions held, ascending (the last one obfuscates).
-    pub fn versions(&self) -> Vec<u8> {
-        self.ring.versions()
-    }
-
-    /// Obfuscate with the active key.
-    pub fn obfuscate(&self, id: u64) -> Result<u64, JsValue> {
-        self.ring.obfuscate(id).map_err(to_js)
-    }
-
-    /// Reveal a plain output made with key `version` (the active key's when undefined).
-    pub fn reveal(&self, shown: u64, version: JsValue) -> Result<u64, JsValue> {
-        let version = if version.is_undefined() {
-            self.ring.active().version()
-        } else {
-            key_version(&version)?
-        };
-        self.ring.reveal(version, shown).map_err(to_js)
-    }
-
-    /// Obfuscate with the active key into the 12-character tagged form.
-    #[wasm_bindgen(js_name = obfuscateTagged)]
-    pub fn obfuscate_tagged(&self, id: u64) -> Result<String, JsValue> {
-        self.ring.obfuscate_tagged(id).map_err(to_js)
-    }
-
-    /// Reveal the tagged form with the key it names.
-    #[wasm_bindgen(js_name = revealTagged)]
-    pub fn reveal_tagged(&self, text: &str) -> Result<u64, JsValue> {
-        self.ring.reveal_tagged(text).map_err(to_js)
-    }
-}
-
-/// A UUID's fields for `index.js`: `[uuid, ulid, time_ms, rand_a, rand_b (bigint)]`.
-fn uuid_fields(u: Uuid7) -> js_sys::Array {
-    js_sys::Array::of5(
-        &u.to_string().into(),
-        &u.to_ulid().into(),
-        &(u.time_ms() as f64).into(),
-        &u.rand_a().into(),
-        &u.rand_b().into(),
-    )
-}
-
-/// Read a UUIDv7 (hyphenated or 32 hex digits, either case): see `uuid_fields`.
-#[wasm_bindgen(js_name = uuid7Parse)]
-pub fn uuid7_parse(text: &str) -> Result<js_sys::Array, JsValue> {
-    Uuid7::parse_str(text).map(uuid_fields).map_err(to_js)
-}
-
-/// Read the 26-character ULID text of a UUIDv7: see `uuid_fields`.
-#[wasm_bindgen(js_name = ulidParse)]
-pub fn ulid_parse(text: &str) -> Result<js_sys::Array, JsValue> {
-    Uuid7::parse_ulid(text).map(uuid_fields).map_err(to_js)
-}
-
-fn uuid7_generator() -> &'static Uuid7Generator<DateClock> {
-    static GEN: OnceLock<Uuid7Generator<DateClock>> = OnceLock::new();
-    GEN.get_or_init(|| Uuid7Generator::with_clock(DateClock))
-}
-
-/// A new UUIDv7 from the page's generator, hyphenated lowercase. `now_ms` is `Date.now()`, read by
-/// the caller just before.
-#[wasm_bindgen(js_name = uuid7Next)]
-pub fn uuid7_next(now_ms: f64) -> Result<String, JsValue> {
-    with_now(now_ms, || uuid7_generator().next_uuid())
-        .map(|u| u.to_string())
-        .map_err(to_js)
-}
-
-/// A UUIDv7 generator of its own on [`DateClock`] (RFC 9562 §6.2 method 1: strictly increasing).
-#[wasm_bindgen]
-pub struct WasmUuid7Generator {
-    inner: Uuid7Generator<DateClock>,
-}
-
-#[wasm_bindgen]
-impl WasmUuid7Generator {
-    /// A generator that has issued nothing.
-    #[wasm_bindgen(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> WasmUuid7Generator {
-        WasmUuid7Generator {
-            inner: Uuid7Generator::with_clock(DateClock),
-        }
-    }
-
-    /// The next UUID, hyphenated lowercase; as its ULID text when `ulid`.
-    pub fn next(&self, now_ms: f64, ulid: bool) -> Result<String, JsValue> {
-        with_now(now_ms, || self.inner.next_uuid())
-            .map(|u| if ulid { u.to_ulid() } else { u.to_string() })
-            .map_err(to_js)
-    }
-}
-
-/// A time given as text by `index.js` (unix ms digits or RFC 3339), read as the core reads times.
-fn time_arg(what: &str, text: &str) -> Result<u64, JsValue> {
-    idmint_core::parse_time_ms(what, text).map_err(to_js)
-}
-
-/// An order-number template with its label, UTC offset and check digits.
-#[wasm_bindgen]
-pub struct WasmTemplate {
-    t: Template,
-}
-
-#[wasm_bindgen]
-impl WasmTemplate {
-    /// Read `pattern`; `offset` is the core's text form (`Z`, `+08:00`, ...), `check` is `none`,
-    /// `luhn` or `mod97`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        pattern: &str,
-        label: Option<String>,
-        offset: Option<String>,
-        check: Option<String>,
-    ) -> Result<WasmTemplate, JsValue> {
-        let mut t = Template::new(pattern).map_err(to_js)?;
-        if let Some(o) = offset {
-            t = t.offset(&o).map_err(to_js)?;
-        }
-        if let Some(c) = check {
-            t = t.check_digit(c.parse().map_err(to_js)?);
-        }
-        if let Some(l) = label {
-            t = t.label(&l).map_err(to_js)?;
-        }
-        Ok(WasmTemplate { t })
-    }
-
-    /// The order number for `time` (unix ms digits or RFC 3339) and `sequence` (a JS integer).
-    pub fn format(&self, time: &str, sequence: JsValue) -> Result<String, JsValue> {
-        let time_ms = time_arg("time", time)?;
-        let s = wide(&sequence, "sequence")?;
-        // What does not fit a u64 is out of range as the core reports a sequence above the width.
-        let s = u64::try_from(s).map_err(|_| {
-            to_js(Error::ValueOutOfRange {
-                field: "sequence".into(),
-                value: s,
-                max: self.t.capacity(),
-            })
-        })?;
-        self.t.format(time_ms, s).map_err(to_js)
-    }
-
-    /// A snowflake ID of `layout` (0..=2^63-1, checked by the caller) as the sequence, with its own
-    /// time as the date parts.
-    #[wasm_bindgen(js_name = formatSnowflake)]
-    pub fn format_snowflake(&self, layout: &WasmLayout, id: u64) -> Result<String, JsValue> {
-        self.t.format_snowflake(&layout.layout, id).map_err(to_js)
-    }
-
-    /// The parts of an order number: `[[year, month, day, hour, minute, second] (NaN: not in
-    /// the template), label | undefined, sequence (bigint), check | undefined]`.
-    pub fn parse(&self, text: &str) -> Result<js_sys::Array, JsValue> {
-        let p = self.t.parse(text).map_err(to_js)?;
-        let n = |v: Option<u8>| v.map_or(f64::NAN, f64::from);
-        let numbers = [
-            p.year.map_or(f64::NAN, f64::from),
-            n(p.month),
-            n(p.day),
-            n(p.hour),
-            n(p.minute),
-            n(p.second),
-        ];
-        Ok(js_sys::Array::of4(
-            &js_sys::Float64Array::from(&numbers[..]).into(),
-            &p.label.map_or(JsValue::UNDEFINED, JsValue::from),
-            &p.sequence.into(),
-            &p.check.map_or(JsValue::UNDEFINED, JsValue::from),
-        ))
-    }
-
-    /// `yyyymmdd` of `time` in the template's offset: the key of its daily counter.
-    #[wasm_bindgen(js_name = dayOf)]
-    pub fn day_of(&self, time: &str) -> Result<u32, JsValue> {
-        self.t.day_of(time_arg("time", time)?).map_err(to_js)
-    }
-
-    /// The template as given.
-    pub fn pattern(&self) -> String {
-        self.t.pattern().to_string()
-    }
-
-    /// `[offset_seconds, sequence_width]`.
-    pub fn shape(&self) -> Vec<i32> {
-        vec![self.t.offset_s(), self.t.sequence_width() as i32]
-    }
-
-    /// The check digits' name.
-    pub fn check(&self) -> String {
-        self.t.check().name().to_string()
-    }
-
-    /// The largest sequence that fits.
-    pub fn capacity(&self) -> u64 {
-        self.t.capacity()
-    }
-}
-
-/// [`DateClock`], or a time `index.js` pinned for one call (order numbers "as of" a time).
-#[derive(Debug)]
-struct PinnedClock {
-    pinned: AtomicU64,
-}
-
-const NOT_PINNED: u64 = u64::MAX;
-
-impl Clock for PinnedClock {
-    fn now_ms(&self) -> u64 {
-        match self.pinned.load(Ordering::Relaxed) {
-            NOT_PINNED => DateClock.now_ms(),
-            ms => ms,
-        }
-    }
-}
-
-/// Daily order numbers: a template, a per-page [`MemoryDailyCounter`] and `PinnedClock`.
-#[wasm_bindgen]
-pub struct WasmOrderNumbers {
-    inner: OrderNumbers<MemoryDailyCounter, Arc<PinnedClock>>,
-    clock: Arc<PinnedClock>,
-}
-
-#[wasm_bindgen]
-impl WasmOrderNumbers {
-    /// Order numbers of `template`; with `day` (`yyyymmdd`) and `first`, the counter's next value
-    /// on that day is `first` (resuming after a reload).
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        template: &WasmTemplate,
-        day: JsValue,
-        first: JsValue,
-    ) -> Result<WasmOrderNumbers, JsValue> {
-        let counter = if day.is_undefined() && first.is_undefined() {
-            MemoryDailyCounter::new()
-        } else {
-            MemoryDailyCounter::starting_at(wide(&day, "day")?, wide(&first, "first")?)
-                .map_err(to_js)?
-        };
-        let clock = Arc::new(PinnedClock {
-            pinned: AtomicU64::new(NOT_PINNED),
-        });
-        OrderNumbers::new(template.t.clone(), counter, clock.clone())
-            .map(|inner| WasmOrderNumbers { inner, clock })
-            .map_err(to_js)
-    }
-
-    /// The next order number, at `Date.now()` or at `time` (unix ms digits or RFC 3339).
-    pub fn next(&self, time: Option<String>) -> Result<String, JsValue> {
-        let pinned = match time {
-            Some(t) => time_arg("time", &t)?,
-            None => NOT_PINNED,
-        };
-        self.clock.pinned.store(pinned, Ordering::Relaxed);
-        let out = self.inner.next();
-        self.clock.pinned.store(NOT_PINNED, Ordering::Relaxed);
-        out.map_err(to_js)
-    }
 }
