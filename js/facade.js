@@ -230,12 +230,73 @@ function createIdmint(backend) {
   // END generated
   const PRESET_NAMES = `a preset name (${PRESETS.join(', ')})`;
 
+  // Splitting an ID in JS, where the core gives the layout as data (`wordPlan`, see
+  // `Layout::word_plan` in core/src/layout.rs): a bigint the core's range allows is written to a
+  // 64-bit slot and read back as two 32-bit halves, and each part is `((lo >>> a) & b) +
+  // ((hi >>> c) & d) * e`, times the tick plus the epoch for the time. No call into the backend,
+  // no bigint arithmetic and no Date per parse (a parts object's `time` is made when read).
+  const WORDS = new BigUint64Array(1);
+  const HALVES = new Uint32Array(WORDS.buffer);
+  WORDS[0] = 1n;
+  const [LO, HI] = HALVES[0] === 1 ? [0, 1] : [1, 0]; // the platform's byte order
+
+  /** The prototype of every parts object of a layout with a word plan. */
+  const PARTS_PROTO = {
+    /** The start of the ID's tick as a Date, made when read. */
+    get time() {
+      return new Date(this.timestampMs);
+    },
+    /** JSON as before `time` became a getter: `time` first, then the own fields. */
+    toJSON() {
+      return { time: this.time, ...this };
+    },
+  };
+
+  /**
+   * For a backend layout with a word plan: `{ max, words(id), wrap(parts) }`: `words` splits an
+   * ID in `0..=max` (the caller checks), `wrap` gives a backend parts object the same shape.
+   * Undefined without a plan, or where the page forbids `new Function` (CSP): the backend then
+   * splits every ID.
+   */
+  function wordParser(n) {
+    const plan = n.wordPlan();
+    if (plan == null) return undefined;
+    // Field names are the core's: lowercase letters, digits and `_`; JSON.stringify quotes them.
+    const names = n.fields().map((f) => JSON.stringify(f.name));
+    const slot = (i) => {
+      const [a, b, c, d, e, scale, offset] = Array.from(plan.slice(7 * i, 7 * i + 7), Number);
+      let x = b === 0 ? '0' : `(((lo >>> ${a}) & ${b}) >>> 0)`;
+      if (d !== 0) x = `(${x} + (((hi >>> ${c}) & ${d}) >>> 0) * ${e})`;
+      if (scale !== 1) x = `${x} * ${scale}`;
+      if (offset !== 0) x = `${x} + ${offset}`;
+      return x;
+    };
+    const args = names.map((_, i) => `f${i}`);
+    const body =
+      `function Parts(timestampMs, ${args.join(', ')}) { this.timestampMs = timestampMs; ` +
+      names.map((name, i) => `this[${name}] = f${i};`).join(' ') +
+      ' }\nParts.prototype = proto;\n' +
+      `return { words(id) { words[0] = id; const lo = halves[${LO}], hi = halves[${HI}]; ` +
+      `return new Parts(${[slot(0), ...names.map((_, i) => slot(i + 1))].join(', ')}); }, ` +
+      `wrap(p) { return new Parts(p.timestampMs, ${names.map((name) => `p[${name}]`).join(', ')}); } };`;
+    let made;
+    try {
+      made = new Function('words', 'halves', 'proto', body)(WORDS, HALVES, PARTS_PROTO);
+    } catch {
+      return undefined;
+    }
+    made.max = n.maxId();
+    return made;
+  }
+
   const LAYOUT = Symbol('idmint.layout');
   let handleOf; // Layout -> its backend layout (set in Layout's static block)
 
   /** A snowflake bit layout: a preset name or spec, optionally with another epoch. */
   class Layout {
     #n; // the backend's layout (see js/README.md)
+    #words; // its word parser, or undefined
+    #max = -1n; // the largest ID `#words` takes (the core's maxId)
     constructor(spec = DEFAULT_PRESET, options = {}) {
       need();
       if (spec === LAYOUT) {
@@ -252,6 +313,8 @@ function createIdmint(backend) {
         const epoch = options.epoch === undefined ? undefined : timeText('epoch', options.epoch);
         this.#n = call(() => backend.layout(spec, epoch));
       }
+      this.#words = wordParser(this.#n);
+      if (this.#words !== undefined) this.#max = this.#words.max;
     }
 
     static {
@@ -266,8 +329,11 @@ function createIdmint(backend) {
 
     /** Split an ID (bigint or decimal string) into `{ time, timestampMs, sequence, ...nodeFields }`. */
     parse(id) {
+      // The common case first, in JS: a bigint in the core's range for this layout.
+      if (typeof id === 'bigint' && id >= 0n && id <= this.#max) return this.#words.words(id);
       try {
-        // The common case first, without a call in between (parsing is on hot paths).
+        const w = this.#words;
+        if (w !== undefined) return w.wrap(decomposeAny(this.#n, id));
         if (typeof id === 'bigint' && id >= 0n && id <= MAX_DIRECT_ID) return this.#n.decompose(id);
         return decomposeAny(this.#n, id);
       } catch (e) {
@@ -644,8 +710,41 @@ function createIdmint(backend) {
   // ObjectId
 
   const inspect = Symbol.for('nodejs.util.inspect.custom');
-  // Minting an ObjectId is on hot paths: one call, the readiness check is the backend's own.
-  const oidNextHex = backend.oidNextHex;
+
+  // New ObjectIds come from the core in blocks (`backend.oidBlock(now)`: `{ hex, seconds }`, up
+  // to 64 IDs of one second, reserved by one call) and are handed out here, one substring each.
+  // Each hand-out reads the clock, as bson does per ID, and drops what is left of a block once
+  // its second has passed, so an ObjectId's time is when it was handed out; a dropped ID is
+  // never issued. A fresh block is used even if its second disagrees with `Date.now()` (the
+  // core's clock is monotonic; the wall clock may have stepped).
+  let oidHex = '';
+  let oidPos = 0;
+  let oidSeconds = 0;
+  let oidFrom = 0; // the block's second, in `Date.now()` ms: [oidFrom, oidUntil)
+  let oidUntil = 0;
+
+  function oidRefill(now) {
+    const { hex, seconds } = backend.oidBlock(now);
+    oidHex = hex;
+    oidPos = 0;
+    oidSeconds = seconds;
+    oidFrom = seconds * 1000;
+    oidUntil = oidFrom + 1000;
+  }
+
+  /** The hex of a new ObjectId; its seconds are then in `oidSeconds`. */
+  function oidNextHex() {
+    const now = Date.now();
+    if (oidPos === oidHex.length || now >= oidUntil || now < oidFrom) oidRefill(now);
+    const p = oidPos;
+    oidPos = p + 24;
+    return oidHex.substring(p, p + 24);
+  }
+
+  // Optional (the wasm): `oidParseFast(text)` reads an ObjectId's text without the string
+  // crossing: its unix seconds when it is canonical (24 lowercase hex), else -1 (then
+  // `oidParseHex` gives the canonical form or the core's error).
+  const oidParseFast = backend.oidParseFast;
 
   function objectIdHex(input) {
     if (typeof input === 'string') return backend.oidParseHex(input);
@@ -668,12 +767,22 @@ function createIdmint(backend) {
   /** A MongoDB-compatible ObjectId (12 bytes), never repeated within a process (or page). */
   class ObjectId {
     #hex;
+    #seconds = -1; // its timestamp where known without a call, else -1
     constructor(input) {
       if (input === undefined) {
         this.#hex = oidNextHex();
+        this.#seconds = oidSeconds;
         return;
       }
       need();
+      if (typeof input === 'string' && oidParseFast !== undefined) {
+        const seconds = oidParseFast(input);
+        if (seconds >= 0) {
+          this.#hex = input;
+          this.#seconds = seconds;
+          return;
+        }
+      }
       try {
         this.#hex = objectIdHex(input);
       } catch (e) {
@@ -738,7 +847,8 @@ function createIdmint(backend) {
 
     /** When it was made, to the second. */
     getTimestamp() {
-      return new Date(backend.oidTimestamp(this.#hex) * 1000);
+      const s = this.#seconds;
+      return new Date((s >= 0 ? s : backend.oidTimestamp(this.#hex)) * 1000);
     }
 
     /** Equal to another ObjectId (this package's or bson's), 24 hex characters or 12 bytes. */

@@ -227,8 +227,11 @@ goal(mSegment.rate >= 2 * mSapphire.rate && mSegment.dups === 0,
     `(${fmt(mSegment.rate)} vs ${fmt(mSapphire.rate)}; ${segWaits} awaits of an empty memory), ${mSegment.dups} duplicates`);
 goal(mOidHex.rate >= mBsonHex.rate,
   `ObjectId hex ≥ bson's \`new ObjectId().toHexString()\`: ${(mOidHex.rate / mBsonHex.rate).toFixed(2)}× (generateHex ${(mOidGen.rate / mBsonHex.rate).toFixed(2)}×)`);
-goal(mParse.rate >= mDeconstruct.rate,
-  `\`parse\` ≥ @sapphire/snowflake's \`deconstruct\`: ${(mParse.rate / mDeconstruct.rate).toFixed(2)}×`);
+goal(mOid.rate >= mBson.rate && mOid.dups === 0,
+  `\`new ObjectId()\` ≥ bson's \`new ObjectId()\`: ${(mOid.rate / mBson.rate).toFixed(2)}×, ${mOid.dups} duplicates`);
+goal(mParse.rate >= mDeconstruct.rate && mParseTop.rate >= mDeconstruct.rate,
+  `\`layout.parse\` and \`parse(bigint, 'twitter')\` ≥ @sapphire/snowflake's \`deconstruct\`: ` +
+    `${(mParse.rate / mDeconstruct.rate).toFixed(2)}× and ${(mParseTop.rate / mDeconstruct.rate).toFixed(2)}×`);
 
 writeReport({
   name: 'node',

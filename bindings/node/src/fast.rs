@@ -11,7 +11,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
-use idmint_core::{Layout, ObjectId, Snowflake};
+use idmint_core::{Layout, Snowflake};
 use napi::sys;
 
 const MAGIC: u64 = 0x1d31_7e4e_0de0_0001;
@@ -244,17 +244,6 @@ fn fast_next_id_string(env, info) {
 }
 
 callback! {
-/// `fastObjectIdHex() -> string` (24 lowercase hex characters)
-fn fast_object_id_hex(env, _info) {
-    let hex = ObjectId::new().to_hex_bytes();
-    let mut out = ptr::null_mut();
-    // SAFETY: ASCII, length given.
-    unsafe { sys::napi_create_string_latin1(env, hex.as_ptr().cast(), 24, &mut out) };
-    out
-}
-}
-
-callback! {
 /// `fastDecompose(layoutHandle, id: bigint, out: Float64Array)`: writes the time in unix ms and
 /// then every field below the time field, in layout order, as exact numbers. Only for layouts
 /// whose fields are all at most 53 bits wide (index.js uses `decompose` for the others); a
@@ -351,10 +340,9 @@ fn decompose_to(
 /// Add the raw functions to `exports`.
 pub(crate) fn register(env: sys::napi_env, exports: sys::napi_value) -> napi::Result<()> {
     type Cb = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
-    let fns: [(&str, Cb); 4] = [
+    let fns: [(&str, Cb); 3] = [
         ("fastNextId", fast_next_id),
         ("fastNextIdString", fast_next_id_string),
-        ("fastObjectIdHex", fast_object_id_hex),
         ("fastDecompose", fast_decompose),
     ];
     for (name, cb) in fns {

@@ -189,6 +189,28 @@ impl NativeLayout {
         fast::bind_layout(env.raw(), &self.inner).map(RawValue)
     }
 
+    /// The core's [`Layout::word_plan`] flattened, 7 numbers a slot (`lo_shift, lo_mask,
+    /// hi_shift, hi_mask, hi_scale, scale, offset`): the facade splits IDs with it in JS. Null
+    /// where the core has no plan (values past 2^53).
+    #[napi(getter, catch_unwind)]
+    pub fn word_plan(&self) -> Option<Vec<f64>> {
+        self.inner.word_plan().map(|plan| {
+            plan.iter()
+                .flat_map(|s| {
+                    [
+                        s.lo_shift as f64,
+                        s.lo_mask as f64,
+                        s.hi_shift as f64,
+                        s.hi_mask as f64,
+                        s.hi_scale,
+                        s.scale,
+                        s.offset,
+                    ]
+                })
+                .collect()
+        })
+    }
+
     /// Whether a field is wider than 53 bits (its values travel as bigint; no fast path).
     #[napi(getter, catch_unwind)]
     pub fn has_wide_fields(&self) -> bool {
@@ -615,6 +637,35 @@ impl NativeSnowflake {
 #[napi(catch_unwind)]
 pub fn object_id_hex(env: &Env) -> napi::Result<napi::JsString<'_>> {
     env.create_string_latin1(ObjectId::new().to_hex_bytes())
+}
+
+/// How many ObjectIds [`object_id_block`] makes at most in one call.
+const OBJECT_ID_BLOCK: usize = 64;
+
+/// A block of new ObjectIds of one second from the process-wide generator
+/// ([`ObjectId::new_block`]), which the facade hands out one by one.
+#[napi(object)]
+pub struct ObjectIdBlock {
+    /// The IDs' hex, 24 characters each, one after the other.
+    pub hex: String,
+    /// Their timestamp, unix seconds.
+    pub seconds: u32,
+}
+
+/// Up to 64 new ObjectIds of one second in one call.
+#[napi(catch_unwind)]
+pub fn object_id_block() -> ObjectIdBlock {
+    let mut block = [ObjectId::default(); OBJECT_ID_BLOCK];
+    let n = ObjectId::new_block(&mut block);
+    let mut hex = Vec::with_capacity(n * 24);
+    for o in &block[..n] {
+        hex.extend_from_slice(&o.to_hex_bytes());
+    }
+    ObjectIdBlock {
+        // Hex digits are ASCII.
+        hex: String::from_utf8(hex).unwrap_or_default(),
+        seconds: block[0].timestamp(),
+    }
 }
 
 /// Canonical (lowercase) hex of 24 hex characters.
