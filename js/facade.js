@@ -732,12 +732,18 @@ function createIdmint(backend) {
     oidUntil = oidFrom + 1000;
   }
 
-  /** The hex of a new ObjectId; its seconds are then in `oidSeconds`. */
-  function oidNextHex() {
+  /** Take the next ID of the block (refilled when used up or stale): its offset in `oidHex`. */
+  function oidTake() {
     const now = Date.now();
     if (oidPos === oidHex.length || now >= oidUntil || now < oidFrom) oidRefill(now);
     const p = oidPos;
     oidPos = p + 24;
+    return p;
+  }
+
+  /** The hex of a new ObjectId. */
+  function oidNextHex() {
+    const p = oidTake();
     return oidHex.substring(p, p + 24);
   }
 
@@ -766,15 +772,22 @@ function createIdmint(backend) {
 
   /** A MongoDB-compatible ObjectId (12 bytes), never repeated within a process (or page). */
   class ObjectId {
+    // A new ObjectId holds its block's hex and its offset there (`#at`), and cuts its own
+    // 24 characters out when first asked: one allocation per `new ObjectId()`. Otherwise `#hex`
+    // is its own hex and `#at` is -1.
+    // (No field initializers: each path below sets all three, in the same order.)
+    #at;
     #hex;
-    #seconds = -1; // its timestamp where known without a call, else -1
+    #seconds; // its timestamp where known without a call, else -1
     constructor(input) {
       if (input === undefined) {
-        this.#hex = oidNextHex();
+        this.#at = oidTake();
+        this.#hex = oidHex;
         this.#seconds = oidSeconds;
         return;
       }
       need();
+      this.#at = -1;
       if (typeof input === 'string' && oidParseFast !== undefined) {
         const seconds = oidParseFast(input);
         if (seconds >= 0) {
@@ -788,6 +801,7 @@ function createIdmint(backend) {
       } catch (e) {
         throw fromBackend(e);
       }
+      this.#seconds = -1;
     }
 
     /** A new ObjectId's hex without making an object: the fastest way to a fresh ID string. */
@@ -824,21 +838,28 @@ function createIdmint(backend) {
       }
     }
 
+    #text() {
+      const at = this.#at;
+      if (at < 0) return this.#hex;
+      this.#at = -1;
+      return (this.#hex = this.#hex.substring(at, at + 24));
+    }
+
     toHexString() {
-      return this.#hex;
+      return this.#text();
     }
 
     toString() {
-      return this.#hex;
+      return this.#text();
     }
 
     toJSON() {
-      return this.#hex;
+      return this.#text();
     }
 
     /** The 12 bytes (a new Buffer in Node, Uint8Array in a browser, each time), as bson's `id`. */
     get id() {
-      return backend.oidBytes(this.#hex);
+      return backend.oidBytes(this.#text());
     }
 
     get buffer() {
@@ -848,15 +869,15 @@ function createIdmint(backend) {
     /** When it was made, to the second. */
     getTimestamp() {
       const s = this.#seconds;
-      return new Date((s >= 0 ? s : backend.oidTimestamp(this.#hex)) * 1000);
+      return new Date((s >= 0 ? s : backend.oidTimestamp(this.#text())) * 1000);
     }
 
     /** Equal to another ObjectId (this package's or bson's), 24 hex characters or 12 bytes. */
     equals(other) {
-      if (other instanceof ObjectId) return other.#hex === this.#hex;
+      if (other instanceof ObjectId) return other.#text() === this.#text();
       if (other === undefined || other === null) return false;
       try {
-        return objectIdHex(other) === this.#hex;
+        return objectIdHex(other) === this.#text();
       } catch {
         return false;
       }
@@ -868,13 +889,13 @@ function createIdmint(backend) {
      */
     toBSON() {
       throw new InvalidArgumentError(
-        `invalid argument \`ObjectId("${this.#hex}")\` = idmint ObjectId: bson cannot store it directly; ` +
+        `invalid argument \`ObjectId("${this.#text()}")\` = idmint ObjectId: bson cannot store it directly; ` +
           'convert it with `new ObjectId(oid)` from bson/mongodb (exact, 12 bytes) or store `oid.toHexString()`'
       );
     }
 
     [inspect]() {
-      return `ObjectId("${this.#hex}")`;
+      return `ObjectId("${this.#text()}")`;
     }
 
     get [Symbol.toStringTag]() {

@@ -13,7 +13,7 @@ const { redisSnowflakeApi } = require('./redis-snowflake.js');
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const { fastDecompose } = native;
+const { fastDecompose, fastObjectIdBlock, fastObjectIdBlockSeconds } = native;
 
 /** A NativeLayout as the facade's layout; parts objects come from the addon's fast path. */
 function layoutOf(n) {
@@ -92,7 +92,7 @@ const backend = {
     const [args, lease] = snowflakeArgs(options);
     return snowflakeBackend(await native.NativeSnowflake.create(args, lease));
   },
-  oidBlock: () => native.objectIdBlock(),
+  oidBlock: () => ({ hex: fastObjectIdBlock(), seconds: fastObjectIdBlockSeconds() }),
   oidParseHex: (text) => native.objectIdParse(text),
   oidFromBytes: (bytes) => native.objectIdFromBytes(bytes),
   oidFromTime: (seconds) => native.objectIdFromParts(seconds, new Uint8Array(5), 0),

@@ -639,35 +639,6 @@ pub fn object_id_hex(env: &Env) -> napi::Result<napi::JsString<'_>> {
     env.create_string_latin1(ObjectId::new().to_hex_bytes())
 }
 
-/// How many ObjectIds [`object_id_block`] makes at most in one call.
-const OBJECT_ID_BLOCK: usize = 64;
-
-/// A block of new ObjectIds of one second from the process-wide generator
-/// ([`ObjectId::new_block`]), which the facade hands out one by one.
-#[napi(object)]
-pub struct ObjectIdBlock {
-    /// The IDs' hex, 24 characters each, one after the other.
-    pub hex: String,
-    /// Their timestamp, unix seconds.
-    pub seconds: u32,
-}
-
-/// Up to 64 new ObjectIds of one second in one call.
-#[napi(catch_unwind)]
-pub fn object_id_block() -> ObjectIdBlock {
-    let mut block = [ObjectId::default(); OBJECT_ID_BLOCK];
-    let n = ObjectId::new_block(&mut block);
-    let mut hex = Vec::with_capacity(n * 24);
-    for o in &block[..n] {
-        hex.extend_from_slice(&o.to_hex_bytes());
-    }
-    ObjectIdBlock {
-        // Hex digits are ASCII.
-        hex: String::from_utf8(hex).unwrap_or_default(),
-        seconds: block[0].timestamp(),
-    }
-}
-
 /// Canonical (lowercase) hex of 24 hex characters.
 #[napi(catch_unwind)]
 pub fn object_id_parse(hex: String) -> Result<String> {

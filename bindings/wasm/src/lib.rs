@@ -390,7 +390,7 @@ const OID_BLOCK: usize = 64;
 
 thread_local! {
     /// [`oid_next_block`]'s hex (24 ASCII characters an ID) and its IDs' seconds.
-    static OID_BLOCK_HEX: std::cell::Cell<[u8; 24 * OID_BLOCK]> = const { std::cell::Cell::new([0; 24 * OID_BLOCK]) };
+    static OID_BLOCK_HEX: std::cell::RefCell<[u8; 24 * OID_BLOCK]> = const { std::cell::RefCell::new([0; 24 * OID_BLOCK]) };
     static OID_BLOCK_SECONDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// UTF-16 code units of a text for [`oid_parse_units`], written by JS.
     static OID_UNITS: std::cell::Cell<[u16; 24]> = const { std::cell::Cell::new([0; 24]) };
@@ -408,11 +408,12 @@ pub fn oid_block_ptr() -> *const u8 {
 pub fn oid_next_block(now_ms: f64) -> u32 {
     let mut block = [ObjectId::default(); OID_BLOCK];
     let n = with_now(now_ms, || oid_generator().next_block(&mut block));
-    let mut hex = [0u8; 24 * OID_BLOCK];
-    for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
-        out.copy_from_slice(&o.to_hex_bytes());
-    }
-    OID_BLOCK_HEX.with(|b| b.set(hex));
+    OID_BLOCK_HEX.with(|b| {
+        let mut hex = b.borrow_mut();
+        for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
+            out.copy_from_slice(&o.to_hex_bytes());
+        }
+    });
     OID_BLOCK_SECONDS.with(|s| s.set(block[0].timestamp()));
     n as u32
 }
@@ -436,7 +437,12 @@ pub fn oid_units_ptr() -> *const u16 {
 pub fn oid_parse_units() -> f64 {
     let units = OID_UNITS.with(|b| b.get());
     match ObjectId::parse_utf16(&units) {
-        Ok(o) if o.to_hex_bytes().iter().zip(&units).all(|(a, b)| *a as u16 == *b) => {
+        Ok(o)
+            if o.to_hex_bytes()
+                .iter()
+                .zip(&units)
+                .all(|(a, b)| *a as u16 == *b) =>
+        {
             o.timestamp() as f64
         }
         _ => -1.0,
