@@ -49,6 +49,26 @@ pub struct WordSlot {
 }
 
 impl WordSlot {
+    /// The slot as 7 numbers, `[lo_shift, lo_mask, hi_shift, hi_mask, hi_scale, scale,
+    /// offset]`: how the bindings hand a plan to JS.
+    ///
+    /// ```
+    /// let plan = idmint_core::Layout::preset("twitter")?.word_plan().unwrap();
+    /// assert_eq!(plan[3].as_numbers(), [0.0, 4095.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // the sequence
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn as_numbers(&self) -> [f64; 7] {
+        [
+            self.lo_shift as f64,
+            self.lo_mask as f64,
+            self.hi_shift as f64,
+            self.hi_mask as f64,
+            self.hi_scale,
+            self.scale,
+            self.offset,
+        ]
+    }
+
     fn of(shift: u32, bits: u32, scale: f64, offset: f64) -> WordSlot {
         let mask = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
         let end = shift + bits;

@@ -194,21 +194,9 @@ impl NativeLayout {
     /// where the core has no plan (values past 2^53).
     #[napi(getter, catch_unwind)]
     pub fn word_plan(&self) -> Option<Vec<f64>> {
-        self.inner.word_plan().map(|plan| {
-            plan.iter()
-                .flat_map(|s| {
-                    [
-                        s.lo_shift as f64,
-                        s.lo_mask as f64,
-                        s.hi_shift as f64,
-                        s.hi_mask as f64,
-                        s.hi_scale,
-                        s.scale,
-                        s.offset,
-                    ]
-                })
-                .collect()
-        })
+        self.inner
+            .word_plan()
+            .map(|plan| plan.iter().flat_map(|s| s.as_numbers()).collect())
     }
 
     /// Whether a field is wider than 53 bits (its values travel as bigint; no fast path).

@@ -215,21 +215,9 @@ impl WasmLayout {
     /// hi_shift, hi_mask, hi_scale, scale, offset`), or undefined: the facade splits IDs with it.
     #[wasm_bindgen(js_name = wordPlan)]
     pub fn word_plan(&self) -> Option<Vec<f64>> {
-        self.layout.word_plan().map(|plan| {
-            plan.iter()
-                .flat_map(|s| {
-                    [
-                        s.lo_shift as f64,
-                        s.lo_mask as f64,
-                        s.hi_shift as f64,
-                        s.hi_mask as f64,
-                        s.hi_scale,
-                        s.scale,
-                        s.offset,
-                    ]
-                })
-                .collect()
-        })
+        self.layout
+            .word_plan()
+            .map(|plan| plan.iter().flat_map(|s| s.as_numbers()).collect())
     }
 
     /// The largest ID of this layout.
