@@ -711,40 +711,70 @@ function createIdmint(backend) {
 
   const inspect = Symbol.for('nodejs.util.inspect.custom');
 
-  // New ObjectIds come from the core in blocks (`backend.oidBlock(now)`: `{ hex, seconds }`, up
-  // to 64 IDs of one second, reserved by one call) and are handed out here, one substring each.
-  // Each hand-out reads the clock, as bson does per ID, and drops what is left of a block once
-  // its second has passed, so an ObjectId's time is when it was handed out; a dropped ID is
-  // never issued. A fresh block is used even if its second disagrees with `Date.now()` (the
-  // core's clock is monotonic; the wall clock may have stepped).
-  let oidHex = '';
+  // New ObjectIds come from the core in blocks (`backend.oidBlock(now)`: `{ hex, seconds }`, IDs
+  // of one second reserved by one call) and are handed out here, one offset each. The rest of a
+  // block is dropped once its second has passed, so an ObjectId carries the second it was handed
+  // out in; a dropped ID is never issued. Reading the clock costs more than the rest of a
+  // hand-out, so it is read for every OID_CHECK-th ID, and a timer drops the block when its
+  // second ends (while the event loop runs): an ID can carry a past second only when code
+  // makes IDs slowly without yielding, and then by fewer than OID_CHECK IDs. A fresh block is
+  // used even if its second disagrees with `Date.now()` (the core's clock is monotonic; the
+  // wall clock may have stepped).
+  const OID_CHECK = 8 * 24; // in hex characters: every 8th ID
+  const oidCut = backend.oidCut; // (block, offset) -> the 24 hex characters there
+  let oidHex = ''; // the block's hex: a string, or what `oidCut` reads (Node: a Buffer)
   let oidPos = 0;
+  let oidEnd = 0; // oidHex.length, or oidPos once the timer dropped the block
+  let oidMark = 0; // where `oidTake` looks further: the next clock reading or oidEnd
   let oidSeconds = 0;
   let oidFrom = 0; // the block's second, in `Date.now()` ms: [oidFrom, oidUntil)
   let oidUntil = 0;
+  let oidTimer = false; // a drop is scheduled
 
   function oidRefill(now) {
     const { hex, seconds } = backend.oidBlock(now);
     oidHex = hex;
     oidPos = 0;
+    oidEnd = hex.length;
     oidSeconds = seconds;
     oidFrom = seconds * 1000;
     oidUntil = oidFrom + 1000;
+    if (!oidTimer && typeof setTimeout === 'function') {
+      oidTimer = true;
+      const t = setTimeout(oidDropStale, Math.max(oidUntil - now, 1));
+      if (typeof t === 'object' && typeof t?.unref === 'function') t.unref(); // not keep Node alive
+    }
+  }
+
+  function oidDropStale() {
+    oidTimer = false;
+    const now = Date.now();
+    if (now >= oidUntil || now < oidFrom) oidEnd = oidMark = oidPos;
   }
 
   /** Take the next ID of the block (refilled when used up or stale): its offset in `oidHex`. */
   function oidTake() {
-    const now = Date.now();
-    if (oidPos === oidHex.length || now >= oidUntil || now < oidFrom) oidRefill(now);
-    const p = oidPos;
+    let p = oidPos;
+    if (p >= oidMark) p = oidCheck(p);
     oidPos = p + 24;
+    return p;
+  }
+
+  /** At `oidMark`: read the clock, refill when the block is used up or stale; the offset to take. */
+  function oidCheck(p) {
+    const now = Date.now();
+    if (p >= oidEnd || now >= oidUntil || now < oidFrom) {
+      oidRefill(now);
+      p = 0;
+    }
+    oidMark = Math.min(p + OID_CHECK, oidEnd);
     return p;
   }
 
   /** The hex of a new ObjectId. */
   function oidNextHex() {
-    const p = oidTake();
-    return oidHex.substring(p, p + 24);
+    const p = oidTake(); // first: it may refill `oidHex`
+    return oidCut(oidHex, p);
   }
 
   // Optional (the wasm): `oidParseFast(text)` reads an ObjectId's text without the string
@@ -772,10 +802,9 @@ function createIdmint(backend) {
 
   /** A MongoDB-compatible ObjectId (12 bytes), never repeated within a process (or page). */
   class ObjectId {
-    // A new ObjectId holds its block's hex and its offset there (`#at`), and cuts its own
-    // 24 characters out when first asked: one allocation per `new ObjectId()`. Otherwise `#hex`
-    // is its own hex and `#at` is -1.
-    // (No field initializers: each path below sets all three, in the same order.)
+    // A new ObjectId holds its block's hex and its offset there (`#at`), and cuts its own 24
+    // characters out when first asked: one object per `new ObjectId()`, as bson's. Otherwise
+    // `#hex` is its own hex and `#at` is -1. (No field initializers: each path sets all three.)
     #at;
     #hex;
     #seconds; // its timestamp where known without a call, else -1
@@ -842,7 +871,7 @@ function createIdmint(backend) {
       const at = this.#at;
       if (at < 0) return this.#hex;
       this.#at = -1;
-      return (this.#hex = this.#hex.substring(at, at + 24));
+      return (this.#hex = oidCut(this.#hex, at));
     }
 
     toHexString() {

@@ -93,6 +93,7 @@ const backend = {
     return snowflakeBackend(await native.NativeSnowflake.create(args, lease));
   },
   oidBlock: () => ({ hex: fastObjectIdBlock(), seconds: fastObjectIdBlockSeconds() }),
+  oidCut: (block, at) => block.toString('latin1', at, at + 24),
   oidParseHex: (text) => native.objectIdParse(text),
   oidFromBytes: (bytes) => native.objectIdFromBytes(bytes),
   oidFromTime: (seconds) => native.objectIdFromParts(seconds, new Uint8Array(5), 0),

@@ -24,17 +24,17 @@ const MAX_BATCH = 1 << 26;
 const MAX_ID = (1n << 63n) - 1n;
 const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'];
 
-// New ObjectIds in blocks: the core writes up to 64 IDs' hex (24 ASCII characters each) into a
+// New ObjectIds in blocks: the core writes up to 256 IDs' hex (24 ASCII characters each) into a
 // fixed buffer in the wasm's memory, which becomes one string here; the facade hands the IDs out.
 // Views over the wasm's memory are remade when it grows (the old ones are then detached:
 // length 0).
-const ascii = new TextDecoder();
+const ascii = new TextDecoder('latin1'); // the hex is ASCII; Latin-1 decodes it fastest
 let blockView = null;
 function oidBlock(now) {
     if (!initialized) need();
     const n = wasm.oidNextBlock(now);
     let b = blockView;
-    if (b === null || b.length === 0) b = blockView = new Uint8Array(memory.buffer, wasm.oidBlockPtr(), 24 * 64);
+    if (b === null || b.length === 0) b = blockView = new Uint8Array(memory.buffer, wasm.oidBlockPtr(), 24 * 256);
     return { hex: ascii.decode(b.subarray(0, 24 * n)), seconds: wasm.oidBlockSeconds() };
 }
 
@@ -134,6 +134,7 @@ const backend = {
         };
     },
     oidBlock,
+    oidCut: (block, at) => block.substring(at, at + 24),
     oidParseFast,
     oidParseHex: (text) => wasm.oidParseHex(text),
     oidFromBytes: (bytes) => wasm.oidFromBytes(bytes),

@@ -374,7 +374,7 @@ fn oid_generator() -> &'static ObjectIdGenerator<DateClock> {
 }
 
 /// How many ObjectIds [`oid_next_block`] makes at most in one call.
-const OID_BLOCK: usize = 64;
+const OID_BLOCK: usize = 256;
 
 thread_local! {
     /// [`oid_next_block`]'s hex (24 ASCII characters an ID) and its IDs' seconds.
@@ -390,7 +390,7 @@ pub fn oid_block_ptr() -> *const u8 {
     OID_BLOCK_HEX.with(|b| b.as_ptr() as *const u8)
 }
 
-/// Up to 64 new ObjectIds of one second ([`ObjectIdGenerator::next_block`]) as hex at
+/// Up to 256 new ObjectIds of one second ([`ObjectIdGenerator::next_block`]) as hex at
 /// [`oid_block_ptr`]; returns how many. `now_ms` is `Date.now()`, read by the caller just before.
 #[wasm_bindgen(js_name = oidNextBlock)]
 pub fn oid_next_block(now_ms: f64) -> u32 {
