@@ -739,17 +739,22 @@ function createIdmint(backend) {
     oidSeconds = seconds;
     oidFrom = seconds * 1000;
     oidUntil = oidFrom + 1000;
-    if (!oidTimer && typeof setTimeout === 'function') {
-      oidTimer = true;
-      const t = setTimeout(oidDropStale, Math.max(oidUntil - now, 1));
-      if (typeof t === 'object' && typeof t?.unref === 'function') t.unref(); // not keep Node alive
-    }
+    if (!oidTimer) oidArm(now);
+  }
+
+  /** Schedule `oidDropStale` for the end of the block's second (one timer at a time). */
+  function oidArm(now) {
+    if (typeof setTimeout !== 'function') return;
+    oidTimer = true;
+    const t = setTimeout(oidDropStale, Math.max(oidUntil - now, 1));
+    if (typeof t === 'object' && typeof t?.unref === 'function') t.unref(); // not keep Node alive
   }
 
   function oidDropStale() {
     oidTimer = false;
     const now = Date.now();
     if (now >= oidUntil || now < oidFrom) oidEnd = oidMark = oidPos;
+    else oidArm(now); // a block of a later second than the timer was set for: its own end
   }
 
   /** Take the next ID of the block (refilled when used up or stale): its offset in `oidHex`. */

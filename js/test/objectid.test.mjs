@@ -44,6 +44,17 @@ describe('ObjectId', () => {
     assert.ok(seconds.size >= 2, 'crossed a second');
   });
 
+  test('a block left over from an earlier second is not used once the event loop ran', async () => {
+    const first = new ObjectId();
+    const s0 = parseInt(first.toHexString().slice(0, 8), 16);
+    // past the end of that second, then a few ms for the timer
+    await new Promise((resolve) => setTimeout(resolve, (s0 + 1) * 1000 - Date.now() + 20));
+    const later = new ObjectId(); // the 2nd ID of its block, where the clock is not read
+    const s1 = parseInt(later.toHexString().slice(0, 8), 16);
+    assert.ok(s1 > s0, `${later.toHexString()} carries second ${s1}, not after ${s0}`);
+    assert.equal(s1, Math.floor(Date.now() / 1000));
+  });
+
   test('new ObjectId(hex): canonical text is kept, other case is made canonical, others are refused by the core', () => {
     const hex = '507f1f77bcf86cd799439011';
     assert.equal(new ObjectId(hex).toHexString(), hex);
