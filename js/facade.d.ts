@@ -20,8 +20,8 @@ export type Whole = number | bigint;
 
 /** What `parse` returns: the time, the sequence and each node field of the layout by name. */
 export interface Parts {
-  /** The start of the ID's tick. */
-  time: Date;
+  /** The start of the ID's tick: a new Date each time it is read (made only when asked). */
+  readonly time: Date;
   /** The same instant in unix milliseconds. */
   timestampMs: number;
   /** The sequence within the tick (a bigint only in layouts whose sequence is wider than 53 bits). */

@@ -230,12 +230,73 @@ function createIdmint(backend) {
   // END generated
   const PRESET_NAMES = `a preset name (${PRESETS.join(', ')})`;
 
+  // Splitting an ID in JS, where the core gives the layout as data (`wordPlan`, see
+  // `Layout::word_plan` in core/src/layout.rs): a bigint the core's range allows is written to a
+  // 64-bit slot and read back as two 32-bit halves, and each part is `((lo >>> a) & b) +
+  // ((hi >>> c) & d) * e`, times the tick plus the epoch for the time. No call into the backend,
+  // no bigint arithmetic and no Date per parse (a parts object's `time` is made when read).
+  const WORDS = new BigUint64Array(1);
+  const HALVES = new Uint32Array(WORDS.buffer);
+  WORDS[0] = 1n;
+  const [LO, HI] = HALVES[0] === 1 ? [0, 1] : [1, 0]; // the platform's byte order
+
+  /** The prototype of every parts object of a layout with a word plan. */
+  const PARTS_PROTO = {
+    /** The start of the ID's tick as a Date, made when read. */
+    get time() {
+      return new Date(this.timestampMs);
+    },
+    /** JSON as before `time` became a getter: `time` first, then the own fields. */
+    toJSON() {
+      return { time: this.time, ...this };
+    },
+  };
+
+  /**
+   * For a backend layout with a word plan: `{ max, words(id), wrap(parts) }`: `words` splits an
+   * ID in `0..=max` (the caller checks), `wrap` gives a backend parts object the same shape.
+   * Undefined without a plan, or where the page forbids `new Function` (CSP): the backend then
+   * splits every ID.
+   */
+  function wordParser(n) {
+    const plan = n.wordPlan();
+    if (plan == null) return undefined;
+    // Field names are the core's: lowercase letters, digits and `_`; JSON.stringify quotes them.
+    const names = n.fields().map((f) => JSON.stringify(f.name));
+    const slot = (i) => {
+      const [a, b, c, d, e, scale, offset] = Array.from(plan.slice(7 * i, 7 * i + 7), Number);
+      let x = b === 0 ? '0' : `(((lo >>> ${a}) & ${b}) >>> 0)`;
+      if (d !== 0) x = `(${x} + (((hi >>> ${c}) & ${d}) >>> 0) * ${e})`;
+      if (scale !== 1) x = `${x} * ${scale}`;
+      if (offset !== 0) x = `${x} + ${offset}`;
+      return x;
+    };
+    const args = names.map((_, i) => `f${i}`);
+    const body =
+      `function Parts(timestampMs, ${args.join(', ')}) { this.timestampMs = timestampMs; ` +
+      names.map((name, i) => `this[${name}] = f${i};`).join(' ') +
+      ' }\nParts.prototype = proto;\n' +
+      `return { words(id) { words[0] = id; const lo = halves[${LO}], hi = halves[${HI}]; ` +
+      `return new Parts(${[slot(0), ...names.map((_, i) => slot(i + 1))].join(', ')}); }, ` +
+      `wrap(p) { return new Parts(p.timestampMs, ${names.map((name) => `p[${name}]`).join(', ')}); } };`;
+    let made;
+    try {
+      made = new Function('words', 'halves', 'proto', body)(WORDS, HALVES, PARTS_PROTO);
+    } catch {
+      return undefined;
+    }
+    made.max = n.maxId();
+    return made;
+  }
+
   const LAYOUT = Symbol('idmint.layout');
   let handleOf; // Layout -> its backend layout (set in Layout's static block)
 
   /** A snowflake bit layout: a preset name or spec, optionally with another epoch. */
   class Layout {
     #n; // the backend's layout (see js/README.md)
+    #words; // its word parser, or undefined
+    #max = -1n; // the largest ID `#words` takes (the core's maxId)
     constructor(spec = DEFAULT_PRESET, options = {}) {
       need();
       if (spec === LAYOUT) {
@@ -252,6 +313,8 @@ function createIdmint(backend) {
         const epoch = options.epoch === undefined ? undefined : timeText('epoch', options.epoch);
         this.#n = call(() => backend.layout(spec, epoch));
       }
+      this.#words = wordParser(this.#n);
+      if (this.#words !== undefined) this.#max = this.#words.max;
     }
 
     static {
@@ -266,8 +329,11 @@ function createIdmint(backend) {
 
     /** Split an ID (bigint or decimal string) into `{ time, timestampMs, sequence, ...nodeFields }`. */
     parse(id) {
+      // The common case first, in JS: a bigint in the core's range for this layout.
+      if (typeof id === 'bigint' && id >= 0n && id <= this.#max) return this.#words.words(id);
       try {
-        // The common case first, without a call in between (parsing is on hot paths).
+        const w = this.#words;
+        if (w !== undefined) return w.wrap(decomposeAny(this.#n, id));
         if (typeof id === 'bigint' && id >= 0n && id <= MAX_DIRECT_ID) return this.#n.decompose(id);
         return decomposeAny(this.#n, id);
       } catch (e) {
@@ -644,8 +710,82 @@ function createIdmint(backend) {
   // ObjectId
 
   const inspect = Symbol.for('nodejs.util.inspect.custom');
-  // Minting an ObjectId is on hot paths: one call, the readiness check is the backend's own.
-  const oidNextHex = backend.oidNextHex;
+
+  // New ObjectIds come from the core in blocks (`backend.oidBlock(now)`: `{ hex, seconds }`, IDs
+  // of one second reserved by one call) and are handed out here, one offset each. The rest of a
+  // block is dropped once its second has passed, so an ObjectId carries the second it was handed
+  // out in; a dropped ID is never issued. Reading the clock costs more than the rest of a
+  // hand-out, so it is read for every OID_CHECK-th ID, and a timer drops the block when its
+  // second ends (while the event loop runs): an ID can carry a past second only when code
+  // makes IDs slowly without yielding, and then by fewer than OID_CHECK IDs. A fresh block is
+  // used even if its second disagrees with `Date.now()` (the core's clock is monotonic; the
+  // wall clock may have stepped).
+  const OID_CHECK = 8 * 24; // in hex characters: every 8th ID
+  const oidCut = backend.oidCut; // (block, offset) -> the 24 hex characters there
+  let oidHex = ''; // the block's hex: a string, or what `oidCut` reads (Node: a Buffer)
+  let oidPos = 0;
+  let oidEnd = 0; // oidHex.length, or oidPos once the timer dropped the block
+  let oidMark = 0; // where `oidTake` looks further: the next clock reading or oidEnd
+  let oidSeconds = 0;
+  let oidFrom = 0; // the block's second, in `Date.now()` ms: [oidFrom, oidUntil)
+  let oidUntil = 0;
+  let oidTimer = false; // a drop is scheduled
+
+  function oidRefill(now) {
+    const { hex, seconds } = backend.oidBlock(now);
+    oidHex = hex;
+    oidPos = 0;
+    oidEnd = hex.length;
+    oidSeconds = seconds;
+    oidFrom = seconds * 1000;
+    oidUntil = oidFrom + 1000;
+    if (!oidTimer) oidArm(now);
+  }
+
+  /** Schedule `oidDropStale` for the end of the block's second (one timer at a time). */
+  function oidArm(now) {
+    if (typeof setTimeout !== 'function') return;
+    oidTimer = true;
+    const t = setTimeout(oidDropStale, Math.max(oidUntil - now, 1));
+    if (typeof t === 'object' && typeof t?.unref === 'function') t.unref(); // not keep Node alive
+  }
+
+  function oidDropStale() {
+    oidTimer = false;
+    const now = Date.now();
+    if (now >= oidUntil || now < oidFrom) oidEnd = oidMark = oidPos;
+    else oidArm(now); // a block of a later second than the timer was set for: its own end
+  }
+
+  /** Take the next ID of the block (refilled when used up or stale): its offset in `oidHex`. */
+  function oidTake() {
+    let p = oidPos;
+    if (p >= oidMark) p = oidCheck(p);
+    oidPos = p + 24;
+    return p;
+  }
+
+  /** At `oidMark`: read the clock, refill when the block is used up or stale; the offset to take. */
+  function oidCheck(p) {
+    const now = Date.now();
+    if (p >= oidEnd || now >= oidUntil || now < oidFrom) {
+      oidRefill(now);
+      p = 0;
+    }
+    oidMark = Math.min(p + OID_CHECK, oidEnd);
+    return p;
+  }
+
+  /** The hex of a new ObjectId. */
+  function oidNextHex() {
+    const p = oidTake(); // first: it may refill `oidHex`
+    return oidCut(oidHex, p);
+  }
+
+  // Optional (the wasm): `oidParseFast(text)` reads an ObjectId's text without the string
+  // crossing: its unix seconds when it is canonical (24 lowercase hex), else -1 (then
+  // `oidParseHex` gives the canonical form or the core's error).
+  const oidParseFast = backend.oidParseFast;
 
   function objectIdHex(input) {
     if (typeof input === 'string') return backend.oidParseHex(input);
@@ -667,18 +807,35 @@ function createIdmint(backend) {
 
   /** A MongoDB-compatible ObjectId (12 bytes), never repeated within a process (or page). */
   class ObjectId {
+    // A new ObjectId holds its block's hex and its offset there (`#at`), and cuts its own 24
+    // characters out when first asked: one object per `new ObjectId()`, as bson's. Otherwise
+    // `#hex` is its own hex and `#at` is -1. (No field initializers: each path sets all three.)
+    #at;
     #hex;
+    #seconds; // its timestamp where known without a call, else -1
     constructor(input) {
       if (input === undefined) {
-        this.#hex = oidNextHex();
+        this.#at = oidTake();
+        this.#hex = oidHex;
+        this.#seconds = oidSeconds;
         return;
       }
       need();
+      this.#at = -1;
+      if (typeof input === 'string' && oidParseFast !== undefined) {
+        const seconds = oidParseFast(input);
+        if (seconds >= 0) {
+          this.#hex = input;
+          this.#seconds = seconds;
+          return;
+        }
+      }
       try {
         this.#hex = objectIdHex(input);
       } catch (e) {
         throw fromBackend(e);
       }
+      this.#seconds = -1;
     }
 
     /** A new ObjectId's hex without making an object: the fastest way to a fresh ID string. */
@@ -715,21 +872,28 @@ function createIdmint(backend) {
       }
     }
 
+    #text() {
+      const at = this.#at;
+      if (at < 0) return this.#hex;
+      this.#at = -1;
+      return (this.#hex = oidCut(this.#hex, at));
+    }
+
     toHexString() {
-      return this.#hex;
+      return this.#text();
     }
 
     toString() {
-      return this.#hex;
+      return this.#text();
     }
 
     toJSON() {
-      return this.#hex;
+      return this.#text();
     }
 
     /** The 12 bytes (a new Buffer in Node, Uint8Array in a browser, each time), as bson's `id`. */
     get id() {
-      return backend.oidBytes(this.#hex);
+      return backend.oidBytes(this.#text());
     }
 
     get buffer() {
@@ -738,15 +902,16 @@ function createIdmint(backend) {
 
     /** When it was made, to the second. */
     getTimestamp() {
-      return new Date(backend.oidTimestamp(this.#hex) * 1000);
+      const s = this.#seconds;
+      return new Date((s >= 0 ? s : backend.oidTimestamp(this.#text())) * 1000);
     }
 
     /** Equal to another ObjectId (this package's or bson's), 24 hex characters or 12 bytes. */
     equals(other) {
-      if (other instanceof ObjectId) return other.#hex === this.#hex;
+      if (other instanceof ObjectId) return other.#text() === this.#text();
       if (other === undefined || other === null) return false;
       try {
-        return objectIdHex(other) === this.#hex;
+        return objectIdHex(other) === this.#text();
       } catch {
         return false;
       }
@@ -758,13 +923,13 @@ function createIdmint(backend) {
      */
     toBSON() {
       throw new InvalidArgumentError(
-        `invalid argument \`ObjectId("${this.#hex}")\` = idmint ObjectId: bson cannot store it directly; ` +
+        `invalid argument \`ObjectId("${this.#text()}")\` = idmint ObjectId: bson cannot store it directly; ` +
           'convert it with `new ObjectId(oid)` from bson/mongodb (exact, 12 bytes) or store `oid.toHexString()`'
       );
     }
 
     [inspect]() {
-      return `ObjectId("${this.#hex}")`;
+      return `ObjectId("${this.#text()}")`;
     }
 
     get [Symbol.toStringTag]() {

@@ -13,7 +13,7 @@ const { redisSnowflakeApi } = require('./redis-snowflake.js');
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const { fastObjectIdHex, fastDecompose } = native;
+const { fastDecompose, fastObjectIdBlock, fastObjectIdBlockSeconds } = native;
 
 /** A NativeLayout as the facade's layout; parts objects come from the addon's fast path. */
 function layoutOf(n) {
@@ -51,6 +51,7 @@ function layoutOf(n) {
     decompose,
     decomposeStr,
     compose: (time, names, values, sequence) => n.compose(time, names, values, sequence),
+    wordPlan: () => n.wordPlan,
     spec: () => n.spec,
     preset: () => n.preset,
     fields: () => n.fields,
@@ -91,7 +92,8 @@ const backend = {
     const [args, lease] = snowflakeArgs(options);
     return snowflakeBackend(await native.NativeSnowflake.create(args, lease));
   },
-  oidNextHex: fastObjectIdHex,
+  oidBlock: () => ({ hex: fastObjectIdBlock(), seconds: fastObjectIdBlockSeconds() }),
+  oidCut: (block, at) => block.toString('latin1', at, at + 24),
   oidParseHex: (text) => native.objectIdParse(text),
   oidFromBytes: (bytes) => native.objectIdFromBytes(bytes),
   oidFromTime: (seconds) => native.objectIdFromParts(seconds, new Uint8Array(5), 0),

@@ -28,20 +28,29 @@ const MAX_BATCH = 1 << 26;
 const MAX_ID = (1n << 63n) - 1n;
 const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'];
 
-// A new ObjectId's hex: the core writes its 24 ASCII hex digits into a fixed buffer in the wasm's
-// memory and they become a string here, with no allocation or UTF-8 decoding in between (that
-// path is what makes `new ObjectId()` as fast as bson's). The view is remade when the memory
-// grows (the old one is then detached: length 0).
-let oidView = null;
-function nextHex() {
+// New ObjectIds in blocks: the core writes up to 256 IDs' hex (24 ASCII characters each) into a
+// fixed buffer in the wasm's memory, which becomes one string here; the facade hands the IDs out.
+// Views over the wasm's memory are remade when it grows (the old ones are then detached:
+// length 0).
+const ascii = new TextDecoder('latin1'); // the hex is ASCII; Latin-1 decodes it fastest
+let blockView = null;
+function oidBlock(now) {
     if (!initialized) need();
-    wasm.oidNextIntoBuffer(Date.now());
-    let b = oidView;
-    if (b === null || b.length === 0) b = oidView = new Uint8Array(memory.buffer, wasm.oidBufferPtr(), 24);
-    return String.fromCharCode(
-        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-        b[12], b[13], b[14], b[15], b[16], b[17], b[18], b[19], b[20], b[21], b[22], b[23]
-    );
+    const n = wasm.oidNextBlock(now);
+    let b = blockView;
+    if (b === null || b.length === 0) b = blockView = new Uint8Array(memory.buffer, wasm.oidBlockPtr(), 24 * 256);
+    return { hex: ascii.decode(b.subarray(0, 24 * n)), seconds: wasm.oidBlockSeconds() };
+}
+
+// An ObjectId's text as UTF-16 code units in the wasm's memory, read there by the core: no
+// string crosses (`oidParseFast` in js/README.md). Other lengths go the string way.
+let unitsView = null;
+function oidParseFast(text) {
+    if (text.length !== 24) return -1;
+    let u = unitsView;
+    if (u === null || u.length === 0) u = unitsView = new Uint16Array(memory.buffer, wasm.oidUnitsPtr(), 24);
+    for (let i = 0; i < 24; i++) u[i] = text.charCodeAt(i);
+    return wasm.oidParseUnits();
 }
 
 /** A WasmLayout as the facade's layout: parts objects built from the wasm's raw values. */
@@ -68,6 +77,7 @@ function layoutOf(w) {
         decompose: (id) => parts(w.decompose(id)),
         decomposeStr: (text) => parts(w.decomposeStr(text)),
         compose: (time, n, values, sequence) => w.compose(time, n, values, sequence),
+        wordPlan: () => w.wordPlan(),
         spec: () => w.spec(),
         preset: () => w.presetName(),
         fields: () => fields.map((f) => ({ ...f })),
@@ -137,7 +147,9 @@ const backend = {
             onRollback: () => w.onRollback(),
         };
     },
-    oidNextHex: nextHex,
+    oidBlock,
+    oidCut: (block, at) => block.substring(at, at + 24),
+    oidParseFast,
     oidParseHex: (text) => wasm.oidParseHex(text),
     oidFromBytes: (bytes) => wasm.oidFromBytes(bytes),
     oidFromTime: (seconds) => wasm.oidFromTime(seconds),

@@ -27,6 +27,74 @@ use std::str::FromStr;
 use crate::datetime::{format_time_ms, parse_time_ms, MAX_TIME_MS};
 use crate::{Error, Result};
 
+/// One part of an ID in [`Layout::word_plan`]: where its bits lie in the ID's two 32-bit
+/// halves, and the scale and offset that turn the field's value into the part (the time's tick
+/// and epoch; 1 and 0 for the other fields).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WordSlot {
+    /// Shift of the low half (0 when the field has no bits there).
+    pub lo_shift: u32,
+    /// Mask of the low half after the shift (0 when the field has no bits there).
+    pub lo_mask: u32,
+    /// Shift of the high half (0 when the field has no bits there).
+    pub hi_shift: u32,
+    /// Mask of the high half after the shift (0 when the field has no bits there).
+    pub hi_mask: u32,
+    /// What the high half's bits are worth: 2^(bits of the field in the low half).
+    pub hi_scale: f64,
+    /// Multiplies the field's value (the tick in ms, for the time).
+    pub scale: f64,
+    /// Added last (the epoch in unix ms, for the time).
+    pub offset: f64,
+}
+
+impl WordSlot {
+    /// The slot as 7 numbers, `[lo_shift, lo_mask, hi_shift, hi_mask, hi_scale, scale,
+    /// offset]`: how the bindings hand a plan to JS.
+    ///
+    /// ```
+    /// let plan = idmint_core::Layout::preset("twitter")?.word_plan().unwrap();
+    /// assert_eq!(plan[3].as_numbers(), [0.0, 4095.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // the sequence
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn as_numbers(&self) -> [f64; 7] {
+        [
+            self.lo_shift as f64,
+            self.lo_mask as f64,
+            self.hi_shift as f64,
+            self.hi_mask as f64,
+            self.hi_scale,
+            self.scale,
+            self.offset,
+        ]
+    }
+
+    fn of(shift: u32, bits: u32, scale: f64, offset: f64) -> WordSlot {
+        let mask = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let end = shift + bits;
+        let (lo_shift, lo_mask) = if shift < 32 {
+            (shift, mask(end.min(32) - shift))
+        } else {
+            (0, 0)
+        };
+        let (hi_shift, hi_mask, hi_scale) = if end > 32 {
+            let from = shift.max(32);
+            (from - 32, mask(end - from), (1u64 << (from - shift)) as f64)
+        } else {
+            (0, 0, 0.0)
+        };
+        WordSlot {
+            lo_shift,
+            lo_mask,
+            hi_shift,
+            hi_mask,
+            hi_scale,
+            scale,
+            offset,
+        }
+    }
+}
+
 /// The names of the preset layouts, in the order they are documented.
 pub const PRESETS: &[&str] = &["twitter", "sonyflake", "redis-lua", "baidu"];
 
@@ -667,6 +735,55 @@ impl Layout {
             nodes,
             sequence,
         })
+    }
+
+    /// How to split an ID of this layout held as two 32-bit halves (`lo` = bits 0-31, `hi` =
+    /// bits 32-63), for bindings whose fast integers are 32 bits wide (JavaScript): slot 0 gives
+    /// the time in unix ms, then one slot per field below the time field, in layout order (as
+    /// [`Layout::fields`]). Each slot reads `(((lo >> lo_shift) & lo_mask) + ((hi >> hi_shift) &
+    /// hi_mask) * hi_scale) * scale + offset`, exact in an f64. It applies to IDs in
+    /// `0..=max_id()` only: others go to [`Layout::decompose`], which reports them.
+    ///
+    /// `None` when a value may not be exact in an f64 (a field wider than 53 bits, or times past
+    /// 2^53 ms); the binding then calls [`Layout::decompose`].
+    ///
+    /// ```
+    /// use idmint_core::Layout;
+    /// let l = Layout::preset("twitter")?;
+    /// let plan = l.word_plan().unwrap();
+    /// let id = 1_541_815_603_606_036_480u64;
+    /// let (lo, hi) = (id as u32, (id >> 32) as u32);
+    /// let read = |s: &idmint_core::WordSlot| {
+    ///     (((lo >> s.lo_shift) & s.lo_mask) as f64 + ((hi >> s.hi_shift) & s.hi_mask) as f64 * s.hi_scale)
+    ///         * s.scale + s.offset
+    /// };
+    /// let values: Vec<f64> = plan.iter().map(read).collect();
+    /// assert_eq!(values, [1656432460105.0, 11.0, 26.0, 0.0]); // time, datacenter, worker, sequence
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn word_plan(&self) -> Option<Vec<WordSlot>> {
+        const EXACT: u64 = 1 << 53;
+        let last_ms = self
+            .max_time_value()
+            .checked_mul(self.tick_ms)?
+            .checked_add(self.epoch_ms)?;
+        if last_ms > EXACT || self.fields.iter().any(|f| f.bits() > 53) {
+            return None;
+        }
+        let time_shift = self.total_bits() - self.time_bits as u32;
+        let mut plan = Vec::with_capacity(self.fields.len() + 1);
+        plan.push(WordSlot::of(
+            time_shift,
+            self.time_bits as u32,
+            self.tick_ms as f64,
+            self.epoch_ms as f64,
+        ));
+        plan.extend(
+            self.fields
+                .iter()
+                .map(|f| WordSlot::of(f.shift(), f.bits(), 1.0, 0.0)),
+        );
+        Some(plan)
     }
 
     /// [`Layout::decompose`] without allocating, for hot paths in bindings: writes the node

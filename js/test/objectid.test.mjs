@@ -20,6 +20,54 @@ describe('ObjectId', () => {
     assert.equal(o.getTimestamp().getTime(), parseInt(hex.slice(0, 8), 16) * 1000);
   });
 
+  test('new ObjectIds are handed out of blocks: no duplicates across blocks and seconds, each with its own time', () => {
+    const seen = new Set();
+    const seconds = new Set();
+    let made = 0;
+    const t0 = Date.now();
+    // Until two second changes were crossed (at most ~2 s), so blocks get dropped part-used.
+    while (seconds.size < 3 && Date.now() - t0 < 2500) {
+      for (let i = 0; i < 1000; i++) {
+        const before = Math.floor(Date.now() / 1000);
+        const o = i % 3 ? new ObjectId() : new ObjectId(ObjectId.generateHex());
+        const after = Math.floor(Date.now() / 1000);
+        const hex = o.toHexString();
+        const s = parseInt(hex.slice(0, 8), 16);
+        assert.equal(o.getTimestamp().getTime(), s * 1000);
+        if (s < before - 1 || s > after + 1) assert.fail(`${hex}: second ${s} outside ${before}..${after}`);
+        seen.add(hex);
+        seconds.add(s);
+        made++;
+      }
+    }
+    assert.equal(seen.size, made, 'duplicates');
+    assert.ok(seconds.size >= 2, 'crossed a second');
+  });
+
+  test('a block left over from an earlier second is not used once the event loop ran', async () => {
+    const first = new ObjectId();
+    const s0 = parseInt(first.toHexString().slice(0, 8), 16);
+    // past the end of that second, then a few ms for the timer
+    await new Promise((resolve) => setTimeout(resolve, (s0 + 1) * 1000 - Date.now() + 20));
+    const later = new ObjectId(); // the 2nd ID of its block, where the clock is not read
+    const s1 = parseInt(later.toHexString().slice(0, 8), 16);
+    assert.ok(s1 > s0, `${later.toHexString()} carries second ${s1}, not after ${s0}`);
+    assert.equal(s1, Math.floor(Date.now() / 1000));
+  });
+
+  test('new ObjectId(hex): canonical text is kept, other case is made canonical, others are refused by the core', () => {
+    const hex = '507f1f77bcf86cd799439011';
+    assert.equal(new ObjectId(hex).toHexString(), hex);
+    assert.equal(new ObjectId(hex).getTimestamp().toISOString(), '2012-10-17T21:13:27.000Z');
+    assert.equal(new ObjectId(hex.toUpperCase()).toHexString(), hex);
+    assert.equal(new ObjectId(hex.toUpperCase()).getTimestamp().toISOString(), '2012-10-17T21:13:27.000Z');
+    // U+0130's low byte is '0'; U+0161's is 'a': refused, not cut to a byte
+    for (const bad of [hex.slice(0, 23) + '\u0130', '\u0161' + hex.slice(1), hex.slice(0, 23) + 'g', hex + '0', hex.slice(1), '']) {
+      const e = thrown(() => new ObjectId(bad), JSON.stringify(bad));
+      assertKind(e, 'invalid_object_id');
+    }
+  });
+
   test('one process shares one random value, and the counter steps by one', () => {
     const a = new ObjectId().toHexString();
     const b = new ObjectId().toHexString();

@@ -57,6 +57,45 @@ describe('Snowflake', () => {
     assert.equal(idmint.compose(p, 'twitter'), id);
   });
 
+  test('parse of a bigint (split in JS from the core\'s word plan) agrees with the core on its text', () => {
+    const specs = [
+      'twitter',
+      'sonyflake',
+      'redis-lua',
+      'baidu',
+      'time:30@1s,n:1,sequence:32',
+      'time:20@1s,big:30,sequence:13',
+      'time:10@1s,sequence:1,node:40',
+    ];
+    let x = 0x9e3779b97f4a7c15n;
+    for (const spec of specs) {
+      const l = new idmint.Layout(spec);
+      const ids = [0n, 1n, l.maxId, l.maxId >> 1n];
+      for (let i = 0; i < 2000; i++) {
+        x = (x * 6364136223846793005n + 1442695040888963407n) & 0xffff_ffff_ffff_ffffn;
+        ids.push(x & l.maxId);
+      }
+      for (const id of ids) {
+        const a = l.parse(id);
+        const b = l.parse(String(id)); // the core's decompose
+        assert.deepEqual({ ...a }, { ...b }, `${spec} ${id}`);
+        assert.deepEqual(Object.keys(a), ['timestampMs', ...l.fields.map((f) => f.name)]);
+        assert.ok(a.time instanceof Date);
+        assert.equal(a.time.getTime(), b.timestampMs);
+      }
+      // past the layout's bits: the core's error, as before
+      assertKind(thrown(() => l.parse(l.maxId + 1n)), 'invalid_id');
+    }
+    const p = idmint.parse(1541815603606036480n, 'twitter');
+    assert.deepEqual(JSON.parse(JSON.stringify(p)), {
+      time: '2022-06-28T16:07:40.105Z',
+      timestampMs: 1656432460105,
+      datacenter: 11,
+      worker: 26,
+      sequence: 0,
+    });
+  });
+
   test('custom spec, epoch as number, string and Date', () => {
     const spec = 'time:40@10ms,sequence:8,region:3,machine:12';
     const epochMs = Date.UTC(2024, 0, 1);

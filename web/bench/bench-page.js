@@ -63,6 +63,21 @@ results.oid = best(results.oid, measure('new ObjectId().toHexString()', (n) => {
 results.bson = best(results.bson, measure('bson new ObjectId().toHexString()', (n) => { for (let i = 0; i < n; i++) sink ^= new BsonObjectId().toHexString().length; }));
 results.oidHex = best(results.oidHex, measure('ObjectId.generateHex()', (n) => { for (let i = 0; i < n; i++) sink ^= ObjectId.generateHex().length; }));
 results.snowflake = best(results.snowflake, measure('Snowflake.nextId()', (n) => { for (let i = 0; i < n; i++) last = gen.nextId(); }));
+// Duplicates among DUP_N consecutive IDs of each generator (counted after the timing, in a Set).
+const DUP_N = 1_000_000;
+const dups = (make) => {
+    const seen = new Set();
+    for (let i = 0; i < DUP_N; i++) seen.add(make());
+    return DUP_N - seen.size;
+};
+results.dups = {
+    n: DUP_N,
+    snowflake: dups(() => gen.nextId()),
+    uuid: dups(() => uuidv7()),
+    oid: dups(() => new ObjectId().toHexString()),
+    oidHex: dups(() => ObjectId.generateHex()),
+    bson: dups(() => new BsonObjectId().toHexString()),
+};
 results.sink = sink;
 results.userAgent = navigator.userAgent;
 window.__bench = results;

@@ -243,13 +243,42 @@ fn fast_next_id_string(env, info) {
 }
 }
 
+/// How many ObjectIds [`fast_object_id_block`] makes at most in one call.
+const OBJECT_ID_BLOCK: usize = 256;
+
+thread_local! {
+    /// The unix seconds of this thread's last [`fast_object_id_block`].
+    static OBJECT_ID_BLOCK_SECONDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 callback! {
-/// `fastObjectIdHex() -> string` (24 lowercase hex characters)
-fn fast_object_id_hex(env, _info) {
-    let hex = ObjectId::new().to_hex_bytes();
+/// `fastObjectIdBlock() -> Buffer`: up to 256 new ObjectIds of one second from the process-wide
+/// generator ([`ObjectId::new_block`]), their hex one after the other (24 ASCII bytes each); the
+/// facade hands them out. A Buffer keeps the hex outside the JS heap, so the IDs an app holds
+/// cost the garbage collector only their objects. Their seconds: `fastObjectIdBlockSeconds()`.
+fn fast_object_id_block(env, _info) {
+    let mut block = [ObjectId::default(); OBJECT_ID_BLOCK];
+    let n = ObjectId::new_block(&mut block);
+    let mut hex = [0u8; 24 * OBJECT_ID_BLOCK];
+    for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
+        out.copy_from_slice(&o.to_hex_bytes());
+    }
+    OBJECT_ID_BLOCK_SECONDS.with(|s| s.set(block[0].timestamp()));
     let mut out = ptr::null_mut();
-    // SAFETY: ASCII, length given.
-    unsafe { sys::napi_create_string_latin1(env, hex.as_ptr().cast(), 24, &mut out) };
+    let mut data = ptr::null_mut();
+    // SAFETY: copies `n * 24` bytes of `hex` into a new Buffer.
+    unsafe { sys::napi_create_buffer_copy(env, n * 24, hex.as_ptr().cast(), &mut data, &mut out) };
+    out
+}
+}
+
+callback! {
+/// `fastObjectIdBlockSeconds() -> number`: the unix seconds of this thread's last
+/// `fastObjectIdBlock()`.
+fn fast_object_id_block_seconds(env, _info) {
+    let mut out = ptr::null_mut();
+    // SAFETY: valid env and out-pointer.
+    unsafe { sys::napi_create_uint32(env, OBJECT_ID_BLOCK_SECONDS.with(|s| s.get()), &mut out) };
     out
 }
 }
@@ -351,10 +380,11 @@ fn decompose_to(
 /// Add the raw functions to `exports`.
 pub(crate) fn register(env: sys::napi_env, exports: sys::napi_value) -> napi::Result<()> {
     type Cb = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
-    let fns: [(&str, Cb); 4] = [
+    let fns: [(&str, Cb); 5] = [
         ("fastNextId", fast_next_id),
         ("fastNextIdString", fast_next_id_string),
-        ("fastObjectIdHex", fast_object_id_hex),
+        ("fastObjectIdBlock", fast_object_id_block),
+        ("fastObjectIdBlockSeconds", fast_object_id_block_seconds),
         ("fastDecompose", fast_decompose),
     ];
     for (name, cb) in fns {

@@ -189,6 +189,16 @@ impl NativeLayout {
         fast::bind_layout(env.raw(), &self.inner).map(RawValue)
     }
 
+    /// The core's [`Layout::word_plan`] flattened, 7 numbers a slot (`lo_shift, lo_mask,
+    /// hi_shift, hi_mask, hi_scale, scale, offset`): the facade splits IDs with it in JS. Null
+    /// where the core has no plan (values past 2^53).
+    #[napi(getter, catch_unwind)]
+    pub fn word_plan(&self) -> Option<Vec<f64>> {
+        self.inner
+            .word_plan()
+            .map(|plan| plan.iter().flat_map(|s| s.as_numbers()).collect())
+    }
+
     /// Whether a field is wider than 53 bits (its values travel as bigint; no fast path).
     #[napi(getter, catch_unwind)]
     pub fn has_wide_fields(&self) -> bool {

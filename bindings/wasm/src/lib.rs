@@ -174,6 +174,15 @@ impl WasmLayout {
             .collect()
     }
 
+    /// The core's [`Layout::word_plan`] flattened, 7 numbers a slot (`lo_shift, lo_mask,
+    /// hi_shift, hi_mask, hi_scale, scale, offset`), or undefined: the facade splits IDs with it.
+    #[wasm_bindgen(js_name = wordPlan)]
+    pub fn word_plan(&self) -> Option<Vec<f64>> {
+        self.layout
+            .word_plan()
+            .map(|plan| plan.iter().flat_map(|s| s.as_numbers()).collect())
+    }
+
     /// The largest ID of this layout.
     #[wasm_bindgen(js_name = maxId)]
     pub fn max_id(&self) -> u64 {
@@ -327,29 +336,68 @@ fn oid_generator() -> &'static ObjectIdGenerator<DateClock> {
     GEN.get_or_init(|| ObjectIdGenerator::with_clock(DateClock, None, None))
 }
 
-/// A new ObjectId from the page's generator, as 24 lowercase hex digits.
-#[wasm_bindgen(js_name = oidNextHex)]
-pub fn oid_next_hex() -> String {
-    oid_generator().next_id().to_hex()
-}
-
-/// Where [`oid_next_into_buffer`] writes: 24 bytes of wasm memory.
-#[wasm_bindgen(js_name = oidBufferPtr)]
-pub fn oid_buffer_ptr() -> *const u8 {
-    OID_BUFFER.with(|b| b.as_ptr() as *const u8)
-}
+/// How many ObjectIds [`oid_next_block`] makes at most in one call.
+const OID_BLOCK: usize = 256;
 
 thread_local! {
-    static OID_BUFFER: std::cell::Cell<[u8; 24]> = const { std::cell::Cell::new([0; 24]) };
+    /// [`oid_next_block`]'s hex (24 ASCII characters an ID) and its IDs' seconds.
+    static OID_BLOCK_HEX: std::cell::RefCell<[u8; 24 * OID_BLOCK]> = const { std::cell::RefCell::new([0; 24 * OID_BLOCK]) };
+    static OID_BLOCK_SECONDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// UTF-16 code units of a text for [`oid_parse_units`], written by JS.
+    static OID_UNITS: std::cell::Cell<[u16; 24]> = const { std::cell::Cell::new([0; 24]) };
 }
 
-/// A new ObjectId's 24 lowercase hex digits (ASCII) written to the buffer at [`oid_buffer_ptr`]:
-/// no allocation and no UTF-8 decoding on the way to a JS string.
-/// `now_ms` is `Date.now()`, read by the caller just before.
-#[wasm_bindgen(js_name = oidNextIntoBuffer)]
-pub fn oid_next_into_buffer(now_ms: f64) {
-    let oid = with_now(now_ms, || oid_generator().next_id());
-    OID_BUFFER.with(|b| b.set(oid.to_hex_bytes()));
+/// Where [`oid_next_block`] writes its hex.
+#[wasm_bindgen(js_name = oidBlockPtr)]
+pub fn oid_block_ptr() -> *const u8 {
+    OID_BLOCK_HEX.with(|b| b.as_ptr() as *const u8)
+}
+
+/// Up to 256 new ObjectIds of one second ([`ObjectIdGenerator::next_block`]) as hex at
+/// [`oid_block_ptr`]; returns how many. `now_ms` is `Date.now()`, read by the caller just before.
+#[wasm_bindgen(js_name = oidNextBlock)]
+pub fn oid_next_block(now_ms: f64) -> u32 {
+    let mut block = [ObjectId::default(); OID_BLOCK];
+    let n = with_now(now_ms, || oid_generator().next_block(&mut block));
+    OID_BLOCK_HEX.with(|b| {
+        let mut hex = b.borrow_mut();
+        for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
+            out.copy_from_slice(&o.to_hex_bytes());
+        }
+    });
+    OID_BLOCK_SECONDS.with(|s| s.set(block[0].timestamp()));
+    n as u32
+}
+
+/// The unix seconds of the last [`oid_next_block`]'s IDs.
+#[wasm_bindgen(js_name = oidBlockSeconds)]
+pub fn oid_block_seconds() -> u32 {
+    OID_BLOCK_SECONDS.with(|s| s.get())
+}
+
+/// Where JS writes the 24 UTF-16 code units [`oid_parse_units`] reads.
+#[wasm_bindgen(js_name = oidUnitsPtr)]
+pub fn oid_units_ptr() -> *const u16 {
+    OID_UNITS.with(|b| b.as_ptr() as *const u16)
+}
+
+/// Read the text at [`oid_units_ptr`] ([`ObjectId::parse_utf16`]): its unix seconds when it is
+/// an ObjectId already in canonical (lowercase) hex, else -1 (the caller then asks
+/// [`oid_parse_hex`] for the canonical form or the error). No string crosses.
+#[wasm_bindgen(js_name = oidParseUnits)]
+pub fn oid_parse_units() -> f64 {
+    let units = OID_UNITS.with(|b| b.get());
+    match ObjectId::parse_utf16(&units) {
+        Ok(o)
+            if o.to_hex_bytes()
+                .iter()
+                .zip(&units)
+                .all(|(a, b)| *a as u16 == *b) =>
+        {
+            o.timestamp() as f64
+        }
+        _ => -1.0,
+    }
 }
 
 /// An ObjectId's text (any case) as its canonical lowercase hex.
