@@ -43,8 +43,24 @@ impl ObjectId {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     #[allow(clippy::new_without_default)]
     pub fn new() -> ObjectId {
-        static GLOBAL: std::sync::OnceLock<ObjectIdGenerator> = std::sync::OnceLock::new();
-        GLOBAL.get_or_init(ObjectIdGenerator::new).next_id()
+        global_generator().next_id()
+    }
+
+    /// Fill `out` with new ObjectIds from the process-wide generator, 12 bytes each, as
+    /// [`ObjectIdGenerator::fill_bytes`] does: for bindings that hand out a block made in one
+    /// call. `out.len()` must be a multiple of 12.
+    ///
+    /// ```
+    /// let mut block = [0u8; 12 * 4];
+    /// idmint_core::ObjectId::fill_new(&mut block)?;
+    /// let first = idmint_core::ObjectId::from_slice(&block[..12])?;
+    /// assert!(ObjectId::new() > first);
+    /// # use idmint_core::ObjectId;
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn fill_new(out: &mut [u8]) -> Result<()> {
+        global_generator().fill_bytes(out)
     }
 
     /// The ObjectId with these bytes.
@@ -239,6 +255,13 @@ impl<'de> serde::Deserialize<'de> for ObjectId {
     }
 }
 
+/// The generator of [`ObjectId::new`], one per process.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn global_generator() -> &'static ObjectIdGenerator {
+    static GLOBAL: std::sync::OnceLock<ObjectIdGenerator> = std::sync::OnceLock::new();
+    GLOBAL.get_or_init(ObjectIdGenerator::new)
+}
+
 fn random_seed() -> ([u8; 5], u32) {
     let mut b = [0u8; 8];
     // The OS random source failing is not recoverable and not something callers can act on;
@@ -373,6 +396,76 @@ impl<C: Clock> ObjectIdGenerator<C> {
                 );
             }
         }
+    }
+
+    /// Fill `out` with `out.len() / 12` new ObjectIds, 12 bytes each: the ones as many calls of
+    /// [`next_id`](Self::next_id) would give, the same rule keeping them unique (at most 2^24
+    /// a second, then a wait for the next second), but taken with one clock read and one
+    /// compare-and-swap per second they span instead of one per ID. For bindings that serve a
+    /// block made in one call. [`Error::InvalidArgument`] when `out.len()` is not a multiple of 12.
+    ///
+    /// ```
+    /// use idmint_core::{ManualClock, ObjectIdGenerator};
+    ///
+    /// let clock = ManualClock::new(1_700_000_000_500);
+    /// let gen = ObjectIdGenerator::with_clock(&clock, Some([1, 2, 3, 4, 5]), Some(7));
+    /// let mut block = [0u8; 36];
+    /// gen.fill_bytes(&mut block)?;
+    /// assert_eq!((block[11], block[23], block[35]), (7, 8, 9));
+    /// assert_eq!(gen.next_id().counter(), 10);
+    /// assert_eq!(gen.fill_bytes(&mut [0; 13]).unwrap_err().kind(), "invalid_argument");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn fill_bytes(&self, out: &mut [u8]) -> Result<()> {
+        if out.len() % 12 != 0 {
+            return Err(Error::InvalidArgument {
+                name: "out".into(),
+                value: format!("{} bytes", out.len()),
+                expected: "a multiple of 12 bytes (one ObjectId each)".into(),
+            });
+        }
+        if self.fork_generation.load(Ordering::Acquire) != crate::fork::current() {
+            self.after_fork();
+        }
+        let mut chunks = out.chunks_exact_mut(12);
+        let mut left = (chunks.len()) as u64;
+        while left > 0 {
+            let s = self.state.load(Ordering::Acquire);
+            let now_s = self.clock.now_ms() / 1000;
+            let sec16 = now_s & 0xFFFF;
+            let next = s & COUNTER_MASK;
+            // How many counters this second still has: all 2^24 in a new second; else up to
+            // the counter the second started at (0: used up).
+            let (start, free) = if s >> 48 != sec16 {
+                (next, COUNTER_MASK + 1)
+            } else {
+                let start = (s >> 24) & COUNTER_MASK;
+                (start, start.wrapping_sub(next) & COUNTER_MASK)
+            };
+            if free == 0 {
+                self.waits.fetch_add(1, Ordering::Relaxed);
+                self.clock.sleep_until_ms((now_s + 1) * 1000);
+                continue;
+            }
+            let take = left.min(free);
+            let new = (sec16 << 48) | (start << 24) | ((next + take) & COUNTER_MASK);
+            if self
+                .state
+                .compare_exchange_weak(s, new, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                let r = self.random.load(Ordering::Relaxed).to_be_bytes();
+                let random = [r[3], r[4], r[5], r[6], r[7]];
+                for (i, chunk) in (&mut chunks).take(take as usize).enumerate() {
+                    let counter = (next + i as u64) & COUNTER_MASK;
+                    chunk.copy_from_slice(
+                        &ObjectId::assemble(now_s as u32, random, counter as u32).0,
+                    );
+                }
+                left -= take;
+            }
+        }
+        Ok(())
     }
 
     #[cold]

@@ -93,3 +93,92 @@ fn bytes_hex_and_order() {
     let err = ObjectId::parse_str("00000000000000000000000é").unwrap_err();
     assert!(err.to_string().contains("24 hex characters"), "{err}");
 }
+
+#[test]
+fn blocks_are_the_ids_next_id_gives_and_keep_the_per_second_rule() {
+    let clock = ManualClock::new(1_700_000_000_250);
+    let start = 0xFFFFF0;
+    let a = ObjectIdGenerator::with_clock(&clock, Some([9; 5]), Some(start));
+    let b = ObjectIdGenerator::with_clock(&clock, Some([9; 5]), Some(start));
+    // Blocks of 1000 from `a`, one by one from `b`: the same IDs, wrapping the counter, until
+    // the second's 2^24 are used up; both then wait for the next second.
+    let mut seen = vec![false; 1 << 24];
+    let mut block = vec![0u8; 12 * 1000];
+    let mut made = 0usize;
+    while made < (1 << 24) {
+        let n = (1000).min((1 << 24) - made);
+        a.fill_bytes(&mut block[..12 * n]).unwrap();
+        for chunk in block[..12 * n].chunks(12) {
+            let o = ObjectId::from_slice(chunk).unwrap();
+            assert_eq!(o, b.next_id());
+            assert_eq!(o.timestamp(), 1_700_000_000);
+            assert!(
+                !std::mem::replace(&mut seen[o.counter() as usize], true),
+                "counter repeated"
+            );
+        }
+        made += n;
+    }
+    assert_eq!(clock.slept_ms(), 0);
+    a.fill_bytes(&mut block[..24]).unwrap();
+    assert_eq!(clock.slept_ms(), 750, "waited for the next second");
+    assert_eq!(a.waits(), 1);
+    let o = ObjectId::from_slice(&block[..12]).unwrap();
+    assert_eq!((o.timestamp(), o.counter()), (1_700_000_001, start));
+}
+
+#[test]
+fn a_block_spanning_the_end_of_a_second_waits_and_goes_on() {
+    let clock = ManualClock::new(5_000);
+    let g = ObjectIdGenerator::with_clock(&clock, Some([1; 5]), Some(0));
+    let mut chunk = vec![0u8; 12 * 1000];
+    let mut left = (1 << 24) - 2;
+    while left > 0 {
+        let n = left.min(1000);
+        g.fill_bytes(&mut chunk[..12 * n]).unwrap();
+        left -= n;
+    }
+    let mut block = [0u8; 12 * 4];
+    g.fill_bytes(&mut block).unwrap();
+    let ids: Vec<ObjectId> = block
+        .chunks(12)
+        .map(|c| ObjectId::from_slice(c).unwrap())
+        .collect();
+    assert_eq!(
+        ids.iter()
+            .map(|o| (o.timestamp(), o.counter()))
+            .collect::<Vec<_>>(),
+        [(5, 0xFFFFFE), (5, 0xFFFFFF), (6, 0), (6, 1)]
+    );
+}
+
+#[test]
+fn blocks_and_single_ids_from_eight_threads_have_no_duplicates() {
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut ids = Vec::with_capacity(500_000);
+                let mut block = vec![0u8; 12 * 100];
+                while ids.len() < 500_000 {
+                    if t % 2 == 0 {
+                        ids.push(as_u128(&ObjectId::new()));
+                    } else {
+                        ObjectId::fill_new(&mut block).unwrap();
+                        ids.extend(
+                            block
+                                .chunks(12)
+                                .map(|c| as_u128(&ObjectId::from_slice(c).unwrap())),
+                        );
+                    }
+                }
+                ids
+            })
+        })
+        .collect();
+    let mut all: Vec<u128> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    assert_eq!(all.len(), 4_000_000);
+    assert_eq!(duplicates(&mut all), 0);
+}

@@ -31,10 +31,10 @@ pub fn take_fast_error() -> Result<()> {
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-const FAILED: i64 = -1;
+pub(crate) const FAILED: i64 = -1;
 const PANICKED: i64 = -2;
 
-fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
+pub(crate) fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
@@ -45,7 +45,7 @@ fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
     }
 }
 
-fn id_out(id: u64) -> core::Result<i64> {
+pub(crate) fn id_out(id: u64) -> core::Result<i64> {
     i64::try_from(id).map_err(|_| core::Error::InvalidId {
         id: id.to_string(),
         reason: "above 2^63-1, the largest Java long".to_string(),

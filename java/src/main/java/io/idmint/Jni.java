@@ -1,0 +1,35 @@
+package io.idmint;
+
+import com.sun.jna.Library;
+import java.io.File;
+import java.util.Collections;
+
+/**
+ * The hottest calls through JNI: {@code Snowflake.nextId()} and {@code nextIds}, and blocks of
+ * new ObjectIds. A JNA direct-mapped call ({@link Fast}) costs ~60–100 ns on Java 17, a JNI call
+ * a few ns (the JVM bench prints both). Same core and failure protocol as {@link Fast}: a
+ * negative return means the call failed and {@link Fast#fail(long)} throws the core's error;
+ * results go into arrays the caller owns.
+ */
+final class Jni {
+    static {
+        // JNA has loaded the library (extracted from the jar, or from jna.library.path): load the
+        // very same file for the JVM too, so the Java_io_idmint_Jni_* symbols resolve against the
+        // copy whose statics the generated layer's handles share. Looked up the way
+        // Native.register(Class, name) caches it (Fast, the generated UniffiLib), so this finds
+        // the instance already loaded instead of extracting a second copy.
+        NativeLibrary.ensureLoaded();
+        String name = System.getProperty("uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME);
+        File file = com.sun.jna.NativeLibrary.getInstance(name,
+                Collections.singletonMap(Library.OPTION_CLASSLOADER, Jni.class.getClassLoader())).getFile();
+        System.load(file.getAbsolutePath());
+    }
+
+    private Jni() {}
+
+    static native long nextId(long handle);
+
+    static native long nextIds(long handle, long[] out, int n);
+
+    static native long objectIds(byte[] out);
+}
