@@ -39,21 +39,22 @@ public final class ObjectId implements Comparable<ObjectId>, Serializable {
     private static final class Block {
         final byte[] bytes = new byte[12 * BLOCK];
         int next = bytes.length;
-        /** The start of the system clock's next second after the block was made, in ms. */
-        long staleAtMs;
+        /** {@link Ticker#seconds} before the block was made: it is dropped once that moved on. */
+        long second = Long.MIN_VALUE;
     }
 
     /**
      * A new ObjectId from the process-wide generator. Each thread takes them from the core
-     * 128 at a time and drops the rest of a block when the system clock's second has passed,
-     * so the time in an ObjectId is that of the call (to the second); the ones dropped are
-     * never issued. On one thread they come in counter order; across threads, not in call
+     * 128 at a time and drops the rest of a block when the system clock's second has passed
+     * (a daemon thread, {@code idmint-ticker}, watches it), so the time in an ObjectId is that
+     * of the call (to the second, give or take how late the system wakes that thread); the ones
+     * dropped are never issued. On one thread they come in counter order; across threads, not in call
      * order (MongoDB's own drivers give no such order either).
      */
     public ObjectId() {
         Block b = BLOCKS.get();
         int at = b.next;
-        if (at == b.bytes.length || System.currentTimeMillis() >= b.staleAtMs) {
+        if (at == b.bytes.length || b.second != Ticker.seconds) {
             refill(b);
             at = 0;
         }
@@ -63,11 +64,13 @@ public final class ObjectId implements Comparable<ObjectId>, Serializable {
 
     private static void refill(Block b) {
         b.next = b.bytes.length;
+        long second = Ticker.seconds;
         long rc = Jni.objectIds(b.bytes);
         if (rc < 0) {
             throw Fast.fail(rc);
         }
-        b.staleAtMs = (System.currentTimeMillis() / 1000 + 1) * 1000;
+        b.second = second;
+        Ticker.used();
         b.next = 0;
     }
 

@@ -43,9 +43,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Across threads IDs are not in call order: where the core grants it (layouts whose tick
  * holds 512 IDs or more, e.g. twitter, on the system clock, without a lease or high-water mark)
  * {@link #nextId()} serves each thread from a block of up to 256 IDs the core reserved in one
- * call, and drops the block's rest once the system clock's millisecond has passed, so an ID's
- * time is never more than about a millisecond older than the call (a dropped rest is never
- * issued; it costs under 0.4% of the layout's cap). A call on another thread in between can get
+ * call, and drops the block's rest about a millisecond after it was taken (a daemon thread,
+ * {@code idmint-ticker}, counts the milliseconds), so an ID's time is about a millisecond older
+ * than the call at most, give or take how late the system wakes that thread (a dropped rest is
+ * never issued; it costs under 0.4% of the layout's cap). A call on another thread in between can get
  * a smaller ID. {@link #nextIds(int)} takes its IDs directly from the core.
  *
  * <p>{@link #close()} releases the lease (and lowers a high-water mark to the last ID issued);
@@ -85,8 +86,8 @@ public final class Snowflake implements AutoCloseable {
     private static final class Block {
         final long[] ids;
         int next;
-        /** The system clock's millisecond when they were taken: the block is dropped after it. */
-        long ms = Long.MIN_VALUE;
+        /** {@link Ticker#millis} before they were taken: the block is dropped once it moved on. */
+        long tick = Long.MIN_VALUE;
 
         Block(int n) {
             ids = new long[n];
@@ -139,7 +140,7 @@ public final class Snowflake implements AutoCloseable {
                 throw closedError();
             }
             Block b = blocks.get();
-            if (b.next < b.ids.length && b.ms == System.currentTimeMillis()) {
+            if (b.next < b.ids.length && b.tick == Ticker.millis) {
                 return b.ids[b.next++];
             }
             return refill(b);
@@ -160,12 +161,14 @@ public final class Snowflake implements AutoCloseable {
     /** A new block for this thread (the rest of the old one is never issued); its first ID. */
     private long refill(Block b) {
         b.next = b.ids.length;
+        long tick = Ticker.millis;
         long rc = Jni.nextIds(handle, b.ids, b.ids.length);
         Reference.reachabilityFence(inner);
         if (rc < 0) {
             throw Fast.fail(rc);
         }
-        b.ms = System.currentTimeMillis();
+        b.tick = tick;
+        Ticker.used();
         b.next = 1;
         return b.ids[0];
     }
