@@ -106,20 +106,6 @@ pub unsafe extern "C" fn idmint_jvm_fast_uuid7_next(handle: i64, out: *mut i64) 
     })
 }
 
-/// Write a new ObjectId's 12 bytes to `out`; 0, or -2 on a panic.
-///
-/// # Safety
-/// `out` points to 12 writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn idmint_jvm_fast_object_id_new(out: *mut u8) -> i64 {
-    guard(|| {
-        let bytes = core::ObjectId::new().bytes();
-        // SAFETY: `out` holds 12 bytes.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, 12) };
-        Ok(0)
-    })
-}
-
 /// Write the 24 lowercase hex characters of the 12 bytes at `bytes` to `out`; 0, or -2.
 ///
 /// # Safety

@@ -112,3 +112,21 @@ pub extern "system" fn Java_io_idmint_Jni_objectIds(
 const FAILED_JAVA: i64 = -3;
 
 const _: () = assert!(FAILED_JAVA != FAILED);
+
+#[cfg(test)]
+mod tests {
+    /// Every entry point of this module runs its body under [`guard`](crate::fast::guard), so
+    /// a panic never unwinds into the JVM: a new one without it fails here.
+    #[test]
+    fn every_entry_point_is_guarded() {
+        let src = include_str!("jni.rs");
+        let src = &src[..src.find("#[cfg(test)]").unwrap()];
+        let bodies: Vec<&str> = src.split("pub extern \"system\" fn ").skip(1).collect();
+        assert_eq!(bodies.len(), 3, "entry points found");
+        for body in bodies {
+            let name = &body[..body.find('(').unwrap()];
+            assert!(name.starts_with("Java_io_idmint_Jni_"), "{name}");
+            assert!(body.contains("guard(|| "), "{name} runs outside guard()");
+        }
+    }
+}

@@ -47,7 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code idmint-ticker}, counts the milliseconds), so an ID's time is about a millisecond older
  * than the call at most, give or take how late the system wakes that thread (a dropped rest is
  * never issued; it costs under 0.4% of the layout's cap). A call on another thread in between can get
- * a smaller ID. {@link #nextIds(int)} takes its IDs directly from the core.
+ * a smaller ID. {@link #nextIds(int)} takes its IDs directly from the core (and drops the
+ * calling thread's block, so its IDs stay increasing on that thread).
  *
  * <p>{@link #close()} releases the lease (and lowers a high-water mark to the last ID issued);
  * a generator dropped without it releases them when it is garbage-collected. Every later call
@@ -181,6 +182,12 @@ public final class Snowflake implements AutoCloseable {
     /** {@code n} increasing IDs, reserved a run at a time; {@link InvalidArgumentException} if {@code n < 0}. */
     public long[] nextIds(int n) {
         long[] out = new long[Math.max(n, 0)];
+        if (blocks != null) {
+            // These come after the rest of this thread's block: drop it, so the thread's next
+            // nextId() is greater still.
+            Block b = blocks.get();
+            b.next = b.ids.length;
+        }
         enter();
         try {
             long rc = Jni.nextIds(handle, out, n);
