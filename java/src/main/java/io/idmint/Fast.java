@@ -19,8 +19,7 @@ final class Fast {
         // statics (the tokio runtime's context among them) the first copy's handles do not
         // share: a segment tag's first refill panicked. tests/packages.sh (the Maven consumer,
         // loading from the jar) is the test of this; in-tree tests load from a directory.
-        Native.register(Fast.class, System.getProperty(
-                "uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME));
+        Native.register(Fast.class, System.getProperty(NativeLibrary.OVERRIDE, NativeLibrary.NAME));
     }
 
     private Fast() {}

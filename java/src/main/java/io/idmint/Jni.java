@@ -13,13 +13,13 @@ import java.util.Collections;
  */
 final class Jni {
     static {
-        // JNA has loaded the library (extracted from the jar, or from jna.library.path): load the
-        // very same file for the JVM too, so the Java_io_idmint_Jni_* symbols resolve against the
-        // copy whose statics the generated layer's handles share. Looked up the way
-        // Native.register(Class, name) caches it (Fast, the generated UniffiLib), so this finds
-        // the instance already loaded instead of extracting a second copy.
+        // JNA has loaded the library (a file of the classpath, the file NativeLibrary extracted
+        // from the jar, or one of jna.library.path): load the very same file for the JVM too, so
+        // the Java_io_idmint_Jni_* symbols resolve against the copy whose statics the generated
+        // layer's handles share. Looked up the way Native.register(Class, name) caches it (Fast,
+        // the generated UniffiLib), so this finds the instance already loaded.
         NativeLibrary.ensureLoaded();
-        String name = System.getProperty("uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME);
+        String name = System.getProperty(NativeLibrary.OVERRIDE, NativeLibrary.NAME);
         File file = com.sun.jna.NativeLibrary.getInstance(name,
                 Collections.singletonMap(Library.OPTION_CLASSLOADER, Jni.class.getClassLoader())).getFile();
         System.load(file.getAbsolutePath());
