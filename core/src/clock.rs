@@ -37,6 +37,12 @@ pub trait Clock: Send + Sync {
     /// Whether its time moves on by itself, as the system's does. A binding that serves IDs
     /// from a block and drops the block when the system clock's millisecond has passed can do
     /// so only over such a clock; a [`ManualClock`] moves only when told.
+    ///
+    /// ```
+    /// use idmint_core::{Clock, ManualClock, MonotonicClock};
+    /// assert!(MonotonicClock::new().moves_by_itself());
+    /// assert!(!ManualClock::new(0).moves_by_itself());
+    /// ```
     fn moves_by_itself(&self) -> bool {
         true
     }

@@ -41,12 +41,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * missing field ({@link MissingFieldException}) and a mix.
  *
  * <p>Across threads IDs are not in call order: where the core grants it (layouts whose tick
- * holds 512 IDs or more, e.g. twitter, on the system clock, without a lease or high-water mark)
+ * holds 2048 IDs or more, e.g. twitter, on the system clock, without a lease or high-water mark)
  * {@link #nextId()} serves each thread from a block of up to 256 IDs the core reserved in one
  * call, and drops the block's rest about a millisecond after it was taken (a daemon thread,
  * {@code idmint-ticker}, counts the milliseconds), so an ID's time is about a millisecond older
  * than the call at most, give or take how late the system wakes that thread (a dropped rest is
- * never issued; it costs under 0.4% of the layout's cap). A call on another thread in between can get
+ * never issued; it costs under 0.1% of the layout's cap per thread). A call on another thread in between can get
  * a smaller ID. {@link #nextIds(int)} takes its IDs directly from the core (and drops the
  * calling thread's block, so its IDs stay increasing on that thread).
  *

@@ -26,6 +26,8 @@ final class Ticker {
 
     static {
         THREAD.setDaemon(true);
+        // Holds no application's class loader (a web container's redeploy can let it go).
+        THREAD.setContextClassLoader(null);
         THREAD.start();
     }
 

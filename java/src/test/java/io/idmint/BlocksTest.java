@@ -42,12 +42,12 @@ class BlocksTest {
 
     @Test
     void aStaleSnowflakeBlockIsDropped() throws Exception {
-        Snowflake g = new Snowflake(1, 1); // twitter: blocks of 16
+        Snowflake g = new Snowflake(1, 1); // twitter: blocks of 4
         g.nextId();
         long before = System.currentTimeMillis();
         Thread.sleep(50);
         long t = g.parse(g.nextId()).time().toEpochMilli();
-        // The first ID's block had 15 more, all from before the sleep: the one after it is new.
+        // The first ID's block had 3 more, all from before the sleep: the one after it is new.
         assertTrue(t >= before + 40, "an ID taken after 50 ms carries a time of then: " + (t - before) + " ms");
     }
 

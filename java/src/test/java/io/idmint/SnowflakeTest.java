@@ -160,7 +160,7 @@ class SnowflakeTest {
         });
         long[] all = increasingOnEach(results);
         assertEquals(0, countDuplicates(all), "duplicate IDs across 8 threads");
-        // The core counts what it reserved: here also the rest of each thread's block (16 IDs
+        // The core counts what it reserved: here also the rest of each thread's block (4 IDs
         // at a time on twitter), handed out later or dropped once stale.
         assertTrue(g.stats().issued() >= all.length, "issued counts every ID handed out");
     }
