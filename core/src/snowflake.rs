@@ -678,8 +678,8 @@ impl<C: Clock> Snowflake<C> {
         if self.guard.is_some() || !self.clock.moves_by_itself() {
             return 1;
         }
-        (1usize << self.seq_bits.min(16))
-            .div_ceil(256)
+        (1usize << self.seq_bits.min(18))
+            .div_ceil(1024)
             .clamp(1, 256)
     }
 
