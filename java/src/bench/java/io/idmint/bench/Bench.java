@@ -174,7 +174,8 @@ public final class Bench {
         lines.add("`new ObjectId()` for the ObjectId rows, `SegmentTag.nextId()` for the segment rows.");
         lines.add("");
         lines.add(String.format("- `new ObjectId()`, idmint / hutool `ObjectId.nextBytes()`: **%.2f**; idmint at %.1f %% of the"
-                + " 2^24 a second one process may make (the core then waits for the next second, where hutool's counter wraps)",
+                + " 2^24 a second one process may make (then the core waits for the next second; hutool's ObjectId, 4 bytes"
+                + " of machine and process then a 4-byte counter, has no such limit)",
                 idmintOid / hutoolOid, 100 * idmintOid / OBJECT_IDS_PER_SECOND));
         lines.add(String.format("- twitter `nextId()`: idmint **%.1f %%** of the cap, hutool %.1f %%",
                 100 * idmintSingle / cap, 100 * hutoolSingle / cap));
