@@ -1,12 +1,12 @@
 //! The hot calls through JNI (`io.idmint.Jni`), beside the JNA entry points of [`crate::fast`].
 //!
-//! A JNA direct-mapped call costs ~60–100 ns on Java 17 (measured by the JVM bench), a JNI call
-//! a few ns, which is what a Java caller of an uncapped layout or of `new ObjectId()` can tell
-//! apart. Same conversions, same core, same failure protocol as [`crate::fast`]: a negative
-//! return means "failed", the core error is kept for [`crate::fast::take_fast_error`]; a panic
-//! never unwinds into the JVM (every body runs under `catch_unwind`) and returns -2, which the
-//! facade throws as an `internal` error. Results go into arrays the caller owns, so a call
-//! allocates nothing on the Java heap.
+//! A JNI call costs the JVM far less than a JNA direct-mapped one (the JVM bench times one core
+//! call through each, docs/bench/jvm.md), and a Java caller of an uncapped layout or of
+//! `new ObjectId()` can tell them apart. Same conversions, same core, same failure protocol as
+//! [`crate::fast`]: a negative return means "failed", the core error is kept for
+//! [`crate::fast::take_fast_error`]; a panic never unwinds into the JVM (every body runs under
+//! `catch_unwind`) and returns -2, which the facade throws as an `internal` error. Results go
+//! into arrays the caller owns, so a call allocates nothing on the Java heap.
 //!
 //! The JVM finds these by their `Java_io_idmint_Jni_*` names once the facade has
 //! `System.load`ed the library file JNA already loaded.

@@ -6,8 +6,8 @@ import java.util.Collections;
 
 /**
  * The hottest calls through JNI: {@code Snowflake.nextId()} and {@code nextIds}, and blocks of
- * new ObjectIds. A JNA direct-mapped call ({@link Fast}) costs ~60–100 ns on Java 17, a JNI call
- * a few ns (the JVM bench prints both). Same core and failure protocol as {@link Fast}: a
+ * new ObjectIds. A JNI call costs far less than a JNA direct-mapped one ({@link Fast}; the JVM
+ * bench times one core call through each). Same core and failure protocol as {@link Fast}: a
  * negative return means the call failed and {@link Fast#fail(long)} throws the core's error;
  * results go into arrays the caller owns.
  */
