@@ -46,6 +46,15 @@ impl ObjectId {
         global_generator().next_id()
     }
 
+    /// How many ObjectIds a binding takes in one [`ObjectId::fill_new`] call for a per-thread
+    /// block: enough that the call is paid once per 128 IDs, few enough that a block dropped
+    /// at the end of a second leaves most of that second's 2^24 counters to other threads.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::ObjectId::BLOCK_LEN, 128);
+    /// ```
+    pub const BLOCK_LEN: usize = 128;
+
     /// Fill `out` with new ObjectIds from the process-wide generator, 12 bytes each, as
     /// [`ObjectIdGenerator::fill_bytes`] does: for bindings that hand out a block made in one
     /// call. `out.len()` must be a multiple of 12.

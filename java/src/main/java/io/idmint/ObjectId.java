@@ -29,8 +29,8 @@ public final class ObjectId implements Comparable<ObjectId>, Serializable {
     private final byte[] bytes;
     private transient String hex;
 
-    /** How many ObjectIds a thread takes from the core in one call. */
-    private static final int BLOCK = 128;
+    /** How many ObjectIds a thread takes from the core in one call (the core's {@code ObjectId::BLOCK_LEN}). */
+    private static final int BLOCK = IdmintJvm.objectIdBlockLen();
 
     /** Each thread's block of new ObjectIds, made by the core's process-wide generator in one call. */
     private static final ThreadLocal<Block> BLOCKS = ThreadLocal.withInitial(Block::new);
