@@ -33,6 +33,19 @@ pub trait Clock: Send + Sync {
             std::thread::sleep(Duration::from_millis((target_ms - now).min(50)));
         }
     }
+
+    /// Whether its time moves on by itself, as the system's does. A binding that serves IDs
+    /// from a block and drops the block when the system clock's millisecond has passed can do
+    /// so only over such a clock; a [`ManualClock`] moves only when told.
+    ///
+    /// ```
+    /// use idmint_core::{Clock, ManualClock, MonotonicClock};
+    /// assert!(MonotonicClock::new().moves_by_itself());
+    /// assert!(!ManualClock::new(0).moves_by_itself());
+    /// ```
+    fn moves_by_itself(&self) -> bool {
+        true
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for Arc<C> {
@@ -42,6 +55,9 @@ impl<C: Clock + ?Sized> Clock for Arc<C> {
     fn sleep_until_ms(&self, target_ms: u64) {
         (**self).sleep_until_ms(target_ms)
     }
+    fn moves_by_itself(&self) -> bool {
+        (**self).moves_by_itself()
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for &C {
@@ -50,6 +66,9 @@ impl<C: Clock + ?Sized> Clock for &C {
     }
     fn sleep_until_ms(&self, target_ms: u64) {
         (**self).sleep_until_ms(target_ms)
+    }
+    fn moves_by_itself(&self) -> bool {
+        (**self).moves_by_itself()
     }
 }
 
@@ -206,6 +225,10 @@ impl Clock for ManualClock {
         self.now.load(Ordering::SeqCst)
     }
 
+    fn moves_by_itself(&self) -> bool {
+        false
+    }
+
     fn sleep_until_ms(&self, target_ms: u64) {
         let prev = self.now.fetch_max(target_ms, Ordering::SeqCst);
         if target_ms > prev {
@@ -312,5 +335,9 @@ impl Clock for AnyClock {
             AnyClock::Wall(c) => c.sleep_until_ms(target_ms),
             AnyClock::Manual(c) => c.sleep_until_ms(target_ms),
         }
+    }
+
+    fn moves_by_itself(&self) -> bool {
+        !matches!(self, AnyClock::Manual(_))
     }
 }

@@ -58,6 +58,15 @@ impl ObjectId {
         global().next_id()
     }
 
+    /// How many ObjectIds a binding takes in one [`ObjectId::new_block`] call for a per-thread
+    /// block: enough that the call is paid once per 128 IDs, few enough that a block dropped
+    /// at the end of a second leaves most of that second's 2^24 counters to other threads.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::ObjectId::BLOCK_LEN, 128);
+    /// ```
+    pub const BLOCK_LEN: usize = 128;
+
     /// Fill the front of `out` with new ObjectIds of the process-wide generator, all of one
     /// second, and return how many (see [`ObjectIdGenerator::next_block`]). For bindings that
     /// hand IDs out from a block: one call into the core for many IDs.

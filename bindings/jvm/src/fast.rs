@@ -31,10 +31,10 @@ pub fn take_fast_error() -> Result<()> {
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-const FAILED: i64 = -1;
+pub(crate) const FAILED: i64 = -1;
 const PANICKED: i64 = -2;
 
-fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
+pub(crate) fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
@@ -45,7 +45,7 @@ fn guard(f: impl FnOnce() -> core::Result<i64>) -> i64 {
     }
 }
 
-fn id_out(id: u64) -> core::Result<i64> {
+pub(crate) fn id_out(id: u64) -> core::Result<i64> {
     i64::try_from(id).map_err(|_| core::Error::InvalidId {
         id: id.to_string(),
         reason: "above 2^63-1, the largest Java long".to_string(),
@@ -102,20 +102,6 @@ pub unsafe extern "C" fn idmint_jvm_fast_uuid7_next(handle: i64, out: *mut i64) 
             *out = (v >> 64) as u64 as i64;
             *out.add(1) = v as u64 as i64;
         }
-        Ok(0)
-    })
-}
-
-/// Write a new ObjectId's 12 bytes to `out`; 0, or -2 on a panic.
-///
-/// # Safety
-/// `out` points to 12 writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn idmint_jvm_fast_object_id_new(out: *mut u8) -> i64 {
-    guard(|| {
-        let bytes = core::ObjectId::new().bytes();
-        // SAFETY: `out` holds 12 bytes.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, 12) };
         Ok(0)
     })
 }

@@ -18,6 +18,7 @@ uniffi::setup_scaffolding!();
 mod convert;
 mod errors;
 pub mod fast;
+mod jni;
 mod layout;
 mod lease;
 mod obfuscate;

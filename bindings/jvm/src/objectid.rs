@@ -25,6 +25,13 @@ pub fn object_id_new() -> Vec<u8> {
     core::ObjectId::new().bytes().to_vec()
 }
 
+/// How many new ObjectIds the facade takes at a time for a thread's block
+/// ([`idmint_core::ObjectId::BLOCK_LEN`]).
+#[uniffi::export]
+pub fn object_id_block_len() -> i32 {
+    core::ObjectId::BLOCK_LEN as i32
+}
+
 /// Read 24 hex characters (either case) into 12 bytes.
 #[uniffi::export]
 pub fn object_id_parse(hex: String) -> Result<Vec<u8>> {

@@ -186,4 +186,10 @@ impl Snowflake {
     pub fn fast_handle(&self) -> i64 {
         self as *const Snowflake as i64
     }
+
+    /// How many IDs the facade takes at a time for its per-thread blocks
+    /// ([`idmint_core::Snowflake::block_len`]; 1: a call for each ID).
+    pub fn block_len(&self) -> i32 {
+        self.0.block_len() as i32
+    }
 }

@@ -3,8 +3,9 @@ package io.idmint;
 import com.sun.jna.Native;
 
 /**
- * The hot paths (nextId, nextIds, UUIDv7 next, new ObjectId, hex, a segment tag's block) through JNA direct mapping with primitive
- * arguments only. The generated uniffi layer passes a JNA {@code Structure} with every call, which
+ * Hot paths (UUIDv7 next, ObjectId hex, a segment tag's block; nextId per call for the bench's
+ * JNA-against-JNI row) through JNA direct mapping with primitive arguments only; the hottest
+ * ({@code nextId}, {@code new ObjectId()}) go through {@link Jni}. The generated uniffi layer passes a JNA {@code Structure} with every call, which
  * JNA builds by reflection: microseconds per call, far above the 244 ns a twitter-layout ID may
  * take at the cap. Same conversions, same core; a negative return means the call failed, and
  * {@link #fail(long)} throws the core's error through the generated layer.
@@ -18,19 +19,14 @@ final class Fast {
         // statics (the tokio runtime's context among them) the first copy's handles do not
         // share: a segment tag's first refill panicked. tests/packages.sh (the Maven consumer,
         // loading from the jar) is the test of this; in-tree tests load from a directory.
-        Native.register(Fast.class, System.getProperty(
-                "uniffi.component." + NativeLibrary.NAME + ".libraryOverride", NativeLibrary.NAME));
+        Native.register(Fast.class, System.getProperty(NativeLibrary.OVERRIDE, NativeLibrary.NAME));
     }
 
     private Fast() {}
 
     static native long idmint_jvm_fast_next_id(long handle);
 
-    static native long idmint_jvm_fast_next_ids(long handle, long[] out, int n);
-
     static native long idmint_jvm_fast_uuid7_next(long handle, long[] out);
-
-    static native long idmint_jvm_fast_object_id_new(byte[] out);
 
     static native long idmint_jvm_fast_object_id_hex(byte[] bytes, byte[] out);
 

@@ -1,6 +1,12 @@
 package io.idmint;
 
 import com.sun.jna.Platform;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Finds the native library before the generated layer loads it, so a platform this jar has no
@@ -8,6 +14,8 @@ import com.sun.jna.Platform;
  */
 final class NativeLibrary {
     static final String NAME = "idmint_jvm";
+    /** The system property naming the library file (or name) JNA loads, as uniffi spells it. */
+    static final String OVERRIDE = "uniffi.component." + NAME + ".libraryOverride";
     /**
      * Frees the native half of a facade object once the facade is unreachable. The generated
      * objects of uniffi-bindgen-java 0.3.1 register their own cleanup with an inner (non-static)
@@ -29,9 +37,18 @@ final class NativeLibrary {
             if (checked) {
                 return;
             }
-            String override = System.getProperty("uniffi.component." + NAME + ".libraryOverride");
+            String override = System.getProperty(OVERRIDE);
             if (override == null && System.getProperty("jna.library.path") == null) {
-                check(Platform.RESOURCE_PREFIX, NativeLibrary.class.getClassLoader());
+                ClassLoader loader = NativeLibrary.class.getClassLoader();
+                check(Platform.RESOURCE_PREFIX, loader);
+                URL url = loader.getResource(resourcePath(Platform.RESOURCE_PREFIX));
+                if (!"file".equals(url.getProtocol())) {
+                    // In a jar, JNA would extract the library to a temporary file and delete that
+                    // file once loaded (on Linux and macOS), where the JVM's System.load (Jni)
+                    // cannot load it too. Extract it here instead, kept until the JVM exits, and
+                    // point JNA (the generated layer, Fast) at that file: both then load one copy.
+                    System.setProperty(OVERRIDE, extract(url).toString());
+                }
             }
             try {
                 io.idmint.ffi.IdmintJvm.presets();
@@ -43,6 +60,23 @@ final class NativeLibrary {
                 throw err;
             }
             checked = true;
+        }
+    }
+
+    /** The library at {@code url} copied to a new temporary directory, both deleted at exit. */
+    private static Path extract(URL url) {
+        try {
+            Path dir = Files.createTempDirectory("idmint-jvm");
+            dir.toFile().deleteOnExit();
+            Path file = dir.resolve(System.mapLibraryName(NAME));
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, file);
+            }
+            file.toFile().deleteOnExit();
+            return file.toAbsolutePath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("idmint: could not extract the native library " + url
+                    + " to a temporary directory (java.io.tmpdir=" + System.getProperty("java.io.tmpdir") + ")", e);
         }
     }
 

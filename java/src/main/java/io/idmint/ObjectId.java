@@ -29,14 +29,52 @@ public final class ObjectId implements Comparable<ObjectId>, Serializable {
     private final byte[] bytes;
     private transient String hex;
 
-    /** A new ObjectId from the process-wide generator. */
+    /** How many ObjectIds a thread takes from the core in one call (the core's {@code ObjectId::BLOCK_LEN}). */
+    private static final int BLOCK = IdmintJvm.objectIdBlockLen();
+
+    /** Each thread's block of new ObjectIds, made by the core's process-wide generator in one call. */
+    private static final ThreadLocal<Block> BLOCKS = ThreadLocal.withInitial(Block::new);
+
+    /** A run of ObjectIds for one thread, and when it goes stale. */
+    private static final class Block {
+        final byte[] bytes = new byte[12 * BLOCK];
+        /** The end of the IDs the core wrote (a block stops at the end of its second's counters). */
+        int end;
+        int next;
+        /** {@link Ticker#seconds} before the block was made: it is dropped once that moved on. */
+        long second = Long.MIN_VALUE;
+    }
+
+    /**
+     * A new ObjectId from the process-wide generator. Each thread takes them from the core
+     * 128 at a time and drops the rest of a block when the system clock's second has passed
+     * (a daemon thread, {@code idmint-ticker}, watches it), so the time in an ObjectId is that
+     * of the call (to the second, give or take how late the system wakes that thread); the ones
+     * dropped are never issued. On one thread they come in counter order; across threads, not in call
+     * order (MongoDB's own drivers give no such order either).
+     */
     public ObjectId() {
-        byte[] b = new byte[12];
-        long rc = Fast.idmint_jvm_fast_object_id_new(b);
+        Block b = BLOCKS.get();
+        int at = b.next;
+        if (at == b.end || b.second != Ticker.seconds) {
+            refill(b);
+            at = 0;
+        }
+        b.next = at + 12;
+        this.bytes = Arrays.copyOfRange(b.bytes, at, at + 12);
+    }
+
+    private static void refill(Block b) {
+        b.next = b.end = 0;
+        long second = Ticker.seconds;
+        long rc = Jni.objectIds(b.bytes);
         if (rc < 0) {
             throw Fast.fail(rc);
         }
-        this.bytes = b;
+        b.end = 12 * (int) rc;
+        b.second = second;
+        Ticker.used();
+        b.next = 0;
     }
 
     /** Read 24 hex characters (either case); {@link InvalidObjectIdException} if not. */

@@ -3,7 +3,8 @@ package io.idmint;
 /**
  * Counters of a {@link Snowflake}, read with {@link Snowflake#stats()}.
  *
- * @param issued    IDs issued
+ * @param issued    IDs issued by the core, including those reserved for a thread's block of
+ *                  {@link Snowflake#nextId()} and not (yet) handed out
  * @param waits     times a caller waited (next tick, borrowed lead, clock catching up)
  * @param rollbacks clock rollback events seen
  * @param leadMs    how far the last issued time is ahead of the clock now, ms

@@ -101,6 +101,16 @@ class SnowflakeTest {
         assertEquals(w, g.parse(g.nextId()).nodes().get("worker"));
     }
 
+    /** Every thread's IDs in one array, after checking they increase on each thread. */
+    static long[] increasingOnEach(List<long[]> results) {
+        for (long[] ids : results) {
+            for (int i = 1; i < ids.length; i++) {
+                assertTrue(ids[i] > ids[i - 1], "each thread sees increasing IDs");
+            }
+        }
+        return results.stream().flatMapToLong(Arrays::stream).toArray();
+    }
+
     static long countDuplicates(long[] all) {
         long[] sorted = all.clone();
         Arrays.sort(sorted);
@@ -148,17 +158,11 @@ class SnowflakeTest {
             }
             return ids;
         });
-        long[] all = new long[THREADS * perThread];
-        int k = 0;
-        for (long[] ids : results) {
-            for (int i = 1; i < ids.length; i++) {
-                assertTrue(ids[i] > ids[i - 1], "each thread sees increasing IDs");
-            }
-            System.arraycopy(ids, 0, all, k, ids.length);
-            k += ids.length;
-        }
+        long[] all = increasingOnEach(results);
         assertEquals(0, countDuplicates(all), "duplicate IDs across 8 threads");
-        assertEquals((long) all.length, g.stats().issued());
+        // The core counts what it reserved: here also the rest of each thread's block (4 IDs
+        // at a time on twitter), handed out later or dropped once stale.
+        assertTrue(g.stats().issued() >= all.length, "issued counts every ID handed out");
     }
 
     @Test

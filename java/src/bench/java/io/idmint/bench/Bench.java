@@ -1,6 +1,7 @@
 package io.idmint.bench;
 
 import com.github.f4b6a3.tsid.TsidFactory;
+import io.idmint.CallCost;
 import io.idmint.ObjectId;
 import io.idmint.SegmentClient;
 import io.idmint.SegmentTag;
@@ -16,7 +17,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * idmint against hutool's Snowflake, tsid-creator and CosId's SegmentChainId, in one JVM,
@@ -31,8 +35,46 @@ public final class Bench {
     static final double SECONDS = Double.parseDouble(System.getProperty("bench.seconds", "1"));
     static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
     static long sink;
+    /** Where the ObjectId rows put each object, so neither side's allocation is optimized away. */
+    static Object sinkObject;
 
-    record Row(String name, double idsPerSecond, Double cap) {}
+    /** A row: its rate, the layout cap it is measured against, duplicates among {@link #CHECKED} IDs. */
+    record Row(String name, double idsPerSecond, Double cap, long duplicates) {
+        Row(String name, double idsPerSecond, Double cap, Supplier<?> ids) {
+            this(name, idsPerSecond, cap, Bench.duplicates(ids));
+        }
+
+        Row(String name, double idsPerSecond, Double cap, LongSupplier ids) {
+            this(name, idsPerSecond, cap, Bench.duplicates(ids));
+        }
+    }
+
+    /** How many IDs of each row are checked for duplicates, after its timed rounds. */
+    static final int CHECKED = 1 << 20;
+
+    /** Repeats among {@link #CHECKED} IDs of {@code ids}. */
+    static long duplicates(LongSupplier ids) {
+        long[] a = new long[CHECKED];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = ids.getAsLong();
+        }
+        Arrays.sort(a);
+        long d = 0;
+        for (int i = 1; i < a.length; i++) {
+            d += a[i] == a[i - 1] ? 1 : 0;
+        }
+        return d;
+    }
+
+    /** Repeats among {@link #CHECKED} IDs of {@code ids} (values with equals/hashCode). */
+    static long duplicates(Supplier<?> ids) {
+        Set<Object> seen = new HashSet<>(2 * CHECKED);
+        long d = 0;
+        for (int i = 0; i < CHECKED; i++) {
+            d += seen.add(ids.get()) ? 0 : 1;
+        }
+        return d;
+    }
 
     /** Median IDs per second of {@code step}, which mints {@code idsPerCall} IDs per call. */
     static double measure(LongSupplier step, int idsPerCall) {
@@ -59,6 +101,13 @@ public final class Bench {
         return rates[ROUNDS / 2];
     }
 
+    /**
+     * ObjectIds one process may make in a second: the 3-byte counter's 2^24 values, after which
+     * idmint's core waits for the next second rather than let the counter come round to a value
+     * that second already used (core/src/objectid.rs).
+     */
+    static final double OBJECT_IDS_PER_SECOND = 1 << 24;
+
     /** The step of both segment generators: idmint's default, given to CosId's distributor too. */
     static final long SEGMENT_STEP = 1000;
 
@@ -69,46 +118,72 @@ public final class Bench {
         TsidFactory tsid = TsidFactory.newInstance1024(1);
 
         List<Row> rows = new ArrayList<>();
-        rows.add(new Row("idmint `Snowflake.nextId()` (twitter)", measure(idmint::nextId, 1), cap));
-        rows.add(new Row("hutool `Snowflake.nextId()`", measure(hutool::nextId, 1), cap));
-        rows.add(new Row("tsid-creator `TsidFactory.create()` (1024 nodes)", measure(() -> tsid.create().toLong(), 1), cap));
-        rows.add(new Row("idmint `Snowflake.nextIds(1000)`", measure(() -> idmint.nextIds(1000)[999], 1000), cap));
+        rows.add(new Row("idmint `Snowflake.nextId()` (twitter)", measure(idmint::nextId, 1), cap, idmint::nextId));
+        rows.add(new Row("hutool `Snowflake.nextId()`", measure(hutool::nextId, 1), cap, hutool::nextId));
+        rows.add(new Row("tsid-creator `TsidFactory.create()` (1024 nodes)", measure(() -> tsid.create().toLong(), 1), cap,
+                () -> tsid.create().toLong()));
+        rows.add(new Row("idmint `Snowflake.nextIds(1000)`", measure(() -> idmint.nextIds(1000)[999], 1000), cap, fromBatches(idmint)));
         // A layout whose cap (2^21 per ms) no caller reaches: the cost of the call itself.
         Snowflake wide = Snowflake.builder("time:41@1ms,worker:1,sequence:21").node("worker", 0).build();
-        rows.add(new Row("idmint `nextId()`, 21-bit sequence (call cost: cap out of reach)", measure(wide::nextId, 1), null));
-        rows.add(new Row("idmint `new ObjectId()`", measure(() -> new ObjectId().hashCode(), 1), null));
-        rows.add(new Row("idmint `new ObjectId().toHexString()`", measure(() -> new ObjectId().toHexString().length(), 1), null));
-        rows.add(new Row("hutool `ObjectId.nextBytes()`", measure(() -> cn.hutool.core.lang.ObjectId.nextBytes()[11], 1), null));
+        rows.add(new Row("idmint `nextId()`, 21-bit sequence (call cost: cap out of reach)", measure(wide::nextId, 1), null, wide::nextId));
+        // The same generator, a core call per ID through each path: the crossing's cost.
+        rows.add(new Row("idmint 21-bit core `next_id` per call through JNI", measure(CallCost.jni(wide), 1), null, CallCost.jni(wide)));
+        rows.add(new Row("idmint 21-bit core `next_id` per call through JNA direct mapping", measure(CallCost.jna(wide), 1), null,
+                CallCost.jna(wide)));
+        rows.add(new Row("idmint `new ObjectId()`", measure(() -> (sinkObject = new ObjectId()) == null ? 1 : 0, 1), null, (Supplier<?>) ObjectId::new));
+        rows.add(new Row("idmint `new ObjectId().toHexString()`", measure(() -> new ObjectId().toHexString().length(), 1), null,
+                (Supplier<?>) () -> new ObjectId().toHexString()));
+        rows.add(new Row("hutool `ObjectId.nextBytes()`", measure(() -> (sinkObject = cn.hutool.core.lang.ObjectId.nextBytes()) == null ? 1 : 0, 1), null,
+                (Supplier<?>) () -> java.nio.ByteBuffer.wrap(cn.hutool.core.lang.ObjectId.nextBytes())));
         SegmentClient segments = SegmentClient.builder("memory:").defaultStep(SEGMENT_STEP).connect();
         SegmentTag orders = segments.tag("orders");
-        rows.add(new Row("idmint `SegmentTag.nextId()` (`memory:`, step " + SEGMENT_STEP + ")", measure(orders::nextId, 1), null));
+        rows.add(new Row("idmint `SegmentTag.nextId()` (`memory:`, step " + SEGMENT_STEP + ")", measure(orders::nextId, 1), null, orders::nextId));
         SegmentChainId cosid = new SegmentChainId(new IdSegmentDistributor.Atomic(SEGMENT_STEP));
         rows.add(new Row("CosId `SegmentChainId.generate()` (`IdSegmentDistributor.Atomic`, step " + SEGMENT_STEP + ")",
-                measure(cosid::generate, 1), null));
+                measure(cosid::generate, 1), null, cosid::generate));
         segments.close();
 
-        double idmintSingle = rows.get(0).idsPerSecond();
-        double idmintOid = rows.get(5).idsPerSecond();
-        double idmintSegment = rows.get(8).idsPerSecond();
-        double cosidSegment = rows.get(9).idsPerSecond();
+        double idmintSingle = rate(rows, "idmint `Snowflake.nextId()` (twitter)");
+        double hutoolSingle = rate(rows, "hutool `Snowflake.nextId()`");
+        double idmintWide = rate(rows, "idmint `nextId()`, 21-bit");
+        double tsidRate = rate(rows, "tsid-creator");
+        double jni = rate(rows, "idmint 21-bit core `next_id` per call through JNI");
+        double jna = rate(rows, "idmint 21-bit core `next_id` per call through JNA");
+        double idmintOid = rate(rows, "idmint `new ObjectId()`");
+        double hutoolOid = rate(rows, "hutool `ObjectId.nextBytes()`");
+        double idmintSegment = rate(rows, "idmint `SegmentTag.nextId()`");
+        double cosidSegment = rate(rows, "CosId");
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%s, %s %s, %d cores, %d rounds x %.1f s, median",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors(), ROUNDS, SECONDS));
         lines.add("");
-        lines.add("| benchmark | IDs/s | of layout cap (4.096 M/s) | idmint / this |");
-        lines.add("|---|---:|---:|---:|");
+        lines.add("| benchmark | IDs/s | of layout cap (4.096 M/s) | idmint / this | duplicates in " + CHECKED + " |");
+        lines.add("|---|---:|---:|---:|---:|");
         for (Row r : rows) {
             double base = r.name().contains("ObjectId") ? idmintOid
-                    : r.name().contains("Segment") ? idmintSegment : idmintSingle;
-            lines.add(String.format("| %s | %.3f M | %s | %.2f |", r.name(), r.idsPerSecond() / 1e6,
+                    : r.name().contains("Segment") ? idmintSegment
+                    : r.name().contains("21-bit") || r.name().contains("tsid") ? idmintWide : idmintSingle;
+            lines.add(String.format("| %s | %.3f M | %s | %.2f | %d |", r.name(), r.idsPerSecond() / 1e6,
                     r.cap() == null ? "n/a" : String.format("%.1f %%", 100 * r.idsPerSecond() / r.cap()),
-                    base / r.idsPerSecond()));
+                    base / r.idsPerSecond(), r.duplicates()));
         }
         lines.add("");
-        lines.add("Snowflake rows: the last column is idmint `Snowflake.nextId()` over the row; ObjectId rows:");
-        lines.add("idmint `new ObjectId()` over the row; segment rows: idmint `SegmentTag.nextId()` over the row.");
-        lines.add(String.format("Segment `nextId()` from memory, idmint / CosId `SegmentChainId`: **%.2f**", idmintSegment / cosidSegment));
+        lines.add("The last column is the idmint row of the same kind over the row: twitter `Snowflake.nextId()` for");
+        lines.add("the capped snowflake rows, the 21-bit `nextId()` for tsid-creator and the per-call rows,");
+        lines.add("`new ObjectId()` for the ObjectId rows, `SegmentTag.nextId()` for the segment rows.");
+        lines.add("");
+        lines.add(String.format("- `new ObjectId()`, idmint / hutool `ObjectId.nextBytes()`: **%.2f**; idmint at %.1f %% of the"
+                + " 2^24 a second one process may make (then the core waits for the next second; hutool's ObjectId, 4 bytes"
+                + " of machine and process then a 4-byte counter, has no such limit)",
+                idmintOid / hutoolOid, 100 * idmintOid / OBJECT_IDS_PER_SECOND));
+        lines.add(String.format("- twitter `nextId()`: idmint **%.1f %%** of the cap, hutool %.1f %%",
+                100 * idmintSingle / cap, 100 * hutoolSingle / cap));
+        lines.add(String.format("- uncapped `nextId()` (21-bit sequence): **%.1f M/s**, idmint / tsid-creator `create()`: **%.2f**",
+                idmintWide / 1e6, idmintWide / tsidRate));
+        lines.add(String.format("- one core `next_id` per call (21-bit layout): JNI **%.1f ns**, JNA direct mapping **%.1f ns** a call",
+                1e9 / jni, 1e9 / jna));
+        lines.add(String.format("- segment `nextId()` from memory, idmint / CosId `SegmentChainId`: **%.2f**", idmintSegment / cosidSegment));
         System.out.println();
         lines.forEach(System.out::println);
         if (sink == 42) {
@@ -117,6 +192,25 @@ public final class Bench {
         if (!"0".equals(System.getenv("IDMINT_BENCH_WRITE"))) {
             writeReport(lines);
         }
+    }
+
+    /** One ID after another from batches of {@code gen.nextIds(1000)}. */
+    static LongSupplier fromBatches(Snowflake gen) {
+        long[][] batch = {new long[0]};
+        int[] at = {0};
+        return () -> {
+            if (at[0] == batch[0].length) {
+                batch[0] = gen.nextIds(1000);
+                at[0] = 0;
+            }
+            return batch[0][at[0]++];
+        };
+    }
+
+    /** The rate of the one row whose name starts with {@code prefix}. */
+    static double rate(List<Row> rows, String prefix) {
+        return rows.stream().filter(r -> r.name().startsWith(prefix)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no bench row " + prefix)).idsPerSecond();
     }
 
     /** docs/bench/jvm.md: the printed table under the date, machine and command of this run. */

@@ -41,7 +41,13 @@ class SmokeTest {
             long b = gen.nextId();
             assertTrue(0 < a && a < b, a + " " + b);
             assertEquals(7L, gen.parse(b).nodes().get("worker"));
+            // Through JNI, whose library the facade loads from the file it extracted from the jar.
+            long[] more = gen.nextIds(2);
+            assertTrue(b < more[0] && more[0] < more[1]);
         }
+        ObjectId o1 = new ObjectId();
+        ObjectId o2 = new ObjectId();
+        assertTrue(o1.compareTo(o2) != 0 && o1.getTimestamp() > 1_700_000_000L, o1 + " " + o2);
         JsonNode valid = vectors("snowflake.json").get("valid");
         assertTrue(valid.size() > 10);
         for (JsonNode c : valid) {
