@@ -422,40 +422,10 @@ impl<C: Clock> ObjectIdGenerator<C> {
     /// The next ObjectId. Waits for the next second when this second's 2^24 are used up.
     #[inline]
     pub fn next_id(&self) -> ObjectId {
-        if self.fork_generation.load(Ordering::Acquire) != crate::fork::current() {
-            self.after_fork();
-        }
-        loop {
-            let s = self.state.load(Ordering::Acquire);
-            let now_s = self.clock.now_ms() / 1000;
-            let sec16 = now_s & 0xFFFF;
-            let start = (s >> 24) & COUNTER_MASK;
-            let next = s & COUNTER_MASK;
-            let (counter, new) = if s >> 48 != sec16 {
-                (
-                    next,
-                    (sec16 << 48) | (next << 24) | ((next + 1) & COUNTER_MASK),
-                )
-            } else if next == start {
-                self.waits.fetch_add(1, Ordering::Relaxed);
-                self.clock.sleep_until_ms((now_s + 1) * 1000);
-                continue;
-            } else {
-                (next, (s & !COUNTER_MASK) | ((next + 1) & COUNTER_MASK))
-            };
-            if self
-                .state
-                .compare_exchange_weak(s, new, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-            {
-                let r = self.random.load(Ordering::Relaxed).to_be_bytes();
-                return ObjectId::assemble(
-                    now_s as u32,
-                    [r[3], r[4], r[5], r[6], r[7]],
-                    counter as u32,
-                );
-            }
-        }
+        // A block of one: the 2^24-a-second rule lives in `next_block` only.
+        let mut one = [ObjectId::default()];
+        self.next_block(&mut one);
+        one[0]
     }
 
     /// Fill the front of `out` with consecutive ObjectIds of one second and return how many:
@@ -476,6 +446,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
     /// assert_eq!(counters, [0xFFFFFE, 0xFFFFFF, 0, 1]);
     /// assert_eq!(gen.next_id().counter(), 2);
     /// ```
+    #[inline]
     pub fn next_block(&self, out: &mut [ObjectId]) -> usize {
         if out.is_empty() {
             return 0;
