@@ -58,9 +58,10 @@ impl ObjectId {
         global().next_id()
     }
 
-    /// How many ObjectIds a binding takes in one [`ObjectId::new_block`] call for a per-thread
-    /// block: enough that the call is paid once per 128 IDs, few enough that a block dropped
-    /// at the end of a second leaves most of that second's 2^24 counters to other threads.
+    /// How many ObjectIds a binding takes in one [`ObjectId::new_block`] call (a JVM thread's
+    /// block, a JavaScript realm's): enough that the call is paid once per 128 IDs, few enough
+    /// that a block dropped at the end of a second leaves most of that second's 2^24 counters to
+    /// other threads, and that a JavaScript ObjectId keeping its block's text keeps 3 KB.
     ///
     /// ```
     /// assert_eq!(idmint_core::ObjectId::BLOCK_LEN, 128);
@@ -81,6 +82,21 @@ impl ObjectId {
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     pub fn new_block(out: &mut [ObjectId]) -> usize {
         global().next_block(out)
+    }
+
+    /// [`ObjectIdGenerator::next_block_hex`] on the process-wide generator.
+    ///
+    /// ```
+    /// use idmint_core::ObjectId;
+    /// let mut hex = [0u8; 24 * ObjectId::BLOCK_LEN];
+    /// let (n, seconds) = ObjectId::new_block_hex(&mut hex);
+    /// let first = ObjectId::parse_str(std::str::from_utf8(&hex[..24]).unwrap())?;
+    /// assert!(n >= 1 && first.timestamp() == seconds);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn new_block_hex(hex: &mut [u8]) -> (usize, u32) {
+        global().next_block_hex(hex)
     }
 
     /// The ObjectId with these bytes.
@@ -494,6 +510,29 @@ impl<C: Clock> ObjectIdGenerator<C> {
                 return n as usize;
             }
         }
+    }
+
+    /// A block as text, for bindings that hand out hex: up to `hex.len() / 24` (at most
+    /// [`ObjectId::BLOCK_LEN`]) new ObjectIds of one second as [`next_block`](Self::next_block)
+    /// takes them, their 24 lowercase hex characters one after the other at the front of `hex`.
+    /// Returns how many and their unix seconds (`(0, 0)` when `hex` holds none).
+    ///
+    /// ```
+    /// use idmint_core::{ManualClock, ObjectId, ObjectIdGenerator};
+    /// let clock = ManualClock::new(1_700_000_000_500);
+    /// let gen = ObjectIdGenerator::with_clock(&clock, Some([1, 2, 3, 4, 5]), Some(7));
+    /// let mut hex = [0u8; 48];
+    /// assert_eq!(gen.next_block_hex(&mut hex), (2, 1_700_000_000));
+    /// assert_eq!(&hex[..24], b"6553f1000102030405000007");
+    /// assert_eq!(gen.next_id().counter(), 9);
+    /// ```
+    pub fn next_block_hex(&self, hex: &mut [u8]) -> (usize, u32) {
+        let mut ids = [ObjectId::default(); ObjectId::BLOCK_LEN];
+        let n = self.next_block(&mut ids[..(hex.len() / 24).min(ObjectId::BLOCK_LEN)]);
+        for (o, out) in ids[..n].iter().zip(hex.chunks_exact_mut(24)) {
+            out.copy_from_slice(&o.to_hex_bytes());
+        }
+        (n, if n == 0 { 0 } else { ids[0].timestamp() })
     }
 
     #[cold]

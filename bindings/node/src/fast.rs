@@ -243,27 +243,20 @@ fn fast_next_id_string(env, info) {
 }
 }
 
-/// How many ObjectIds [`fast_object_id_block`] makes at most in one call.
-const OBJECT_ID_BLOCK: usize = 256;
-
 thread_local! {
     /// The unix seconds of this thread's last [`fast_object_id_block`].
     static OBJECT_ID_BLOCK_SECONDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 callback! {
-/// `fastObjectIdBlock() -> Buffer`: up to 256 new ObjectIds of one second from the process-wide
-/// generator ([`ObjectId::new_block`]), their hex one after the other (24 ASCII bytes each); the
+/// `fastObjectIdBlock() -> Buffer`: up to [`ObjectId::BLOCK_LEN`] new ObjectIds of one second
+/// from the process-wide generator ([`ObjectId::new_block_hex`]), their hex one after the other (24 ASCII bytes each); the
 /// facade hands them out. A Buffer keeps the hex outside the JS heap, so the IDs an app holds
 /// cost the garbage collector only their objects. Their seconds: `fastObjectIdBlockSeconds()`.
 fn fast_object_id_block(env, _info) {
-    let mut block = [ObjectId::default(); OBJECT_ID_BLOCK];
-    let n = ObjectId::new_block(&mut block);
-    let mut hex = [0u8; 24 * OBJECT_ID_BLOCK];
-    for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
-        out.copy_from_slice(&o.to_hex_bytes());
-    }
-    OBJECT_ID_BLOCK_SECONDS.with(|s| s.set(block[0].timestamp()));
+    let mut hex = [0u8; 24 * ObjectId::BLOCK_LEN];
+    let (n, seconds) = ObjectId::new_block_hex(&mut hex);
+    OBJECT_ID_BLOCK_SECONDS.with(|s| s.set(seconds));
     let mut out = ptr::null_mut();
     let mut data = ptr::null_mut();
     // SAFETY: copies `n * 24` bytes of `hex` into a new Buffer.

@@ -336,12 +336,9 @@ fn oid_generator() -> &'static ObjectIdGenerator<DateClock> {
     GEN.get_or_init(|| ObjectIdGenerator::with_clock(DateClock, None, None))
 }
 
-/// How many ObjectIds [`oid_next_block`] makes at most in one call.
-const OID_BLOCK: usize = 256;
-
 thread_local! {
     /// [`oid_next_block`]'s hex (24 ASCII characters an ID) and its IDs' seconds.
-    static OID_BLOCK_HEX: std::cell::RefCell<[u8; 24 * OID_BLOCK]> = const { std::cell::RefCell::new([0; 24 * OID_BLOCK]) };
+    static OID_BLOCK_HEX: std::cell::RefCell<[u8; 24 * ObjectId::BLOCK_LEN]> = const { std::cell::RefCell::new([0; 24 * ObjectId::BLOCK_LEN]) };
     static OID_BLOCK_SECONDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// UTF-16 code units of a text for [`oid_parse_units`], written by JS.
     static OID_UNITS: std::cell::Cell<[u16; 24]> = const { std::cell::Cell::new([0; 24]) };
@@ -353,19 +350,17 @@ pub fn oid_block_ptr() -> *const u8 {
     OID_BLOCK_HEX.with(|b| b.as_ptr() as *const u8)
 }
 
-/// Up to 256 new ObjectIds of one second ([`ObjectIdGenerator::next_block`]) as hex at
+/// Up to [`ObjectId::BLOCK_LEN`] new ObjectIds of one second
+/// ([`ObjectIdGenerator::next_block_hex`]) as hex at
 /// [`oid_block_ptr`]; returns how many. `now_ms` is `Date.now()`, read by the caller just before.
 #[wasm_bindgen(js_name = oidNextBlock)]
 pub fn oid_next_block(now_ms: f64) -> u32 {
-    let mut block = [ObjectId::default(); OID_BLOCK];
-    let n = with_now(now_ms, || oid_generator().next_block(&mut block));
-    OID_BLOCK_HEX.with(|b| {
-        let mut hex = b.borrow_mut();
-        for (o, out) in block[..n].iter().zip(hex.chunks_exact_mut(24)) {
-            out.copy_from_slice(&o.to_hex_bytes());
-        }
+    let (n, seconds) = OID_BLOCK_HEX.with(|b| {
+        with_now(now_ms, || {
+            oid_generator().next_block_hex(&mut *b.borrow_mut())
+        })
     });
-    OID_BLOCK_SECONDS.with(|s| s.set(block[0].timestamp()));
+    OID_BLOCK_SECONDS.with(|s| s.set(seconds));
     n as u32
 }
 
