@@ -170,7 +170,7 @@ export interface RedisSnowflakeOptions {
   retryAfterMs?: Whole;
   /** How far past the server's clock IDs may carry, ms (default 1000). */
   maxAheadMs?: Whole;
-  /** Life of a millisecond's counter, s (default 10). */
+  /** No longer used; still checked (2..=3600) so existing configurations build. */
   counterTtlSecs?: Whole;
   /** Never issue at or before this unix ms (moving in from another generator). */
   resumeAfterMs?: Whole;

@@ -229,7 +229,7 @@ public final class RedisSnowflake implements AutoCloseable {
             return this;
         }
 
-        /** The life of a millisecond's counter, seconds (default 10). */
+        /** No longer used; still checked (2..=3600) so existing configurations build (docs/redis-snowflake.md). */
         public Builder counterTtlSecs(long secs) {
             this.counterTtlSecs = secs;
             return this;
