@@ -58,6 +58,13 @@ rustup_parts() {
     if [ "${1:-}" = wasm ]; then
         rustup target list --installed | grep -qx wasm32-unknown-unknown ||
             rustup target add wasm32-unknown-unknown
+        # The browser's modules (web/build.mjs) are built on nightly with the standard library
+        # rebuilt for them (-Z build-std): that needs nightly's rust-src and its wasm32 target.
+        rustup run nightly rustc -V >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+        have=$(rustup component list --installed --toolchain nightly 2>/dev/null || true)
+        grep -q "^rust-src" <<<"$have" || rustup component add rust-src --toolchain nightly
+        grep -q "^rust-std-wasm32-unknown-unknown" <<<"$have" ||
+            rustup target add wasm32-unknown-unknown --toolchain nightly
     fi
 }
 

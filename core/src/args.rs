@@ -94,7 +94,7 @@ pub fn duration_ms(name: &str, value: impl Into<i128>) -> Result<std::time::Dura
 fn count_error(name: &str, value: i128, expected: String) -> Error {
     Error::InvalidArgument {
         name: name.into(),
-        value: value.to_string(),
+        value: crate::error::Wide(value).to_string(),
         expected,
     }
 }

@@ -5,6 +5,7 @@
 //! carries no date library. They read exactly what `time`'s `Rfc3339` parser reads; a test
 //! (`tests/datetime.rs`) checks them against it.
 
+use crate::error::quoted;
 use crate::{Error, Result};
 
 /// The latest instant idmint represents: 9999-12-31T23:59:59.999Z, so every time has a
@@ -105,6 +106,7 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// `yyyy-mm-dd`, any one byte, `hh:mm:ss`, an optional fraction of one or more digits (those
 /// beyond nanoseconds dropped), then `Z`/`z` or `±hh:mm` (hours at most 23); second 60 only
 /// as a leap second, the last second of a month in UTC, read as its last nanosecond.
+#[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_rfc3339_ns(text: &[u8]) -> Option<i128> {
     // Checked against one shape rather than field by field: the same rules in less code (the
     // browser's main module carries this). `0` is a digit, `?` any byte, `+` a sign.
@@ -199,11 +201,12 @@ fn parse_rfc3339_ns(text: &[u8]) -> Option<i128> {
 /// assert_eq!(parse_time_ms("epoch", "2014-09-01T00:00:00Z").unwrap(), 1409529600000);
 /// assert_eq!(parse_time_ms("epoch", "yesterday").unwrap_err().kind(), "invalid_argument");
 /// ```
+#[cfg_attr(idmint_optimize_size, optimize(size))]
 pub fn parse_time_ms(what: &str, text: &str) -> Result<u64> {
     let text = text.trim();
     let bad = |expected: &str| Error::InvalidArgument {
         name: what.to_string(),
-        value: format!("{text:?}"),
+        value: quoted(text),
         expected: expected.to_string(),
     };
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {

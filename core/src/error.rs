@@ -95,7 +95,7 @@ pub enum Error {
     },
 
     /// A node field or the sequence given a value that does not fit its bits.
-    #[error("{field} value {value} is out of range: valid values are 0..={max}")]
+    #[error("{field} value {} is out of range: valid values are 0..={max}", Wide(*.value))]
     #[kind("value_out_of_range", OutOfRange)]
     ValueOutOfRange {
         /// The field's name (`sequence` for the sequence).
@@ -125,7 +125,7 @@ pub enum Error {
     },
 
     /// A time that the layout's time field cannot represent.
-    #[error("time {time_ms} ms is out of range for this layout: valid times are {min_ms}..{end_ms} ms (unix)")]
+    #[error("time {} ms is out of range for this layout: valid times are {min_ms}..{end_ms} ms (unix)", Wide(*.time_ms))]
     #[kind("time_out_of_range", OutOfRange)]
     TimeOutOfRange {
         /// The time given, in unix milliseconds.
@@ -540,7 +540,7 @@ impl Error {
             },
             Error::InvalidArgument { name, expected, .. } => Error::InvalidArgument {
                 name,
-                value: given.to_string(),
+                value: Wide(given).to_string(),
                 expected,
             },
             other => other,
@@ -555,5 +555,144 @@ impl Error {
     }
 }
 
+/// A wide integer (an `i128` a binding passed on) in decimal, as error messages show it.
+///
+/// Its own digits, not `i128`'s `Display`: that one brings 128-bit division and formatting
+/// code, 2 KiB of the browser's wasm module, for values that are almost always small.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide(pub(crate) i128);
+
+impl std::fmt::Display for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The magnitude as four 32-bit limbs, most significant first, divided by 10 with 64-bit
+        // arithmetic until nothing is left: one digit a round, least significant first.
+        let mut magnitude = self.0.unsigned_abs();
+        let mut limbs = [0u32; 4];
+        for limb in limbs.iter_mut().rev() {
+            *limb = magnitude as u32;
+            magnitude >>= 32;
+        }
+        let mut text = [b'-'; 40]; // 39 digits and a sign
+        let mut at = text.len();
+        loop {
+            let mut rest = 0u64;
+            for limb in limbs.iter_mut() {
+                let cur = (rest << 32) | u64::from(*limb);
+                *limb = (cur / 10) as u32;
+                rest = cur % 10;
+            }
+            at -= 1;
+            text[at] = b'0' + rest as u8;
+            if limbs == [0; 4] {
+                break;
+            }
+        }
+        if self.0 < 0 {
+            at -= 1; // text[at] is already the sign
+        }
+        f.write_str(std::str::from_utf8(&text[at..]).unwrap_or_default())
+    }
+}
+
+/// Whether error messages show `c` as a `\u{…}` escape: the control characters (C0, DEL, C1)
+/// and the characters that draw nothing or change how the text around them draws (soft hyphen,
+/// zero-width and bidirectional marks, fillers, variation selectors, the byte-order mark, tag
+/// characters), so a value that looks right but is not shows what is in it.
+fn hidden(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{34f}' | '\u{61c}'
+        | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}' | '\u{180b}'..='\u{180f}'
+        | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}'
+        | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}'
+        | '\u{fff0}'..='\u{fffb}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Append `text` as error messages show a value a caller gave: `\t`, `\r`, `\n`, `\0`, `\\`
+/// and the quote marks asked for as backslash escapes, [`hidden`] characters as `\u{hex}`, and
+/// every other character, CJK and accents included, as it is. For ASCII this is exactly Rust's
+/// `escape_debug`; it is idmint's own rule beyond that because Rust's needs Unicode tables that
+/// would be a tenth of the browser's wasm module.
+fn escape_into(out: &mut String, text: &str, single: bool, double: bool) {
+    use std::fmt::Write;
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\0' => out.push_str("\\0"),
+            '\\' => out.push_str("\\\\"),
+            '\'' if single => out.push_str("\\'"),
+            '"' if double => out.push_str("\\\""),
+            c if hidden(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+/// `text` escaped for an error message, without quotes (both quote marks escaped).
+pub(crate) fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text, true, true);
+    out
+}
+
+/// `text` in double quotes for an error message: `"a\tb"`.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    escape_into(&mut out, text, false, true);
+    out.push('"');
+    out
+}
+
+/// One character in single quotes for an error message: `'g'`.
+pub(crate) fn quoted_char(c: char) -> String {
+    let mut out = String::with_capacity(3);
+    out.push('\'');
+    escape_into(&mut out, c.encode_utf8(&mut [0; 4]), true, false);
+    out.push('\'');
+    out
+}
+
 /// The result type of idmint.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_is_i128s_decimal() {
+        let mut cases = vec![0, 1, -1, 999_999_999, 1_000_000_000, i128::MAX, i128::MIN];
+        for shift in [31, 32, 63, 64, 65, 95, 96, 97, 126] {
+            let v = 1i128 << shift;
+            cases.extend([v - 1, v, v + 1, -v, -v - 1, v / 7 * 3]);
+        }
+        cases.push(10i128.pow(38));
+        cases.push(-(10i128.pow(27)) - 1);
+        for v in cases {
+            assert_eq!(Wide(v).to_string(), v.to_string());
+        }
+    }
+
+    #[test]
+    fn ascii_is_shown_as_rusts_escape_debug() {
+        let all: String = (0u8..=127).map(char::from).collect();
+        assert_eq!(escaped(&all), all.escape_debug().to_string());
+        assert_eq!(quoted(&all), format!("{all:?}"));
+        for c in all.chars() {
+            assert_eq!(quoted_char(c), format!("{c:?}"));
+        }
+    }
+
+    #[test]
+    fn beyond_ascii_hidden_characters_are_escaped_others_shown() {
+        assert_eq!(quoted("订单é"), "\"订单é\"");
+        assert_eq!(quoted("a\u{200b}b\u{feff}"), "\"a\\u{200b}b\\u{feff}\"");
+        assert_eq!(escaped("\u{85}\u{202e}x"), "\\u{85}\\u{202e}x");
+        assert_eq!(quoted_char('\u{ad}'), "'\\u{ad}'");
+        assert_eq!(quoted_char('１'), "'１'");
+    }
+}

@@ -37,6 +37,14 @@ pub(crate) fn current() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
+/// Whether the process is a child forked after `generation` was recorded. Always false where
+/// there is no process to fork (wasm32-unknown-unknown), which lets the compiler drop the
+/// after-fork paths from the browser's module.
+#[inline]
+pub(crate) fn since(generation: u64) -> bool {
+    !cfg!(all(target_arch = "wasm32", target_os = "unknown")) && generation != current()
+}
+
 /// Keeps `value` alive for good: used in a forked child for what belongs to the parent (a
 /// runtime whose threads did not cross the fork, connections whose sockets the parent still
 /// uses), which must be neither used nor dropped, since dropping would close or write to them.

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
+use crate::error::quoted;
 use crate::layout::Layout;
 use crate::{Error, Result};
 
@@ -100,7 +101,7 @@ impl Guard {
             deadline_ns: AtomicU64::new(if leased { 0 } else { u64::MAX }),
             leased,
             base: Instant::now(),
-            ahead_ms: ahead.as_millis().min(u64::MAX as u128) as u64,
+            ahead_ms: crate::clock::whole_ms(ahead),
             slow: Mutex::new(()),
             keeper: Mutex::new(keeper),
         }
@@ -261,8 +262,8 @@ impl HighWaterMark {
                     name: "high-water-mark file".into(),
                     value: path.display().to_string(),
                     expected: format!(
-                        "a file holding one unix time in ms written by idmint, found {:?}",
-                        text.chars().take(40).collect::<String>()
+                        "a file holding one unix time in ms written by idmint, found {}",
+                        quoted(&text.chars().take(40).collect::<String>())
                     ),
                 })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,

@@ -25,6 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::datetime::{format_time_ms, parse_time_ms, MAX_TIME_MS};
+use crate::error::{quoted, Wide};
 use crate::{Error, Result};
 
 /// One part of an ID in [`Layout::word_plan`]: where its bits lie in the ID's two 32-bit
@@ -280,6 +281,7 @@ fn valid_name(name: &str) -> bool {
         && name.len() <= 32
 }
 
+#[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_tick(spec: &str, text: &str) -> Result<u64> {
     let (digits, unit_ms) = if let Some(d) = text.strip_suffix("ms") {
         (d, 1)
@@ -308,6 +310,7 @@ fn parse_tick(spec: &str, text: &str) -> Result<u64> {
         .ok_or_else(|| invalid(spec, format!("tick `{text}` is too long")))
 }
 
+#[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_bits(spec: &str, name: &str, text: &str) -> Result<u32> {
     text.parse::<u32>()
         .ok()
@@ -348,6 +351,7 @@ impl Layout {
     /// assert_eq!(idmint_core::Layout::preset("twiter").unwrap_err().kind(), "invalid_layout");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn preset(name: &str) -> Result<Layout> {
         let b = Layout::builder();
         let (name, b) = match name {
@@ -407,6 +411,7 @@ impl Layout {
     /// assert!(err.to_string().contains("64 bits"));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn parse(spec: &str) -> Result<Layout> {
         let spec = spec.trim();
         if PRESETS.contains(&spec) || !(spec.contains(':') || spec.contains(',')) {
@@ -474,6 +479,7 @@ impl Layout {
     /// assert_eq!(idmint_core::Layout::parse_with_epoch("twitter", None)?.preset_name(), Some("twitter"));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn parse_with_epoch(spec: &str, epoch: Option<&str>) -> Result<Layout> {
         let layout = Layout::parse(spec)?;
         match epoch {
@@ -482,6 +488,7 @@ impl Layout {
         }
     }
 
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn new(
         spec: &str,
         time_bits: u32,
@@ -631,6 +638,7 @@ impl Layout {
     /// assert_eq!(l.spec(), "time:41@1ms,shard:12,sequence:10,epoch=0");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn spec(&self) -> String {
         let mut s = format!("time:{}@{}ms", self.time_bits, self.tick_ms);
         for f in &self.fields {
@@ -861,6 +869,7 @@ impl Layout {
     /// assert_eq!(l.decompose_str("12a").unwrap_err().kind(), "invalid_id");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn decompose_str(&self, id: &str) -> Result<Parts> {
         self.decompose(parse_id(id)?)
     }
@@ -892,6 +901,7 @@ impl Layout {
     /// assert_eq!(err.to_string(), "shard value 4096 is out of range: valid values are 0..=4095");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn compose_values<'a>(
         &self,
         time_ms: i128,
@@ -918,6 +928,7 @@ impl Layout {
     }
 
     /// The node fields' values placed at their shifts, all checked.
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub(crate) fn node_bits<'a>(
         &self,
         nodes: impl IntoIterator<Item = (&'a str, i128)>,
@@ -987,10 +998,10 @@ fn id_too_large(id: impl ToString) -> Error {
 
 fn check_id_wide(id: i128) -> Result<u64> {
     if id < 0 {
-        return Err(id_negative(id));
+        return Err(id_negative(Wide(id)));
     }
     if id > i64::MAX as i128 {
-        return Err(id_too_large(id));
+        return Err(id_too_large(Wide(id)));
     }
     Ok(id as u64)
 }
@@ -1008,7 +1019,7 @@ pub fn parse_id(text: &str) -> Result<u64> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Error::invalid_id(
-            format!("{text:?}"),
+            quoted(text),
             "not a decimal integer: give digits only, 0..=9223372036854775807",
         ));
     }

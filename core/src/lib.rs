@@ -36,6 +36,10 @@
 //! # Ok::<(), idmint_core::Error>(())
 //! ```
 
+// The browser's wasm build (web/build.mjs, on nightly) sets `--cfg idmint_optimize_size`: the
+// functions that parse and check a layout, a policy or a time, which run once per generator,
+// are then compiled for size instead of speed, and the hot paths stay as they are.
+#![cfg_attr(idmint_optimize_size, feature(optimize_attribute))]
 #![deny(missing_docs)]
 
 pub mod args;

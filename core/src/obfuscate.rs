@@ -34,6 +34,7 @@ use std::str::FromStr;
 
 use siphasher::sip::SipHasher24;
 
+use crate::error::{escaped, quoted_char};
 use crate::shortid::{Encoding, BASE62_ALPHABET};
 use crate::{Error, Result};
 
@@ -121,7 +122,7 @@ impl Key {
             .filter(|_| !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit()))
             .filter(|v| *v <= MAX_KEY_VERSION)
             .ok_or_else(|| Error::InvalidKey {
-                key: format!("v{}", version.escape_debug()),
+                key: format!("v{}", escaped(version)),
                 reason: format!("versions are 0..={MAX_KEY_VERSION} (one base62 character)"),
             })?;
         let mut bytes = [0u8; 16];
@@ -412,7 +413,7 @@ impl Keyring {
 pub fn split_tagged(text: &str) -> Result<(u8, u64)> {
     let bad = |reason: String| Error::InvalidEncoding {
         encoding: "tagged id".into(),
-        input: text.escape_debug().to_string(),
+        input: escaped(text),
         reason,
     };
     let chars = text.chars().count();
@@ -427,8 +428,8 @@ pub fn split_tagged(text: &str) -> Result<(u8, u64)> {
         .position(|&c| c == tag)
         .ok_or_else(|| {
             bad(format!(
-                "key version {:?} is not a base62 digit",
-                tag as char
+                "key version {} is not a base62 digit",
+                quoted_char(tag as char)
             ))
         })?;
     let shown = Encoding::Base62Fixed

@@ -17,6 +17,7 @@ use std::sync::Mutex;
 
 use crate::clock::{Clock, MonotonicClock};
 use crate::datetime::format_time_s;
+use crate::error::{escaped, quoted_char};
 use crate::{Error, Result};
 
 const COUNTER_MASK: u64 = 0xFF_FFFF;
@@ -175,7 +176,7 @@ impl ObjectId {
     /// ```
     pub fn parse_str(hex_text: &str) -> Result<ObjectId> {
         let bad = |reason: String| Error::InvalidObjectId {
-            input: hex_text.escape_debug().to_string(),
+            input: escaped(hex_text),
             reason,
         };
         let chars = hex_text.chars().count();
@@ -187,11 +188,45 @@ impl ObjectId {
         let mut b = [0u8; 12];
         hex::decode_to_slice(hex_text, &mut b).map_err(|e| match e {
             hex::FromHexError::InvalidHexCharacter { c, index } => bad(format!(
-                "character {c:?} at position {index} is not hex (0-9, a-f)"
+                "character {} at position {index} is not hex (0-9, a-f)",
+                quoted_char(c)
             )),
             other => bad(other.to_string()),
         })?;
         Ok(ObjectId(b))
+    }
+
+    /// The ObjectId whose canonical text (24 lowercase hex characters, as idmint and MongoDB
+    /// write it) these UTF-16 code units are, or `None` for any other text: then
+    /// [`ObjectId::parse_utf16`] gives the ObjectId of an uppercase text, or says what is wrong.
+    /// For a caller that keeps a text it was given only when it is already canonical, with no
+    /// error made on its hot path.
+    ///
+    /// ```
+    /// use idmint_core::ObjectId;
+    /// let units: Vec<u16> = "507f1f77bcf86cd799439011".encode_utf16().collect();
+    /// assert_eq!(ObjectId::from_canonical_utf16(&units).unwrap().timestamp(), 0x507f1f77);
+    /// let units: Vec<u16> = "507F1F77BCF86CD799439011".encode_utf16().collect();
+    /// assert_eq!(ObjectId::from_canonical_utf16(&units), None);
+    /// ```
+    pub fn from_canonical_utf16(units: &[u16]) -> Option<ObjectId> {
+        Self::from_hex_units(units, false)
+    }
+
+    /// 24 hex digits as code units (uppercase ones only with `upper`).
+    fn from_hex_units(units: &[u16], upper: bool) -> Option<ObjectId> {
+        let digit = |u: u16| match u {
+            0x30..=0x39 => Some((u - 0x30) as u8),
+            0x61..=0x66 => Some((u - 0x61 + 10) as u8),
+            0x41..=0x46 if upper => Some((u - 0x41 + 10) as u8),
+            _ => None,
+        };
+        let units: &[u16; 24] = units.try_into().ok()?;
+        let mut b = [0u8; 12];
+        for (out, pair) in b.iter_mut().zip(units.chunks_exact(2)) {
+            *out = (digit(pair[0])? << 4) | digit(pair[1])?;
+        }
+        Some(ObjectId(b))
     }
 
     /// Read 24 hex characters given as UTF-16 code units (a JavaScript string's `charCodeAt`s,
@@ -209,33 +244,15 @@ impl ObjectId {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn parse_utf16(units: &[u16]) -> Result<ObjectId> {
-        fn digit(u: u16) -> Option<u8> {
-            match u {
-                0x30..=0x39 => Some((u - 0x30) as u8),
-                0x41..=0x46 => Some((u - 0x41 + 10) as u8),
-                0x61..=0x66 => Some((u - 0x61 + 10) as u8),
-                _ => None,
-            }
-        }
-        if units.len() == 24 {
-            let mut b = [0u8; 12];
-            let mut ok = true;
-            for (i, out) in b.iter_mut().enumerate() {
-                match (digit(units[2 * i]), digit(units[2 * i + 1])) {
-                    (Some(h), Some(l)) => *out = (h << 4) | l,
-                    _ => ok = false,
-                }
-            }
-            if ok {
-                return Ok(ObjectId(b));
-            }
+        if let Some(id) = Self::from_hex_units(units, true) {
+            return Ok(id);
         }
         // Not an ObjectId: the text's own reader names what is wrong (one source of the errors).
         // A lone surrogate becomes U+FFFD, which is not hex either.
         match Self::parse_str(&String::from_utf16_lossy(units)) {
             Err(e) => Err(e),
             Ok(_) => Err(Error::InvalidObjectId {
-                input: String::from_utf16_lossy(units).escape_debug().to_string(),
+                input: escaped(&String::from_utf16_lossy(units)),
                 reason: "not 24 ASCII hex characters".into(),
             }),
         }
@@ -467,7 +484,7 @@ impl<C: Clock> ObjectIdGenerator<C> {
         if out.is_empty() {
             return 0;
         }
-        if self.fork_generation.load(Ordering::Acquire) != crate::fork::current() {
+        if crate::fork::since(self.fork_generation.load(Ordering::Acquire)) {
             self.after_fork();
         }
         let want = out.len().min(COUNTER_MASK as usize) as u64;

@@ -25,6 +25,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::error::{escaped, quoted, quoted_char};
 use crate::{Error, Result};
 
 /// The base62 digits, in ASCII order.
@@ -216,7 +217,7 @@ impl Encoding {
     pub fn decode(self, text: &str) -> Result<u64> {
         let bad = |reason: String| Error::InvalidEncoding {
             encoding: self.name().to_string(),
-            input: text.escape_debug().to_string(),
+            input: escaped(text),
             reason,
         };
         let bytes = text.as_bytes();
@@ -246,7 +247,8 @@ impl Encoding {
             let digit = u8::try_from(c).ok().map_or(INVALID, |b| table[b as usize]);
             if digit == INVALID {
                 return Err(bad(format!(
-                    "character {c:?} at position {i} is not a {} digit ({})",
+                    "character {} at position {i} is not a {} digit ({})",
+                    quoted_char(c),
                     self.name(),
                     match self {
                         Encoding::Base62 | Encoding::Base62Fixed => "0-9, A-Z, a-z",
@@ -289,7 +291,7 @@ impl FromStr for Encoding {
             .find(|e| e.name() == s.trim())
             .ok_or_else(|| Error::InvalidArgument {
                 name: "encoding".into(),
-                value: format!("{s:?}"),
+                value: quoted(s),
                 expected: "base62, base62-fixed, base32 or base32-fixed".into(),
             })
     }
@@ -316,14 +318,14 @@ pub(crate) fn crockford128_decode(text: &str) -> Result<u128, String> {
         let digit = CROCKFORD_VALUES[b as usize];
         if digit == INVALID {
             return Err(format!(
-                "character {:?} at position {i} is not a Crockford base32 digit",
-                b as char
+                "character {} at position {i} is not a Crockford base32 digit",
+                quoted_char(b as char)
             ));
         }
         if i == 0 && digit > 7 {
             return Err(format!(
-                "first character {:?} is above 7: the value would pass 128 bits",
-                b as char
+                "first character {} is above 7: the value would pass 128 bits",
+                quoted_char(b as char)
             ));
         }
         value = (value << 5) | digit as u128;

@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::clock::{Clock, MonotonicClock};
+use crate::clock::{whole_ms, Clock, MonotonicClock};
+use crate::error::quoted;
 use crate::guard::{Admit, Guard, HighWaterMark};
 use crate::layout::{Layout, Parts};
 use crate::{Error, Result};
@@ -69,6 +70,7 @@ pub enum OnRollback {
     Continue,
 }
 
+#[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_ms(policy: &str, text: &str, expected: &str) -> Result<Duration> {
     let digits = text.trim().strip_suffix("ms").unwrap_or(text.trim());
     digits
@@ -78,7 +80,7 @@ fn parse_ms(policy: &str, text: &str, expected: &str) -> Result<Duration> {
         .map(Duration::from_millis)
         .ok_or_else(|| Error::InvalidArgument {
             name: policy.to_string(),
-            value: format!("{text:?}"),
+            value: quoted(text),
             expected: expected.to_string(),
         })
 }
@@ -99,6 +101,7 @@ impl FromStr for OnExhausted {
     /// assert_eq!("spin".parse::<OnExhausted>().unwrap_err().kind(), "invalid_argument");
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
         match s.trim().split_once(':') {
             None if s.trim() == "wait" => Ok(OnExhausted::Wait),
@@ -107,7 +110,7 @@ impl FromStr for OnExhausted {
             }),
             _ => Err(Error::InvalidArgument {
                 name: "on_exhausted".into(),
-                value: format!("{s:?}"),
+                value: quoted(s),
                 expected: EXHAUSTED_FORMS.into(),
             }),
         }
@@ -118,7 +121,7 @@ impl fmt::Display for OnExhausted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OnExhausted::Wait => f.write_str("wait"),
-            OnExhausted::Borrow { max_ahead } => write!(f, "borrow:{}", max_ahead.as_millis()),
+            OnExhausted::Borrow { max_ahead } => write!(f, "borrow:{}", whole_ms(*max_ahead)),
         }
     }
 }
@@ -135,6 +138,7 @@ impl FromStr for OnRollback {
     /// assert!("wait".parse::<OnRollback>().unwrap_err().to_string().contains("wait:MS"));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
         match s.trim().split_once(':') {
             None if s.trim() == "error" => Ok(OnRollback::Error),
@@ -144,7 +148,7 @@ impl FromStr for OnRollback {
             }),
             _ => Err(Error::InvalidArgument {
                 name: "on_rollback".into(),
-                value: format!("{s:?}"),
+                value: quoted(s),
                 expected: ROLLBACK_FORMS.into(),
             }),
         }
@@ -155,7 +159,7 @@ impl fmt::Display for OnRollback {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OnRollback::Error => f.write_str("error"),
-            OnRollback::Wait { max } => write!(f, "wait:{}", max.as_millis()),
+            OnRollback::Wait { max } => write!(f, "wait:{}", whole_ms(*max)),
             OnRollback::Continue => f.write_str("continue"),
         }
     }
@@ -457,6 +461,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
 
     /// Check everything and build. Fails on a node value that is missing or out of range, an
     /// epoch ahead of the clock, or a layout whose time field has already run out.
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn build(self) -> Result<Snowflake<C>> {
         // Without feature `segment` nothing can set a lease: saying so lets the compiler drop
         // the lease paths where none can be taken (the browser's main module is 1 KiB smaller).
@@ -571,7 +576,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
         let borrow_ticks = match self.on_exhausted {
             OnExhausted::Wait => 0,
             OnExhausted::Borrow { max_ahead } => {
-                (max_ahead.as_millis() / layout.tick_ms() as u128).min(u32::MAX as u128) as u64
+                (whole_ms(max_ahead) / layout.tick_ms()).min(u32::MAX as u64)
             }
         };
         let guard = match (guard, high_water_mark) {
@@ -764,10 +769,10 @@ impl<C: Clock> Snowflake<C> {
     /// made after the node values were set: one atomic load on the hot path.
     #[inline]
     fn check_fork(&self) -> Result<()> {
-        if self.fork_gen.load(Ordering::Acquire) == crate::fork::current() {
-            Ok(())
-        } else {
+        if crate::fork::since(self.fork_gen.load(Ordering::Acquire)) {
             self.after_fork()
+        } else {
+            Ok(())
         }
     }
 
@@ -847,7 +852,7 @@ impl<C: Clock> Snowflake<C> {
                     OnRollback::Wait { max } => {
                         self.note_rollback();
                         let target_ms = self.tick_start_ms(last_tick - self.borrow_ticks);
-                        let max_ms = max.as_millis().min(u64::MAX as u128) as u64;
+                        let max_ms = whole_ms(max);
                         if target_ms - now_ms > max_ms {
                             return Err(Error::ClockMovedBackwards {
                                 behind_ms: self.tick_start_ms(last_tick) - now_ms,
@@ -978,7 +983,7 @@ fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
 impl<C: Clock> Drop for Snowflake<C> {
     fn drop(&mut self) {
         if let Some(g) = &self.guard {
-            if self.fork_gen.load(Ordering::Acquire) != crate::fork::current() {
+            if crate::fork::since(self.fork_gen.load(Ordering::Acquire)) {
                 // A forked child that never leased its own value: the lease (or the file) and
                 // the connections behind it are the parent's, so neither release nor drop them.
                 crate::fork::abandon(Arc::clone(g));

@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::clock::{Clock, MonotonicClock};
 use crate::datetime::format_time_ms;
+use crate::error::{escaped, quoted_char};
 use crate::shortid::{crockford128_decode, crockford128_encode};
 use crate::{Error, Result};
 
@@ -157,7 +158,7 @@ impl Uuid7 {
     /// ```
     pub fn parse_str(text: &str) -> Result<Uuid7> {
         let bad = |reason: String| Error::InvalidUuid {
-            input: text.escape_debug().to_string(),
+            input: escaped(text),
             reason,
         };
         let b = text.as_bytes();
@@ -195,12 +196,11 @@ impl Uuid7 {
                 })
                 .unwrap_or((0, '?'));
             bad(format!(
-                "character {c:?} at position {i} is not hex (0-9, a-f)"
+                "character {} at position {i} is not hex (0-9, a-f)",
+                quoted_char(c)
             ))
         })?;
-        Self::check(u128::from_be_bytes(bytes), || {
-            text.escape_debug().to_string()
-        })
+        Self::check(u128::from_be_bytes(bytes), || escaped(text))
     }
 
     /// Read the 26-character ULID text of a UUIDv7 (Crockford base32, either case).
@@ -212,10 +212,10 @@ impl Uuid7 {
     /// ```
     pub fn parse_ulid(text: &str) -> Result<Uuid7> {
         let value = crockford128_decode(text).map_err(|reason| Error::InvalidUuid {
-            input: text.escape_debug().to_string(),
+            input: escaped(text),
             reason,
         })?;
-        Self::check(value, || text.escape_debug().to_string())
+        Self::check(value, || escaped(text))
     }
 
     /// The 128-bit value.

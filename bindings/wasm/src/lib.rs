@@ -376,23 +376,13 @@ pub fn oid_units_ptr() -> *const u16 {
     OID_UNITS.with(|b| b.as_ptr() as *const u16)
 }
 
-/// Read the text at [`oid_units_ptr`] ([`ObjectId::parse_utf16`]): its unix seconds when it is
-/// an ObjectId already in canonical (lowercase) hex, else -1 (the caller then asks
+/// Read the text at [`oid_units_ptr`] ([`ObjectId::from_canonical_utf16`]): its unix seconds
+/// when it is an ObjectId already in canonical (lowercase) hex, else -1 (the caller then asks
 /// [`oid_parse_hex`] for the canonical form or the error). No string crosses.
 #[wasm_bindgen(js_name = oidParseUnits)]
 pub fn oid_parse_units() -> f64 {
     let units = OID_UNITS.with(|b| b.get());
-    match ObjectId::parse_utf16(&units) {
-        Ok(o)
-            if o.to_hex_bytes()
-                .iter()
-                .zip(&units)
-                .all(|(a, b)| *a as u16 == *b) =>
-        {
-            o.timestamp() as f64
-        }
-        _ => -1.0,
-    }
+    ObjectId::from_canonical_utf16(&units).map_or(-1.0, |o| o.timestamp() as f64)
 }
 
 /// An ObjectId's text (any case) as its canonical lowercase hex.

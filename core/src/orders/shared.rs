@@ -12,6 +12,7 @@ use arc_swap::ArcSwapOption;
 
 use super::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::clock::Clock;
+use crate::error::quoted;
 use crate::segment::{
     check_step, check_step_wide, validate_tag, Engine, SegmentClient, TagHandle, TagSpec,
 };
@@ -273,7 +274,7 @@ impl CounterArgs {
         let Some(url) = &self.url else {
             const ONLY_SHARED: &str = "only with a shared counter (a counter URL)";
             if let Some(name) = &self.name {
-                return refuse("name", format!("{name:?}"), ONLY_SHARED);
+                return refuse("name", quoted(name), ONLY_SHARED);
             }
             if let Some(step) = self.step {
                 return refuse("step", step.to_string(), ONLY_SHARED);

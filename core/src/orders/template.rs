@@ -46,6 +46,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use time::{Date, Month, OffsetDateTime, UtcOffset};
 
 use crate::clock::Clock;
+use crate::error::{escaped, quoted};
 use crate::layout::Layout;
 use crate::{Error, Result, MAX_TIME_MS};
 
@@ -161,7 +162,7 @@ impl FromStr for CheckDigit {
             "mod97" => Ok(CheckDigit::Mod97),
             _ => Err(Error::InvalidArgument {
                 name: "check_digit".into(),
-                value: format!("{s:?}"),
+                value: quoted(s),
                 expected: "none, luhn or mod97".into(),
             }),
         }
@@ -181,7 +182,7 @@ pub fn parse_utc_offset(text: &str) -> Result<i32> {
     let bad = || {
         Error::InvalidArgument {
         name: "time zone".into(),
-        value: format!("{text:?}"),
+        value: quoted(text),
         expected: "a UTC offset: Z, UTC, +HH, +HH:MM or -HHMM up to ±23:59 (IANA names such as Asia/Shanghai are not supported)".into(),
     }
     };
@@ -323,7 +324,7 @@ impl Template {
     /// ```
     pub fn new(pattern: &str) -> Result<Template> {
         let bad = |reason: String| Error::InvalidTemplate {
-            template: pattern.escape_debug().to_string(),
+            template: escaped(pattern),
             reason,
         };
         let mut items: Vec<Item> = Vec::new();
@@ -454,7 +455,7 @@ impl Template {
     pub fn label(mut self, label: &str) -> Result<Template> {
         let bad = |expected: String| Error::InvalidArgument {
             name: "label".into(),
-            value: format!("{:?}", label),
+            value: quoted(label),
             expected,
         };
         if label.is_empty() || !label.bytes().all(is_label_char) {
@@ -645,7 +646,7 @@ impl Template {
         let needed = largest.to_string().len() as u32;
         if self.width < needed {
             return Err(Error::InvalidTemplate {
-                template: self.pattern.escape_debug().to_string(),
+                template: escaped(&self.pattern),
                 reason: format!(
                     "a snowflake sequence needs %{needed}S: this layout's IDs run to {largest}, and cutting them to {} digits would repeat numbers",
                     self.width
@@ -661,7 +662,7 @@ impl Template {
     /// Errors: [`Error::InvalidId`] naming the position and the part expected there;
     /// [`Error::CheckDigitMismatch`] for a typo the check digits catch.
     pub fn parse(&self, text: &str) -> Result<TemplateParts> {
-        let bad = |reason: String| Error::invalid_id(text.escape_debug(), reason);
+        let bad = |reason: String| Error::invalid_id(escaped(text), reason);
         let bytes = text.as_bytes();
         let clen = self.check.len();
         if bytes.len() < clen {
@@ -694,9 +695,9 @@ impl Template {
             let field = take(pos, n, what)?;
             if !field.iter().all(u8::is_ascii_digit) {
                 return Err(bad(format!(
-                    "position {start}: expected {}, found {:?}",
+                    "position {start}: expected {}, found {}",
                     what.describe(),
-                    String::from_utf8_lossy(field)
+                    quoted(&String::from_utf8_lossy(field))
                 )));
             }
             Ok(field
@@ -710,8 +711,9 @@ impl Template {
                     let field = take(&mut pos, s.len(), item)?;
                     if field != s.as_bytes() {
                         return Err(bad(format!(
-                            "position {start}: expected {s:?}, found {:?}",
-                            String::from_utf8_lossy(field)
+                            "position {start}: expected {}, found {}",
+                            quoted(s),
+                            quoted(&String::from_utf8_lossy(field))
                         )));
                     }
                 }
@@ -737,9 +739,9 @@ impl Template {
                     let field = take(&mut pos, n, item)?;
                     if !field.iter().all(|&c| is_label_char(c)) {
                         return Err(bad(format!(
-                            "position {start}: expected {} ({n} letters or digits), found {:?}",
+                            "position {start}: expected {} ({n} letters or digits), found {}",
                             item.describe(),
-                            String::from_utf8_lossy(field)
+                            quoted(&String::from_utf8_lossy(field))
                         )));
                     }
                     parts.label = Some(String::from_utf8_lossy(field).into_owned());
@@ -749,9 +751,9 @@ impl Template {
         }
         if pos != body.len() {
             return Err(bad(format!(
-                "{} characters left over after position {pos}; the template {:?} makes {pos}{}",
+                "{} characters left over after position {pos}; the template {} makes {pos}{}",
                 body.len() - pos,
-                self.pattern,
+                quoted(&self.pattern),
                 if clen > 0 {
                     format!(" plus {clen} check digits")
                 } else {
@@ -764,14 +766,15 @@ impl Template {
         if clen > 0 {
             if !check.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad(format!(
-                    "the last {clen} characters, {check:?}, should be {} check digits",
+                    "the last {clen} characters, {}, should be {} check digits",
+                    quoted(check),
                     self.check
                 )));
             }
             let expected = self.check.compute(body_text);
             if expected != check {
                 return Err(Error::CheckDigitMismatch {
-                    id: text.escape_debug().to_string(),
+                    id: escaped(text),
                     expected,
                     found: check.to_string(),
                 });
@@ -1030,7 +1033,7 @@ impl<D: DailyCounter, C: Clock> OrderNumbers<D, C> {
     pub fn new(template: Template, counter: D, clock: C) -> Result<Self> {
         if !template.has_full_date() {
             return Err(Error::InvalidTemplate {
-                template: template.pattern.escape_debug().to_string(),
+                template: escaped(&template.pattern),
                 reason: "a daily counter restarts at 1 each day, so the template needs %Y (or %y), %M and %D to keep days apart".into(),
             });
         }

@@ -32,6 +32,7 @@ use super::redis_link::{Call, Lua, Target, Topology};
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
 use super::tag::{check_count, validate_tag, TagSpec};
 use super::{describe_url, RedisConn, StoreOptions};
+use crate::error::quoted;
 use crate::{Error, Result};
 
 /// Sharded-mode IDs stay below 2^53: the scripts do arithmetic in Lua numbers (doubles).
@@ -276,7 +277,10 @@ impl RedisStore {
     fn parse_id(&self, what: &str, text: &str) -> Result<i64> {
         text.parse::<i64>().map_err(|_| Error::StoreUnavailable {
             store: self.describe.clone(),
-            reason: format!("{what}: expected an integer, the script returned {text:?}"),
+            reason: format!(
+                "{what}: expected an integer, the script returned {}",
+                quoted(text)
+            ),
         })
     }
 }

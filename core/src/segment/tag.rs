@@ -4,6 +4,7 @@
 //! second wall (and keeps Redis keys and log lines readable), not the only one. The SQL table
 //! name cannot be a bound parameter, so it is held to a strict identifier grammar instead.
 
+use crate::error::quoted_char;
 use crate::{Error, Result};
 
 /// The longest tag, in bytes (the SQL column is `VARCHAR(128)`).
@@ -43,7 +44,10 @@ pub fn validate_tag(tag: &str) -> Result<()> {
         Some("a tag starts with a letter or digit".to_string())
     } else {
         bad_char.map(|c| {
-            format!("character {c:?} is not allowed: tags use A-Z, a-z, 0-9, `_`, `.`, `:` and `-`")
+            format!(
+                "character {} is not allowed: tags use A-Z, a-z, 0-9, `_`, `.`, `:` and `-`",
+                quoted_char(c)
+            )
         })
     };
     match reason {
