@@ -2,9 +2,8 @@
 // bindings/wasm (the main one: snowflakes, ObjectIds, parse) and bindings/wasm-extras (the display
 // IDs, loaded on demand), each with cargo (profile wasm-release, on nightly: see `nightly` below),
 // its JS glue (wasm-bindgen --target web), then wasm-opt -O3 (npm `binaryen`) when it is
-// installed. Writes each module's
-// size, gzipped and by part (scripts/size-parts.mjs), to pkg/size.json and prints it;
-// test/size.test.mjs holds the main module to its limit.
+// installed. Writes each module's size, gzipped and by part (scripts/size-parts.mjs), to
+// pkg/size.json and prints it; test/modules.test.mjs holds the main module to its limit.
 // Needs the nightly toolchain with its rust-src and wasm32-unknown-unknown target, and
 // wasm-bindgen-cli at the version pinned in the workspace Cargo.toml; tests/run.sh (section web)
 // installs them (tests/lib.sh, rustup_parts wasm).
@@ -60,7 +59,7 @@ if (!noOpt && !optimize) console.log('(wasm-opt not installed: `npm install` in 
 const optFlags = ['-O3', '--converge', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
     '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 
-// Nightly, for three things stable cannot do, worth 12 KiB gzipped of the main module together
+// Nightly, for three things stable cannot do, worth 6.5 KiB gzipped of the main module together
 // (web/README.md, "Size"): the standard library rebuilt with the module (-Z build-std), so LTO
 // drops what is unused; a panic as a bare trap (-C panic=immediate-abort: a page never sees a
 // panic's message anyway, std has nowhere to print it on wasm32-unknown-unknown), which removes
@@ -68,19 +67,20 @@ const optFlags = ['-O3', '--converge', '--enable-bulk-memory', '--enable-nontrap
 // idmint-core's once-per-generator parsing and checks for size (`#[optimize(size)]`) while its
 // hot paths stay at opt-level 3. Its own target directory, so the stable builds in target/ are
 // not rebuilt after it.
+const webTarget = join(targetDir, 'web');
 const nightly = {
     toolchain: '+nightly',
     args: ['-Z', 'build-std=std,panic_abort'],
     env: {
         ...process.env,
-        CARGO_TARGET_DIR: join(targetDir, 'web'),
+        CARGO_TARGET_DIR: webTarget,
         RUSTFLAGS: '-Z unstable-options -C panic=immediate-abort --cfg idmint_optimize_size',
     },
 };
 const report = { wasm_bindgen: pinned, wasm_opt: optimize, rustc: execFileSync('rustc', [nightly.toolchain, '-V'], { encoding: 'utf8' }).trim() };
 for (const [crate, name] of [['idmint-wasm', 'idmint_wasm'], ['idmint-wasm-extras', 'idmint_wasm_extras']]) {
     run('cargo', [nightly.toolchain, 'build', '-p', crate, '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-release', ...nightly.args], { env: nightly.env });
-    const built = join(targetDir, 'web', 'wasm32-unknown-unknown', 'wasm-release', `${name}.wasm`);
+    const built = join(webTarget, 'wasm32-unknown-unknown', 'wasm-release', `${name}.wasm`);
     run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', pkg, built]);
     const wasmFile = join(pkg, `${name}_bg.wasm`);
     // The parts are read from a copy optimized the same way that keeps the function names.

@@ -121,10 +121,6 @@ impl Default for MonotonicClock {
     }
 }
 
-/// Sleep until close to `deadline`, then yield-spin the rest. `thread::sleep` wakes late, by tens
-/// of microseconds on an idle machine and by milliseconds on a loaded one, and a generator waiting
-/// for the next 1 ms tick loses the whole tick when it wakes late; so waits shorter than `SPIN`
-/// (every wait for a 1 ms tick) only yield, which gives the core away when others need it.
 /// `d` in whole ms, at most `u64::MAX` (585 million years): `Duration::as_millis` is a `u128`,
 /// whose division and printing would add 2 KiB to the browser's wasm module.
 pub(crate) fn whole_ms(d: Duration) -> u64 {
@@ -133,6 +129,10 @@ pub(crate) fn whole_ms(d: Duration) -> u64 {
         .saturating_add(u64::from(d.subsec_millis()))
 }
 
+/// Sleep until close to `deadline`, then yield-spin the rest. `thread::sleep` wakes late, by tens
+/// of microseconds on an idle machine and by milliseconds on a loaded one, and a generator waiting
+/// for the next 1 ms tick loses the whole tick when it wakes late; so waits shorter than `SPIN`
+/// (every wait for a 1 ms tick) only yield, which gives the core away when others need it.
 fn sleep_until_instant(deadline: Instant) {
     const SPIN: Duration = Duration::from_micros(1500);
     loop {

@@ -249,10 +249,11 @@ impl ObjectId {
         }
         // Not an ObjectId: the text's own reader names what is wrong (one source of the errors).
         // A lone surrogate becomes U+FFFD, which is not hex either.
-        match Self::parse_str(&String::from_utf16_lossy(units)) {
+        let text = String::from_utf16_lossy(units);
+        match Self::parse_str(&text) {
             Err(e) => Err(e),
             Ok(_) => Err(Error::InvalidObjectId {
-                input: escaped(&String::from_utf16_lossy(units)),
+                input: escaped(&text),
                 reason: "not 24 ASCII hex characters".into(),
             }),
         }

@@ -1053,7 +1053,7 @@ struct OwnedRuntime {
 impl Drop for OwnedRuntime {
     fn drop(&mut self) {
         if let Some(rt) = self.runtime.take() {
-            if crate::fork::current() == self.born {
+            if !crate::fork::since(self.born) {
                 rt.shutdown_background();
             } else {
                 crate::fork::abandon(rt);
@@ -1100,7 +1100,7 @@ impl RedisSnowflake {
     }
 
     fn live(&self) -> Result<()> {
-        if crate::fork::current() != self.inner.born {
+        if crate::fork::since(self.inner.born) {
             return Err(Error::Forked {
                 what: "Redis snowflake generator".into(),
                 remedy: "its buffered IDs are the parent's too; connect a new one in the child"

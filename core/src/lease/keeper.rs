@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::{Handle, Runtime};
 
-use super::{ms, open_lease_store, Grant, LeaseRequest, LeaseStore};
-use crate::clock::{Clock, WallClock};
+use super::{open_lease_store, Grant, LeaseRequest, LeaseStore};
+use crate::clock::{whole_ms, Clock, WallClock};
 use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
 use crate::snowflake::{GuardSource, SnowflakeBuilder};
@@ -479,7 +479,7 @@ impl LeaseOptions {
                     reason: format!(
                         "all {} are held, or frozen for {} ms after their lease expired",
                         last - first + 1,
-                        ms(self.freeze_time())
+                        whole_ms(self.freeze_time())
                     ),
                 })
             }
@@ -562,7 +562,9 @@ impl Renewer {
                 return;
             };
             let sent = Instant::now();
-            let fence = guard.recorded_ms().max(WallClock.now_ms() + ms(self.ttl));
+            let fence = guard
+                .recorded_ms()
+                .max(WallClock.now_ms() + whole_ms(self.ttl));
             let renewed = tokio::time::timeout(
                 self.op_timeout,
                 self.store.renew(
@@ -620,7 +622,7 @@ impl Renewer {
         let recorded = guard.recorded_ms();
         let fence = recorded
             .max(grant.fence_ms)
-            .max(WallClock.now_ms() + ms(self.ttl));
+            .max(WallClock.now_ms() + whole_ms(self.ttl));
         if grant.value == self.value {
             // A fence above ours means someone else held the value meanwhile.
             if grant.fence_ms > recorded {

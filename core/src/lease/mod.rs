@@ -53,6 +53,7 @@ pub use redis::RedisLeaseStore;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub use sql::SqlLeaseStore;
 
+use crate::clock::whole_ms;
 use crate::segment::{Engine, StoreFuture, StoreOptions};
 use crate::{Error, Result};
 
@@ -117,18 +118,14 @@ impl LeaseRequest {
             prefer: None,
             holder: holder.chars().take(200).collect(),
             token: hex::encode(bytes),
-            ttl_ms: ms(ttl),
-            freeze_ms: ms(freeze),
+            ttl_ms: whole_ms(ttl),
+            freeze_ms: whole_ms(freeze),
         })
     }
 }
 
 /// The largest value a lease store keeps (node values use at most 63 bits; stores use BIGINT).
 pub const MAX_VALUE: u64 = (1 << 62) - 1;
-
-pub(crate) fn ms(d: Duration) -> u64 {
-    d.as_millis().min(u64::MAX as u128) as u64
-}
 
 /// A value just leased.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -510,7 +510,7 @@ impl RedisDailyCounter {
             idle: Mutex::new((crate::fork::watch(), Vec::new())),
             describe,
             key_prefix: format!("{}{name}:", opts.redis_prefix),
-            ttl_ms: opts.ttl.as_millis().min(u64::MAX as u128) as u64,
+            ttl_ms: crate::clock::whole_ms(opts.ttl),
             timeout: opts.timeout,
         };
         let conn = counter.open(Instant::now() + counter.timeout)?;
@@ -573,7 +573,7 @@ impl DailyCounter for RedisDailyCounter {
         let what = format!("counting `{key}`");
         let idle = {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-            if idle.0 != crate::fork::current() {
+            if crate::fork::since(idle.0) {
                 // INCR counts on the server, so a child may count too, on its own connections.
                 crate::fork::abandon(std::mem::take(&mut idle.1));
                 idle.0 = crate::fork::current();

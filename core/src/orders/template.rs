@@ -966,7 +966,7 @@ impl MemoryDailyCounter {
 
 impl DailyCounter for MemoryDailyCounter {
     fn next(&self, day: u32) -> Result<u64> {
-        if crate::fork::current() != self.born {
+        if crate::fork::since(self.born) {
             return Err(Error::Forked {
                 what: "in-memory daily counter".into(),
                 remedy:

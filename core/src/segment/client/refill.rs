@@ -85,7 +85,7 @@ impl Life {
     pub(super) fn close(&self) {
         self.shared.alive.store(CLOSED, Ordering::SeqCst);
         let rt = lock(&self.runtime).take();
-        if crate::fork::current() != self.shared.born {
+        if crate::fork::since(self.shared.born) {
             // The runtime's threads and the store's connections are the parent's: dropping
             // them here would close sockets the parent still uses.
             crate::fork::abandon((rt, Arc::clone(&self.shared)));
@@ -108,7 +108,7 @@ impl Shared {
     /// Fails unless the client may hand out IDs: not closed, and in the process that made it.
     #[inline]
     pub(super) fn live(&self) -> Result<()> {
-        if self.alive.load(Ordering::Relaxed) == crate::fork::current() {
+        if !crate::fork::since(self.alive.load(Ordering::Relaxed)) {
             return Ok(());
         }
         Err(self.refusal())
