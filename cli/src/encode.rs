@@ -35,7 +35,7 @@ pub struct DecodeArgs {
 pub fn encode(args: &EncodeArgs) -> Result<(), CliError> {
     let mut sink = LineSink::new(0);
     inputs::for_each(&args.ids, |text| {
-        let id = inputs::parse_u64(text)?;
+        let id = idmint_core::args::decimal_u64(text)?;
         let mut buf = [0u8; 13];
         let out = sink.out();
         out.write_all(args.to.encode_to(&mut buf, id))?;

@@ -28,14 +28,3 @@ pub fn for_each(
     }
     Ok(())
 }
-
-/// A decimal unsigned 64-bit number: digits only.
-pub fn parse_u64(text: &str) -> idmint_core::Result<u64> {
-    text.parse::<u64>()
-        .ok()
-        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| idmint_core::Error::InvalidId {
-            id: text.escape_debug().to_string(),
-            reason: "expected a decimal number in 0..=18446744073709551615 (digits only)".into(),
-        })
-}

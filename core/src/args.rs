@@ -18,6 +18,28 @@ use crate::{Error, Result};
 /// call's IDs are greater than the last call's).
 pub const MAX_COUNT: usize = 1 << 24;
 
+/// A value written in decimal, `0..=2^64-1`: digits only, no sign or spaces (the `idmint encode`
+/// input, any unsigned 64-bit value). Anything else is [`Error::InvalidId`] showing it escaped.
+///
+/// ```
+/// use idmint_core::args::decimal_u64;
+/// assert_eq!(decimal_u64("18446744073709551615")?, u64::MAX);
+/// assert_eq!(decimal_u64("+1").unwrap_err().kind(), "invalid_id");
+/// assert!(decimal_u64("1\t").unwrap_err().to_string().starts_with("invalid id `1\\t`"));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn decimal_u64(text: &str) -> Result<u64> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            Error::invalid_id(
+                crate::error::escaped(text),
+                "expected a decimal number in 0..=18446744073709551615 (digits only)",
+            )
+        })
+}
+
 /// A count of IDs to mint at once (`next_ids(n)`): any whole number `0..=MAX_COUNT`.
 ///
 /// ```
