@@ -61,16 +61,7 @@ impl LeaseArgs {
 }
 
 fn parse_range(text: &str) -> Result<(u64, u64), String> {
-    let (a, b) = text
-        .split_once("..")
-        .ok_or_else(|| format!("`{text}` is not A..B, e.g. 0..7"))?;
-    let num = |s: &str| {
-        s.trim()
-            .trim_start_matches('=')
-            .parse::<u64>()
-            .map_err(|_| format!("`{s}` in `{text}` is not a non-negative integer"))
-    };
-    Ok((num(a)?, num(b)?))
+    idmint_core::lease::parse_range(text).map_err(|e| e.to_string())
 }
 
 pub fn run(command: &LeaseCommand) -> Result<(), CliError> {

@@ -14,6 +14,7 @@ mod objectid;
 mod parse;
 mod report;
 mod segment;
+mod serve;
 mod sink;
 mod snowflake;
 mod uuid7;
@@ -152,6 +153,14 @@ enum Command {
     #[command(after_help = "Example:
   idmint demo")]
     Demo,
+
+    /// Run the ID service: HTTP (idmint's /v1, Leaf's and Tinyid's endpoints), gRPC, leases
+    /// for clients, /metrics and /readyz (docs/server.md)
+    #[command(after_help = "Examples:
+  idmint serve                                   # 127.0.0.1:8080, state in ./idmint.db
+  idmint serve --config /etc/idmint/server.toml
+  IDMINT_STORE=postgres://ids:pw@db:5432/ids idmint serve --listen 0.0.0.0:8080 --config tokens.toml")]
+    Serve(idmint_server::config::ServeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -238,6 +247,7 @@ fn main() -> ExitCode {
         Command::Uuid7(a) => uuid7::run(a),
         Command::Encode(a) => encode::encode(a),
         Command::Decode(a) => encode::decode(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,31 +2,25 @@
 
 use std::io::{self, Write};
 
-use idmint_core::{parse_id, Clock, Layout, ObjectId, WallClock};
+use idmint_core::{Clock, Layout, ObjectId, ParsedId, Parts, WallClock};
 
 use crate::args::layout_name;
 use crate::report::{note, CliError};
 use crate::ParseArgs;
 
 pub fn run(args: &ParseArgs) -> Result<(), CliError> {
-    let json = if is_object_id(&args.id) {
-        object_id_json(&ObjectId::parse_str(&args.id)?)
-    } else {
-        let layout = args.layout.resolve()?;
-        let json = snowflake_json(&layout, parse_id(&args.id)?)?;
-        // After parsing, so that a bad ID gets its error alone, without a note beside the point.
-        warn_if_exhausted(&layout);
-        json
+    let layout = args.layout.resolve()?;
+    let json = match ParsedId::parse(&args.id, &layout)? {
+        ParsedId::ObjectId(oid) => object_id_json(&oid),
+        ParsedId::Snowflake { id, parts } => {
+            // After parsing, so that a bad ID gets its error alone, without a note beside the point.
+            warn_if_exhausted(&layout);
+            snowflake_json(id, &parts)
+        }
     };
     let mut out = io::stdout().lock();
     writeln!(out, "{json}")?;
     Ok(out.flush()?)
-}
-
-/// 24 characters can only be an ObjectId: any decimal that long is above 2^63-1. A leading `-`
-/// is left to the decimal reader, whose message (negative) fits it better.
-fn is_object_id(text: &str) -> bool {
-    text.chars().count() == 24 && !text.starts_with('-')
 }
 
 fn warn_if_exhausted(layout: &Layout) {
@@ -40,8 +34,7 @@ fn warn_if_exhausted(layout: &Layout) {
     }
 }
 
-fn snowflake_json(layout: &Layout, id: u64) -> Result<String, CliError> {
-    let parts = layout.decompose(id)?;
+fn snowflake_json(id: u64, parts: &Parts) -> String {
     let mut json = JsonObject::new();
     json.number("id", id);
     json.number("time_ms", parts.time_ms);
@@ -50,7 +43,7 @@ fn snowflake_json(layout: &Layout, id: u64) -> Result<String, CliError> {
         json.number(name, *value);
     }
     json.number("sequence", parts.sequence);
-    Ok(json.finish())
+    json.finish()
 }
 
 fn object_id_json(oid: &ObjectId) -> String {

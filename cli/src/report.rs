@@ -12,6 +12,8 @@ pub enum CliError {
     Core(idmint_core::Error),
     /// Writing the output failed.
     Io(io::Error),
+    /// The server could not start (`idmint serve`); its message names the configuration key.
+    Serve(idmint_server::ServeError),
 }
 
 impl From<idmint_core::Error> for CliError {
@@ -45,10 +47,13 @@ pub fn fail(err: CliError) -> ExitCode {
             idmint_core::Error::InvalidArgument { .. } | idmint_core::Error::InvalidLayout { .. },
         ) => 2,
         CliError::Core(_) => 1,
+        CliError::Serve(idmint_server::ServeError::Config(_)) => 2,
+        CliError::Serve(_) => 1,
     };
     let message = match &err {
         CliError::Core(e) => e.to_string(),
         CliError::Io(e) => format!("cannot write output: {e}"),
+        CliError::Serve(e) => e.to_string(),
     };
     let _ = writeln!(io::stderr(), "error: {message}");
     ExitCode::from(code)

@@ -74,6 +74,27 @@ pub fn count_up_to(name: &str, value: impl Into<i128>, max: usize) -> Result<usi
     }
 }
 
+/// The `count` a service request asks for (`idmint serve`'s `?count=`): absent means 1; else
+/// `1..=max` (and never above [`MAX_COUNT`]). A request for no IDs is refused rather than
+/// answered with an empty list, so a client's off-by-one shows at once.
+///
+/// ```
+/// use idmint_core::args::request_count;
+/// assert_eq!(request_count(None, 1000)?, 1);
+/// assert_eq!(request_count(Some(1000), 1000)?, 1000);
+/// assert_eq!(request_count(Some(0), 1000).unwrap_err().to_string(), "invalid argument `count` = 0: a count 1..=1000");
+/// assert_eq!(request_count(Some(1001), 1000).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn request_count(value: Option<u64>, max: usize) -> Result<usize> {
+    let max = max.min(MAX_COUNT);
+    match value {
+        None => Ok(1),
+        Some(n) if n >= 1 && n <= max as u64 => Ok(n as usize),
+        Some(n) => Err(count_error("count", n.into(), format!("a count 1..={max}"))),
+    }
+}
+
 /// A list of `n` copies of `zero` for a call to fill with IDs: `n` checked by [`count`] (the
 /// error names the argument `n`), and allocated fallibly, so a count the process cannot hold
 /// is an error, never an abort.

@@ -206,6 +206,12 @@ impl Guard {
         self.recorded_ms.load(Ordering::Acquire)
     }
 
+    /// `None` without a lease; else whether the lease is ours now.
+    pub(crate) fn lease_held(&self) -> Option<bool> {
+        self.leased
+            .then(|| self.now_ns() < self.deadline_ns.load(Ordering::Acquire))
+    }
+
     /// The lease is ours until `until` (a monotonic instant).
     pub(crate) fn hold_until(&self, until: Instant) {
         self.deadline_ns.store(self.ns_at(until), Ordering::Release);

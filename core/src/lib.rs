@@ -57,6 +57,7 @@ pub mod obfuscate;
 pub mod objectid;
 #[cfg(feature = "orders")]
 mod orders;
+mod parsed;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
 #[cfg(feature = "segment")]
@@ -73,6 +74,7 @@ pub use error::{Error, ErrorFamily, ErrorKind, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, WordSlot, PRESETS};
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
+pub use parsed::ParsedId;
 #[cfg(feature = "orders")]
 pub use orders::template;
 #[cfg(feature = "redis")]

@@ -928,6 +928,51 @@ impl<C: Clock> Snowflake<C> {
         }
     }
 
+    /// Whether this generator holds its node value's lease now: `None` without a lease (hand-set
+    /// or random node values, a high-water mark), `Some(false)` while it refuses to mint with
+    /// [`Error::LeaseLost`] (renewals failed), `Some(true)` while it may mint. A server's
+    /// readiness check reads it.
+    ///
+    /// ```
+    /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+    /// use idmint_core::{Layout, Snowflake};
+    /// let plain = Snowflake::builder(Layout::preset("twitter")?).node("datacenter", 0).node("worker", 1).build()?;
+    /// assert_eq!(plain.lease_held(), None);
+    /// let leased = Snowflake::builder(Layout::preset("twitter")?)
+    ///     .lease(LeaseOptions::store(MemoryLeaseStore::new()))
+    ///     .build()?;
+    /// assert_eq!(leased.lease_held(), Some(true));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn lease_held(&self) -> Option<bool> {
+        self.guard.as_ref().and_then(|g| g.lease_held())
+    }
+
+    /// Whether the clock is where this generator's policies expect it: not behind the last
+    /// issued time by more than a lead its [`OnExhausted::Borrow`] allows. False while a
+    /// rollback lasts (a wall clock stepped back, or a restart whose clock is behind the fence):
+    /// calls then wait or fail by the [`OnRollback`] policy.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let clock = ManualClock::new(1_700_000_000_000);
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, clock.clone())
+    ///     .node("datacenter", 0).node("worker", 1).build()?;
+    /// g.next_id()?;
+    /// assert!(g.clock_sane());
+    /// clock.set_ms(1_699_999_990_000);
+    /// assert!(!g.clock_sane());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn clock_sane(&self) -> bool {
+        let allowed = match self.on_exhausted {
+            OnExhausted::Wait => 0,
+            OnExhausted::Borrow { max_ahead } => crate::clock::whole_ms(max_ahead),
+        };
+        // One tick of slack: the last ID's tick may start after `now` rounds down.
+        self.stats().lead_ms <= allowed.saturating_add(self.tick_ms)
+    }
+
     /// The layout.
     pub fn layout(&self) -> &Layout {
         &self.layout

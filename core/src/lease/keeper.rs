@@ -230,14 +230,11 @@ fn run<T: Send + 'static>(
 }
 
 fn node_bits_of(layout: &Layout, value: u64) -> Result<u64> {
-    let fields: Vec<_> = layout.node_fields().collect();
-    let mut rest = value;
-    let mut parts = Vec::with_capacity(fields.len());
-    for f in fields.iter().rev() {
-        parts.push((f.name(), (rest & f.max()) as i128));
-        rest >>= f.bits();
-    }
-    layout.node_bits(parts)
+    layout.node_bits(
+        super::node_values(layout, value)
+            .into_iter()
+            .map(|(name, v)| (name, v as i128)),
+    )
 }
 
 /// What the keeper and the renewer both see: the value held and the last renewal error.
@@ -419,27 +416,7 @@ impl LeaseOptions {
     /// Opens the store (on a runtime of its own) and leases a value of the range for `layout`.
     fn take(&self, layout: &Layout) -> Result<Taken> {
         self.check()?;
-        let node_bits: u32 = layout.node_fields().map(|f| f.bits()).sum();
-        if node_bits == 0 {
-            return Err(Error::InvalidArgument {
-                name: "lease".into(),
-                value: layout.spec(),
-                expected: "a layout with node fields for the leased value to fill".into(),
-            });
-        }
-        let top = if node_bits >= 62 {
-            super::MAX_VALUE
-        } else {
-            (1u64 << node_bits) - 1
-        };
-        let (first, last) = self.range.unwrap_or((0, top));
-        if first > last || last > top {
-            return Err(Error::InvalidArgument {
-                name: "lease range".into(),
-                value: format!("{first}..={last}"),
-                expected: format!("first <= last <= {top}, the largest value of the layout's {node_bits} node bits"),
-            });
-        }
+        let (first, last) = super::layout_range(layout, self.range)?;
         let rt = crate::segment::background_runtime("idmint-lease")?;
         let handle = rt.handle().clone();
         let op_timeout = self.op_time();

@@ -1,0 +1,44 @@
+//! The admin listener (loopback by default): `/healthz` (the process answers), `/readyz`
+//! (the node lease held, the configured tags' first ranges loaded, the clock sane, not
+//! shutting down) and `/metrics` (Prometheus, OpenMetrics text).
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use crate::Server;
+
+/// The admin routes.
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .with_state(server)
+}
+
+async fn readyz(State(s): State<Arc<Server>>) -> Response {
+    match s.ids.not_ready() {
+        None => (StatusCode::OK, "ready\n").into_response(),
+        Some(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: {why}\n"),
+        )
+            .into_response(),
+    }
+}
+
+async fn metrics(State(s): State<Arc<Server>>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        s.ids.metrics.encode(&s.ids),
+    )
+        .into_response()
+}

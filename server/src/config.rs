@@ -1,0 +1,485 @@
+//! The server's configuration: a TOML file, `IDMINT_*` environment variables and flags, checked
+//! once at start with errors that name the key.
+//!
+//! Precedence, lowest first: built-in defaults, the file (`--config`, `IDMINT_CONFIG`), then the
+//! environment and flags for the keys that have one (a flag wins over its variable). The
+//! defaults are the embedded deployment: loopback, state in SQLite at `./idmint.db`.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Deserialize;
+
+/// What went wrong reading or checking the configuration: always names the key.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("config file {path}: {reason}")]
+    File {
+        /// The file.
+        path: String,
+        /// The OS error.
+        reason: String,
+    },
+    /// The file is not valid TOML or has a key or value this server does not take.
+    #[error("config file {path}: {reason}")]
+    Toml {
+        /// The file.
+        path: String,
+        /// toml's message, which names the key and line.
+        reason: String,
+    },
+    /// A key's value is not valid.
+    #[error("config key `{key}`: {reason}")]
+    Key {
+        /// The key, dotted (`snowflake.layout`, `tokens[1].scopes`).
+        key: String,
+        /// What is wrong, with the valid values.
+        reason: String,
+    },
+}
+
+/// A [`ConfigError::Key`].
+///
+/// ```
+/// let e = idmint_server::config::bad("listen", "not an address");
+/// assert_eq!(e.to_string(), "config key `listen`: not an address");
+/// ```
+pub fn bad(key: impl Into<String>, reason: impl std::fmt::Display) -> ConfigError {
+    ConfigError::Key {
+        key: key.into(),
+        reason: reason.to_string(),
+    }
+}
+
+/// The flags of `idmint serve`; each also reads an `IDMINT_*` variable.
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser)]
+/// struct Cli { #[command(flatten)] serve: idmint_server::config::ServeArgs }
+/// let cli = Cli::parse_from(["idmint", "--listen", "127.0.0.1:9000"]);
+/// let config = idmint_server::config::Config::load(&cli.serve)?;
+/// assert_eq!(config.listen.port(), 9000);
+/// # Ok::<(), idmint_server::config::ConfigError>(())
+/// ```
+#[derive(Args, Debug, Clone, Default)]
+pub struct ServeArgs {
+    /// TOML configuration file (docs/server.md lists every key)
+    #[arg(long, env = "IDMINT_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Address of the API listener (HTTP/1.1, HTTP/2 and gRPC) [default: 127.0.0.1:8080]
+    #[arg(long, env = "IDMINT_LISTEN", value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Address of the admin listener: /healthz, /readyz, /metrics [default: 127.0.0.1:8081]
+    #[arg(long, env = "IDMINT_ADMIN_LISTEN", value_name = "ADDR")]
+    pub admin_listen: Option<String>,
+    /// Store URL for segments, leases and order-number counters [default: sqlite:./idmint.db]
+    #[arg(long, env = "IDMINT_STORE", value_name = "URL", hide_env_values = true)]
+    pub store: Option<String>,
+    /// Snowflake layout: a preset name or a spec [default: twitter]
+    #[arg(long, env = "IDMINT_LAYOUT", value_name = "LAYOUT")]
+    pub layout: Option<String>,
+    /// Log format: text or json [default: text]
+    #[arg(long, env = "IDMINT_LOG_FORMAT", value_name = "FORMAT")]
+    pub log_format: Option<String>,
+}
+
+/// The whole configuration. Every field has a default; the file may set any of them.
+///
+/// ```
+/// let config = idmint_server::config::Config::from_toml_str("store = \"memory:\"\n[segment]\ntags = [\"orders\"]\n", "inline")?;
+/// assert_eq!(config.segment.tags, ["orders"]);
+/// assert_eq!(config.listen.to_string(), "127.0.0.1:8080");
+/// # Ok::<(), idmint_server::config::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// API listener address.
+    pub listen: SocketAddr,
+    /// Admin listener address (/healthz, /readyz, /metrics).
+    pub admin_listen: SocketAddr,
+    /// Store URL for segments, leases and counters (secrets in it are never logged).
+    pub store: String,
+    /// Largest `count` one request may ask for.
+    pub max_count: u64,
+    /// Server's own snowflake generator.
+    pub snowflake: SnowflakeConfig,
+    /// Segment IDs.
+    pub segment: SegmentConfig,
+    /// Leases handed to clients.
+    pub leases: LeasesConfig,
+    /// Order-number templates by name.
+    pub orders: BTreeMap<String, OrderConfig>,
+    /// Bearer tokens (hashes). None configured: the API is open, allowed only on loopback
+    /// unless `allow_anonymous = true`.
+    pub tokens: Vec<TokenConfig>,
+    /// Serve without tokens on a non-loopback address (never the default).
+    pub allow_anonymous: bool,
+    /// TLS for the API listener.
+    pub tls: Option<TlsConfig>,
+    /// Request limits.
+    pub limits: LimitsConfig,
+    /// Logging.
+    pub log: LogConfig,
+    /// Meituan Leaf's endpoints.
+    pub leaf: CompatConfig,
+    /// Didi Tinyid's endpoints.
+    pub tinyid: CompatConfig,
+    /// The file this came from, for SIGHUP reloads.
+    #[serde(skip)]
+    pub path: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: "127.0.0.1:8080".parse().expect("literal address"),
+            admin_listen: "127.0.0.1:8081".parse().expect("literal address"),
+            store: "sqlite:./idmint.db".into(),
+            max_count: 100_000,
+            snowflake: SnowflakeConfig::default(),
+            segment: SegmentConfig::default(),
+            leases: LeasesConfig::default(),
+            orders: BTreeMap::new(),
+            tokens: Vec::new(),
+            allow_anonymous: false,
+            tls: None,
+            limits: LimitsConfig::default(),
+            log: LogConfig::default(),
+            leaf: CompatConfig::default(),
+            tinyid: CompatConfig::default(),
+            path: None,
+        }
+    }
+}
+
+/// `[snowflake]`: the server's own generator, its node value leased from the store.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SnowflakeConfig {
+    /// Preset name or layout spec.
+    pub layout: String,
+    /// Lease TTL in ms.
+    pub lease_ttl_ms: u64,
+    /// Values the server leases for itself, `FIRST..LAST` (default: every value of the layout).
+    pub lease_range: Option<String>,
+    /// Exhaustion policy text (`wait`, `borrow:MS`).
+    pub on_exhausted: String,
+    /// Rollback policy text (`error`, `wait:MS`, `continue`).
+    pub on_rollback: String,
+}
+
+impl Default for SnowflakeConfig {
+    fn default() -> Self {
+        SnowflakeConfig {
+            layout: "twitter".into(),
+            lease_ttl_ms: 10_000,
+            lease_range: None,
+            on_exhausted: "wait".into(),
+            on_rollback: "wait:2000".into(),
+        }
+    }
+}
+
+/// `[segment]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SegmentConfig {
+    /// Tags loaded at start: the server is ready once each has its first range.
+    pub tags: Vec<String>,
+    /// Create an unknown tag on first use (otherwise `unknown_tag`, 404).
+    pub auto_create: bool,
+    /// Step of tags the server creates.
+    pub default_step: u64,
+    /// How long a request waits for a refill before `store_unavailable`, in ms.
+    pub max_wait_ms: u64,
+}
+
+impl Default for SegmentConfig {
+    fn default() -> Self {
+        SegmentConfig {
+            tags: Vec::new(),
+            auto_create: true,
+            default_step: 1000,
+            max_wait_ms: 3000,
+        }
+    }
+}
+
+/// `[leases]`: node values leased to clients.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LeasesConfig {
+    /// TTL when a client names none, in ms.
+    pub default_ttl_ms: u64,
+    /// Longest TTL a client may ask for, in ms.
+    pub max_ttl_ms: u64,
+}
+
+impl Default for LeasesConfig {
+    fn default() -> Self {
+        LeasesConfig {
+            default_ttl_ms: 30_000,
+            max_ttl_ms: 300_000,
+        }
+    }
+}
+
+/// `[orders.NAME]`: an order-number template whose counter is a segment tag per day.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderConfig {
+    /// The template (`SO%y%M%D%6S`).
+    pub template: String,
+    /// Check digits: `none`, `luhn`, `mod97`.
+    #[serde(default)]
+    pub check: Option<String>,
+    /// UTC offset of the template's dates (`+08:00`).
+    #[serde(default)]
+    pub offset: Option<String>,
+}
+
+/// `[[tokens]]`: one bearer token, by its SHA-256.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// A name for logs and metrics (never the token).
+    pub name: String,
+    /// Hex SHA-256 of the token (`printf %s TOKEN | sha256sum`).
+    pub sha256: String,
+    /// What it may do: `mint`, `mint:KIND`, `mint:segment:TAG`, `mint:orders:NAME`, `lease`,
+    /// `admin` (docs/server.md).
+    pub scopes: Vec<String>,
+    /// Requests per second this token may make (0: no limit).
+    #[serde(default)]
+    pub rate_per_sec: u32,
+}
+
+/// `[tls]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsConfig {
+    /// PEM certificate chain.
+    pub cert: PathBuf,
+    /// PEM private key.
+    pub key: PathBuf,
+    /// PEM CA bundle: when set, clients must present a certificate it signed.
+    #[serde(default)]
+    pub client_ca: Option<PathBuf>,
+}
+
+/// `[limits]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Largest request body, bytes.
+    pub max_body_bytes: usize,
+    /// Time a client has to send its request headers, ms (a slow client cannot hold a
+    /// connection).
+    pub header_read_timeout_ms: u64,
+    /// Longest a request may take, ms.
+    pub request_timeout_ms: u64,
+    /// Longest SIGTERM waits for requests in flight, ms.
+    pub shutdown_grace_ms: u64,
+    /// Most connections open at once.
+    pub max_connections: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            max_body_bytes: 64 * 1024,
+            header_read_timeout_ms: 5_000,
+            request_timeout_ms: 10_000,
+            shutdown_grace_ms: 10_000,
+            max_connections: 10_000,
+        }
+    }
+}
+
+/// `[log]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// `text` or `json`.
+    pub format: String,
+    /// `error`, `warn`, `info`, `debug`.
+    pub level: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            format: "text".into(),
+            level: "info".into(),
+        }
+    }
+}
+
+/// `[leaf]`, `[tinyid]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompatConfig {
+    /// Serve the peer's endpoints.
+    pub enabled: bool,
+}
+
+impl Default for CompatConfig {
+    fn default() -> Self {
+        CompatConfig { enabled: true }
+    }
+}
+
+impl Config {
+    /// The configuration from the file named by `args` (if any), then `args`' flags and
+    /// variables, checked.
+    ///
+    /// ```
+    /// let args = idmint_server::config::ServeArgs { listen: Some("nope".into()), ..Default::default() };
+    /// let err = idmint_server::config::Config::load(&args).unwrap_err();
+    /// assert!(err.to_string().starts_with("config key `listen`"));
+    /// ```
+    pub fn load(args: &ServeArgs) -> Result<Config, ConfigError> {
+        let mut config = match &args.config {
+            Some(path) => Config::from_file(path)?,
+            None => Config::default(),
+        };
+        if let Some(v) = &args.listen {
+            config.listen = addr("listen", v)?;
+        }
+        if let Some(v) = &args.admin_listen {
+            config.admin_listen = addr("admin_listen", v)?;
+        }
+        if let Some(v) = &args.store {
+            config.store = v.clone();
+        }
+        if let Some(v) = &args.layout {
+            config.snowflake.layout = v.clone();
+        }
+        if let Some(v) = &args.log_format {
+            config.log.format = v.clone();
+        }
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Reads and checks a TOML file.
+    ///
+    /// ```
+    /// let err = idmint_server::config::Config::from_file(std::path::Path::new("/nonexistent.toml")).unwrap_err();
+    /// assert!(err.to_string().starts_with("config file /nonexistent.toml"));
+    /// ```
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::File {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let mut config = Config::from_toml_str(&text, &path.display().to_string())?;
+        config.path = Some(path.to_path_buf());
+        Ok(config)
+    }
+
+    /// Parses TOML text (`origin` names it in errors), unchecked.
+    ///
+    /// ```
+    /// let err = idmint_server::config::Config::from_toml_str("lisen = 1", "x.toml").unwrap_err();
+    /// assert!(err.to_string().contains("lisen"));
+    /// ```
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Toml {
+            path: origin.into(),
+            reason: e.to_string().trim_end().replace('\n', " "),
+        })
+    }
+
+    /// Checks what the types do not: values within range, scopes that parse, a layout core
+    /// accepts, anonymous access only where allowed.
+    ///
+    /// ```
+    /// let mut c = idmint_server::config::Config::default();
+    /// c.snowflake.layout = "nope".into();
+    /// assert!(c.check().unwrap_err().to_string().starts_with("config key `snowflake.layout`"));
+    /// ```
+    pub fn check(&self) -> Result<(), ConfigError> {
+        idmint_core::args::count("max_count", self.max_count).map_err(|e| bad("max_count", e))?;
+        crate::state::layout_of(&self.snowflake.layout).map_err(|e| bad("snowflake.layout", e))?;
+        self.snowflake
+            .on_exhausted
+            .parse::<idmint_core::OnExhausted>()
+            .map_err(|e| bad("snowflake.on_exhausted", e))?;
+        self.snowflake
+            .on_rollback
+            .parse::<idmint_core::OnRollback>()
+            .map_err(|e| bad("snowflake.on_rollback", e))?;
+        if let Some(r) = &self.snowflake.lease_range {
+            lease_range(r).map_err(|e| bad("snowflake.lease_range", e))?;
+        }
+        for (i, tag) in self.segment.tags.iter().enumerate() {
+            idmint_core::segment::validate_tag(tag)
+                .map_err(|e| bad(format!("segment.tags[{i}]"), e))?;
+        }
+        for (name, order) in &self.orders {
+            crate::state::template_of(order).map_err(|e| bad(format!("orders.{name}"), e))?;
+        }
+        for (i, t) in self.tokens.iter().enumerate() {
+            crate::auth::check_token_config(t)
+                .map_err(|reason| bad(format!("tokens[{i}]"), reason))?;
+        }
+        if self.tokens.is_empty() && !self.allow_anonymous && !self.listen.ip().is_loopback() {
+            return Err(bad(
+                "tokens",
+                format!(
+                    "none configured, and listen = {} is not a loopback address: add [[tokens]] or set allow_anonymous = true",
+                    self.listen
+                ),
+            ));
+        }
+        match self.log.format.as_str() {
+            "text" | "json" => {}
+            other => {
+                return Err(bad(
+                    "log.format",
+                    format!("`{other}`: valid values are text, json"),
+                ))
+            }
+        }
+        if self.leases.default_ttl_ms > self.leases.max_ttl_ms {
+            return Err(bad(
+                "leases.default_ttl_ms",
+                "must not exceed leases.max_ttl_ms",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn addr(key: &str, text: &str) -> Result<SocketAddr, ConfigError> {
+    text.parse().map_err(|_| {
+        bad(
+            key,
+            format!("`{text}` is not an address: expected IP:PORT, e.g. 127.0.0.1:8080"),
+        )
+    })
+}
+
+/// `FIRST..LAST` (inclusive) as two numbers.
+///
+/// ```
+/// assert_eq!(idmint_server::config::lease_range("0..7").unwrap(), (0, 7));
+/// assert!(idmint_server::config::lease_range("7..0").is_err());
+/// ```
+pub fn lease_range(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse::<u64>().ok()?, b.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((a, b)) if a <= b => Ok((a, b)),
+        _ => Err(format!(
+            "`{text}`: expected FIRST..LAST with FIRST <= LAST, e.g. 0..31"
+        )),
+    }
+}

@@ -1,0 +1,184 @@
+//! The one error type of the API: core's errors (their kind and message as core wrote them)
+//! and the server's own refusals (auth, rate, unknown route), each one HTTP status, one gRPC
+//! code and the body `{"error": {"kind", "message"}}`.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// Why a request was refused.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApiError {
+    /// Core refused or failed: the kind and message are core's.
+    #[error(transparent)]
+    Core(#[from] idmint_core::Error),
+    /// No credentials, or credentials that match no token (401).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A valid token without the scope this request needs (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The token's rate was exceeded (429), retry after this many seconds.
+    #[error("rate limit of token `{token}` exceeded: retry after {retry_after_s} s")]
+    RateLimited {
+        /// The token's name (never the token).
+        token: String,
+        /// Seconds until a request would pass.
+        retry_after_s: u64,
+    },
+    /// A request the API cannot read: a bad query or body (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// No such route or disabled endpoint (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The server is shutting down (503).
+    #[error("the server is shutting down")]
+    ShuttingDown,
+}
+
+/// The JSON body of every error response.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// `kind` is one of core's error kinds (`unknown_tag`, `store_unavailable`, …) or the server's
+/// own: `unauthorized`, `forbidden`, `rate_limited`, `bad_request`, `not_found`,
+/// `shutting_down`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    /// Stable machine-readable kind.
+    pub kind: String,
+    /// What went wrong, naming the bad value and the valid range.
+    pub message: String,
+}
+
+impl ApiError {
+    /// The stable kind string.
+    ///
+    /// ```
+    /// use idmint_server::error::ApiError;
+    /// assert_eq!(ApiError::from(idmint_core::Error::UnknownTag { tag: "t".into() }).kind(), "unknown_tag");
+    /// assert_eq!(ApiError::Unauthorized("no token".into()).kind(), "unauthorized");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApiError::Core(e) => e.kind(),
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::ShuttingDown => "shutting_down",
+        }
+    }
+
+    /// The HTTP status: 4xx for what the caller can fix, 503 for what retrying later fixes
+    /// (a store down, a clock behind, a lease being renewed), 409 for a state conflict.
+    ///
+    /// ```
+    /// use axum::http::StatusCode;
+    /// use idmint_server::error::ApiError;
+    /// let down = idmint_core::Error::StoreUnavailable { store: "x".into(), reason: "y".into() };
+    /// assert_eq!(ApiError::from(down).status(), StatusCode::SERVICE_UNAVAILABLE);
+    /// ```
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Core(e) => match e.kind() {
+                "unknown_tag" => StatusCode::NOT_FOUND,
+                "store_unavailable"
+                | "clock_moved_backwards"
+                | "would_block"
+                | "range_below_issued" => StatusCode::SERVICE_UNAVAILABLE,
+                "lease_lost" | "no_free_lease" | "tag_exhausted" | "counter_overflow"
+                | "layout_exhausted" => StatusCode::CONFLICT,
+                _ => StatusCode::BAD_REQUEST,
+            },
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The gRPC status of the same refusal; `idmint-error-kind` metadata carries the kind.
+    ///
+    /// ```
+    /// use idmint_server::error::ApiError;
+    /// let s = ApiError::Forbidden("no".into()).grpc();
+    /// assert_eq!(s.code(), tonic::Code::PermissionDenied);
+    /// assert_eq!(s.metadata().get("idmint-error-kind").unwrap(), "forbidden");
+    /// ```
+    pub fn grpc(&self) -> tonic::Status {
+        use tonic::Code;
+        let code = match self.status() {
+            StatusCode::UNAUTHORIZED => Code::Unauthenticated,
+            StatusCode::FORBIDDEN => Code::PermissionDenied,
+            StatusCode::TOO_MANY_REQUESTS => Code::ResourceExhausted,
+            StatusCode::NOT_FOUND => Code::NotFound,
+            StatusCode::SERVICE_UNAVAILABLE => Code::Unavailable,
+            StatusCode::CONFLICT => Code::FailedPrecondition,
+            _ => Code::InvalidArgument,
+        };
+        let mut status = tonic::Status::new(code, self.to_string());
+        status.metadata_mut().insert(
+            "idmint-error-kind",
+            tonic::metadata::MetadataValue::from_static(self.kind()),
+        );
+        status
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                kind: self.kind().to_string(),
+                message: self.to_string(),
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let mut response = (status, axum::Json(self.body())).into_response();
+        let headers = response.headers_mut();
+        match &self {
+            ApiError::RateLimited { retry_after_s, .. } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_s));
+            }
+            ApiError::Unauthorized(_) => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            _ if status == StatusCode::SERVICE_UNAVAILABLE => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+/// Query strings and JSON bodies that axum cannot read become `bad_request` with axum's text.
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(r: axum::extract::rejection::QueryRejection) -> Self {
+        ApiError::BadRequest(r.body_text())
+    }
+}
+
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(r: axum::extract::rejection::JsonRejection) -> Self {
+        ApiError::BadRequest(r.body_text())
+    }
+}
+
+impl From<axum::extract::rejection::PathRejection> for ApiError {
+    fn from(r: axum::extract::rejection::PathRejection) -> Self {
+        ApiError::BadRequest(r.body_text())
+    }
+}

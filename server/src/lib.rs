@@ -1,0 +1,157 @@
+//! # idmint-server
+//!
+//! `idmint serve`: the ID service. A thin room over `idmint-core`: the listeners convert
+//! requests into core calls and core's answers and errors into responses; every rule lives in
+//! core.
+//!
+//! - [`v1`]: idmint's own HTTP API (`/v1/…`, JSON, OpenAPI 3.1 at `/openapi.json`);
+//! - [`leaf`] and [`tinyid`]: Meituan Leaf's and Didi Tinyid's endpoints, byte for byte, so
+//!   their callers switch by changing a host name;
+//! - [`grpc`]: `idmint.v1` over gRPC (with reflection), on the same port;
+//! - [`admin`]: `/healthz`, `/readyz`, `/metrics` on a listener of their own (loopback by
+//!   default).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = idmint_server::config::Config::default(); // 127.0.0.1:8080, sqlite:./idmint.db
+//! idmint_server::run(config).await?; // until SIGTERM or Ctrl-C
+//! # Ok(()) }
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod admin;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod grpc;
+pub mod leaf;
+pub mod listen;
+pub mod metrics;
+pub mod openapi;
+pub mod state;
+pub mod tinyid;
+pub mod v1;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arc_swap::ArcSwap;
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::Router;
+
+use crate::auth::{Auth, SharedAuth};
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::state::Ids;
+
+/// The running server's state: the generators, the tokens in force, the configuration.
+pub struct Server {
+    /// The generators.
+    pub ids: Ids,
+    auth: SharedAuth,
+    /// The configuration as loaded at start (tokens and TLS reload on SIGHUP).
+    pub config: Config,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("ids", &self.ids)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The configuration.
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    /// Opening the store, the lease or a tag.
+    #[error(transparent)]
+    Open(#[from] state::OpenError),
+    /// A listener's address or TLS files.
+    #[error("{0}")]
+    Listen(String),
+}
+
+impl Server {
+    /// Opens the generators of a checked configuration.
+    pub async fn open(config: Config) -> Result<Arc<Server>, ServeError> {
+        let auth = Auth::new(&config.tokens).map_err(|r| config::bad("tokens", r))?;
+        let ids = Ids::open(&config).await?;
+        Ok(Arc::new(Server {
+            ids,
+            auth: Arc::new(ArcSwap::from_pointee(auth)),
+            config,
+        }))
+    }
+
+    /// The tokens in force now.
+    pub fn auth(&self) -> arc_swap::Guard<Arc<Auth>> {
+        self.auth.load()
+    }
+
+    /// Reads the configuration file again and puts its tokens in force (SIGHUP). The old ones
+    /// stay when the file has an error.
+    pub fn reload(&self) -> Result<(), config::ConfigError> {
+        let Some(path) = &self.config.path else {
+            return Ok(());
+        };
+        let fresh = Config::from_file(path)?;
+        fresh.check()?;
+        let auth = Auth::new(&fresh.tokens).map_err(|r| config::bad("tokens", r))?;
+        self.auth.store(Arc::new(auth));
+        Ok(())
+    }
+
+    /// The API router: `/v1`, the compatible endpoints, gRPC, `/openapi.json`.
+    pub fn api_router(self: &Arc<Server>) -> Router {
+        let mut api = v1::routes().merge(openapi::routes());
+        if self.config.leaf.enabled {
+            api = api.merge(leaf::routes());
+        }
+        if self.config.tinyid.enabled {
+            api = api.merge(tinyid::routes());
+        }
+        let api = api
+            .route_layer(axum::middleware::from_fn_with_state(self.clone(), observe))
+            .fallback(|| async { ApiError::NotFound("no such route: see /openapi.json".into()) })
+            .with_state(self.clone());
+        api.merge(grpc::router(self.clone()))
+            .layer(tower_http::limit::RequestBodyLimitLayer::new(
+                self.config.limits.max_body_bytes,
+            ))
+            .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                Duration::from_millis(self.config.limits.request_timeout_ms),
+            ))
+    }
+}
+
+/// Counts every request by route pattern and status.
+async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_default();
+    // Requests keep being answered while draining: readiness is off, and the listener closes
+    // each connection after its request in flight.
+    let response = next.run(req).await;
+    s.ids
+        .metrics
+        .request(&route, response.status().as_u16(), started.elapsed());
+    response
+}
+
+/// Runs the server until SIGTERM or SIGINT: opens the generators, serves the API and admin
+/// listeners, reloads tokens and TLS on SIGHUP; on the way out turns readiness off, drains
+/// requests in flight (bounded by `limits.shutdown_grace_ms`) and releases the node lease.
+pub async fn run(config: Config) -> Result<(), ServeError> {
+    listen::run(config).await
+}

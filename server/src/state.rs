@@ -1,0 +1,297 @@
+//! What the server mints with: one of each core generator, opened once at start and shared by
+//! every listener (HTTP, gRPC, the compatible endpoints). Everything here is a core object or
+//! a call into one; the handlers only convert.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
+use idmint_core::segment::{
+    open_store, IdRange, SegmentClient, SegmentStore, StoreOptions, TagHandle, TagOrderNumbers,
+};
+use idmint_core::{
+    CheckDigit, Layout, MonotonicClock, ObjectId, ObjectIdGenerator, OnExhausted, OnRollback,
+    Snowflake, Template, Uuid7, Uuid7Generator,
+};
+
+use crate::config::{Config, OrderConfig};
+use crate::metrics::Metrics;
+
+/// A layout from a preset name or a spec, as `snowflake.layout` and `?layout=` take it.
+///
+/// ```
+/// assert_eq!(idmint_server::state::layout_of("twitter")?.preset_name(), Some("twitter"));
+/// assert!(idmint_server::state::layout_of("time:41,worker:10,sequence:12").is_ok());
+/// assert_eq!(idmint_server::state::layout_of("nope").unwrap_err().kind(), "invalid_layout");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn layout_of(text: &str) -> idmint_core::Result<Layout> {
+    if text.contains(':') {
+        Layout::parse(text)
+    } else {
+        Layout::preset(text)
+    }
+}
+
+/// The template of an `[orders.NAME]` entry.
+///
+/// ```
+/// let order = idmint_server::config::OrderConfig { template: "SO%y%M%D%6S".into(), check: Some("luhn".into()), offset: None };
+/// assert_eq!(idmint_server::state::template_of(&order)?.pattern(), "SO%y%M%D%6S");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn template_of(order: &OrderConfig) -> idmint_core::Result<Template> {
+    let mut t = Template::new(&order.template)?;
+    if let Some(check) = &order.check {
+        t = t.check_digit(check.parse::<CheckDigit>()?);
+    }
+    if let Some(offset) = &order.offset {
+        t = t.offset(offset)?;
+    }
+    Ok(t)
+}
+
+/// The generators, shared by every handler.
+pub struct Ids {
+    /// Segment IDs per tag.
+    pub segments: SegmentClient,
+    /// The store behind them, for the admin API.
+    pub store: Arc<dyn SegmentStore>,
+    /// Snowflake IDs from this server's leased node value.
+    pub snowflake: Snowflake,
+    /// ObjectIds.
+    pub object_ids: ObjectIdGenerator,
+    /// UUIDv7s.
+    pub uuids: Uuid7Generator,
+    /// Order numbers by template name.
+    pub orders: BTreeMap<String, Arc<TagOrderNumbers<MonotonicClock>>>,
+    /// Leases handed to clients.
+    pub leases: ClientLeases,
+    /// The largest `count` of one request.
+    pub max_count: usize,
+    /// Tags whose first range must be loaded before the server is ready.
+    pub preload: Vec<String>,
+    /// False once SIGTERM arrived: readiness off while requests drain.
+    pub accepting: AtomicBool,
+    /// Counters and histograms of the listeners.
+    pub metrics: Metrics,
+}
+
+impl std::fmt::Debug for Ids {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ids")
+            .field("segments", &self.segments)
+            .field("snowflake", &self.snowflake)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What opening the generators can fail with: the key of the configuration it came from, and
+/// core's error.
+#[derive(Debug, thiserror::Error)]
+#[error("{key}: {source}")]
+pub struct OpenError {
+    /// The configuration key (`store`, `snowflake`, `orders.NAME`).
+    pub key: String,
+    /// Core's error.
+    #[source]
+    pub source: idmint_core::Error,
+}
+
+fn at(key: &str) -> impl Fn(idmint_core::Error) -> OpenError + '_ {
+    move |source| OpenError {
+        key: key.to_string(),
+        source,
+    }
+}
+
+impl Ids {
+    /// Opens the store, leases this server's node value and loads the configured tags' first
+    /// ranges.
+    pub async fn open(config: &Config) -> Result<Ids, OpenError> {
+        let store = open_store(&config.store, &StoreOptions::default())
+            .await
+            .map_err(at("store"))?;
+        let segments = SegmentClient::builder()
+            .store(store.clone())
+            .auto_create(config.segment.auto_create)
+            .default_step(config.segment.default_step)
+            .max_wait(Duration::from_millis(config.segment.max_wait_ms))
+            .connect()
+            .await
+            .map_err(at("segment"))?;
+        let layout = layout_of(&config.snowflake.layout).map_err(at("snowflake.layout"))?;
+        let lease_store = open_lease_store(&config.store).await.map_err(at("store"))?;
+        let leases = ClientLeases::new(
+            lease_store.clone(),
+            layout.clone(),
+            Duration::from_millis(config.leases.default_ttl_ms),
+            Duration::from_millis(config.leases.max_ttl_ms),
+        )
+        .map_err(at("leases"))?;
+        let mut lease = LeaseOptions::store(lease_store)
+            .ttl(Duration::from_millis(config.snowflake.lease_ttl_ms))
+            .holder(&format!(
+                "idmint-serve@{}:{}",
+                config.listen,
+                std::process::id()
+            ));
+        if let Some(r) = &config.snowflake.lease_range {
+            let (first, last) =
+                idmint_core::lease::parse_range(r).map_err(at("snowflake.lease_range"))?;
+            lease = lease.range(first, last);
+        }
+        let on_exhausted: OnExhausted = config
+            .snowflake
+            .on_exhausted
+            .parse()
+            .map_err(at("snowflake.on_exhausted"))?;
+        let on_rollback: OnRollback = config
+            .snowflake
+            .on_rollback
+            .parse()
+            .map_err(at("snowflake.on_rollback"))?;
+        // Leasing blocks (the keeper runs its store calls on a runtime of its own).
+        let snowflake = tokio::task::spawn_blocking(move || {
+            Snowflake::builder(layout)
+                .lease(lease)
+                .on_exhausted(on_exhausted)
+                .on_rollback(on_rollback)
+                .build()
+        })
+        .await
+        .expect("the lease task does not panic")
+        .map_err(at("snowflake"))?;
+        let mut orders = BTreeMap::new();
+        for (name, order) in &config.orders {
+            let key = format!("orders.{name}");
+            let template = template_of(order).map_err(at(&key))?;
+            let tag = segments.tag_async(name).await.map_err(at(&key))?;
+            orders.insert(
+                name.clone(),
+                Arc::new(TagOrderNumbers::new(template, tag, MonotonicClock::new())),
+            );
+        }
+        for tag in &config.segment.tags {
+            segments
+                .tag_async(tag)
+                .await
+                .map_err(at("segment.tags"))?
+                .next_ids_async(1)
+                .await
+                .map_err(at("segment.tags"))?;
+        }
+        Ok(Ids {
+            segments,
+            store,
+            snowflake,
+            object_ids: ObjectIdGenerator::new(),
+            uuids: Uuid7Generator::new(),
+            orders,
+            leases,
+            max_count: config.max_count as usize,
+            preload: config.segment.tags.clone(),
+            accepting: AtomicBool::new(true),
+            metrics: Metrics::new(),
+        })
+    }
+
+    /// `count` as a request gave it (absent: 1), checked against the server's maximum.
+    pub fn count(&self, count: Option<u64>) -> idmint_core::Result<usize> {
+        idmint_core::args::request_count(count, self.max_count)
+    }
+
+    /// A tag's handle (created on first use when `segment.auto_create`).
+    pub async fn tag(&self, tag: &str) -> idmint_core::Result<TagHandle> {
+        self.segments.tag_async(tag).await
+    }
+
+    /// `count` segment IDs of `tag`, contiguous.
+    pub async fn segment_range(
+        &self,
+        tag: &str,
+        count: Option<u64>,
+    ) -> idmint_core::Result<IdRange> {
+        let n = self.count(count)?;
+        let range = self.tag(tag).await?.next_ids_async(n as u64).await?;
+        self.metrics.issued("segment", tag, range.len());
+        Ok(range)
+    }
+
+    /// `count` snowflake IDs.
+    pub fn snowflakes(&self, count: Option<u64>) -> idmint_core::Result<Vec<u64>> {
+        let ids = self.snowflake.next_ids(self.count(count)?)?;
+        self.metrics.issued("snowflake", "", ids.len() as u64);
+        Ok(ids)
+    }
+
+    /// `count` ObjectIds.
+    pub fn object_ids(&self, count: Option<u64>) -> idmint_core::Result<Vec<ObjectId>> {
+        let mut out = vec![ObjectId::from_parts(0, [0; 5], 0)?; self.count(count)?];
+        let mut filled = 0;
+        while filled < out.len() {
+            filled += self.object_ids.next_block(&mut out[filled..]);
+        }
+        self.metrics.issued("objectid", "", out.len() as u64);
+        Ok(out)
+    }
+
+    /// `count` UUIDv7s.
+    pub fn uuid7s(&self, count: Option<u64>) -> idmint_core::Result<Vec<Uuid7>> {
+        let ids = self.uuids.next_uuids(self.count(count)?)?;
+        self.metrics.issued("uuid7", "", ids.len() as u64);
+        Ok(ids)
+    }
+
+    /// `count` order numbers of the template `name`. Drawing may wait on the store, so it runs
+    /// on a blocking thread.
+    pub async fn order_numbers(
+        &self,
+        name: &str,
+        count: Option<u64>,
+    ) -> idmint_core::Result<Vec<String>> {
+        let n = self.count(count)?;
+        let orders =
+            self.orders
+                .get(name)
+                .cloned()
+                .ok_or_else(|| idmint_core::Error::InvalidTemplate {
+                    template: name.chars().take(64).collect(),
+                    reason: format!(
+                        "no template of that name is configured; configured: {}",
+                        self.orders.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                })?;
+        let out: Vec<String> = tokio::task::spawn_blocking(move || {
+            (0..n)
+                .map(|_| orders.next())
+                .collect::<idmint_core::Result<Vec<_>>>()
+        })
+        .await
+        .expect("order numbering does not panic")?;
+        self.metrics.issued("orders", name, n as u64);
+        Ok(out)
+    }
+
+    /// Ready: accepting, the lease held, the clock sane, every preloaded tag's range in memory.
+    pub fn not_ready(&self) -> Option<String> {
+        if !self.accepting.load(Ordering::Acquire) {
+            return Some("shutting down".into());
+        }
+        if self.snowflake.lease_held() == Some(false) {
+            return Some("the node lease is not held".into());
+        }
+        if !self.snowflake.clock_sane() {
+            return Some("the clock is behind the last issued snowflake ID".into());
+        }
+        let metrics = self.segments.metrics();
+        for tag in &self.preload {
+            if !metrics.iter().any(|m| &m.tag == tag && m.remaining > 0) {
+                return Some(format!("tag `{tag}` has no range loaded"));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,696 @@
+//! idmint's own HTTP API, `/v1/…`, JSON. Each handler authorizes, makes one core call and
+//! converts its answer; the rules (counts, ranges, TTLs, error texts) are core's.
+//!
+//! IDs in JSON are **strings by default** (`"ids": ["1541815603606036480"]`), because a
+//! JavaScript reader rounds a number above 2^53; `?ids=number` returns numbers, written digit
+//! for digit, for readers that keep 64-bit integers (Go, Java, Python, `jq`).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use idmint_core::segment::{TagInfo, TagSpec, TagUpdate};
+use idmint_core::ParsedId;
+
+use crate::auth::Need;
+use crate::error::{ApiError, ErrorBody};
+use crate::Server;
+
+/// The `/v1` routes.
+pub fn routes() -> Router<Arc<Server>> {
+    Router::new()
+        .route("/v1/segment/{tag}", post(segment))
+        .route("/v1/segment/{tag}/range", post(segment_range))
+        .route("/v1/snowflake", post(snowflake))
+        .route("/v1/objectid", post(object_id))
+        .route("/v1/uuid7", post(uuid7))
+        .route("/v1/orders/{name}", post(orders))
+        .route("/v1/parse", get(parse))
+        .route("/v1/layout", get(layout))
+        .route("/v1/leases", post(lease_acquire))
+        .route("/v1/leases/{value}/renew", post(lease_renew))
+        .route("/v1/leases/{value}/release", post(lease_release))
+        .route("/v1/admin/tags", get(tags_list).post(tags_create))
+        .route("/v1/admin/tags/{tag}", patch(tags_update))
+        .route("/v1/admin/leases", get(leases_list))
+}
+
+/// How many IDs, and how to write them.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CountQuery {
+    /// How many IDs (1 ..= the server's `max_count`, default 1).
+    #[param(minimum = 1)]
+    pub count: Option<u64>,
+    /// `string` (default): IDs as JSON strings; `number`: as JSON numbers (above 2^53 a
+    /// JavaScript reader rounds them).
+    pub ids: Option<IdsAs>,
+}
+
+/// How IDs are written in JSON.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum IdsAs {
+    /// `"123"`.
+    #[default]
+    String,
+    /// `123`.
+    Number,
+}
+
+/// A list of IDs, written straight into the body: a batch of 100 000 is one buffer, not
+/// 100 000 JSON values.
+fn id_list(
+    key: &str,
+    extra: &[(&str, &str)],
+    ids: impl Iterator<Item = u64>,
+    as_: Option<IdsAs>,
+) -> Response {
+    let quote = as_.unwrap_or_default() == IdsAs::String;
+    let mut out = String::with_capacity(64);
+    out.push('{');
+    for (k, v) in extra {
+        out.push_str(&serde_json::to_string(k).expect("a str serializes"));
+        out.push(':');
+        out.push_str(&serde_json::to_string(v).expect("a str serializes"));
+        out.push(',');
+    }
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":[");
+    let mut buf = itoa::Buffer::new();
+    for (i, id) in ids.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if quote {
+            out.push('"');
+        }
+        out.push_str(buf.format(id));
+        if quote {
+            out.push('"');
+        }
+    }
+    out.push_str("]}");
+    ([(header::CONTENT_TYPE, "application/json")], out).into_response()
+}
+
+fn text_list(ids: impl Iterator<Item = String>) -> Response {
+    Json(TextIds { ids: ids.collect() }).into_response()
+}
+
+/// IDs written as text (ObjectIds, UUIDs, order numbers).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TextIds {
+    /// The IDs.
+    pub ids: Vec<String>,
+}
+
+/// Numeric IDs: strings unless `?ids=number`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NumericIds {
+    /// The IDs, as decimal strings (or numbers with `?ids=number`).
+    #[schema(value_type = Vec<String>)]
+    pub ids: Vec<String>,
+}
+
+/// Segment IDs of a tag.
+#[utoipa::path(post, path = "/v1/segment/{tag}", tag = "mint",
+    params(("tag" = String, Path, description = "1-128 of A-Z a-z 0-9 _ . : -"), CountQuery),
+    responses((status = 200, description = "IDs of the tag, unique across every server and client of the store", body = NumericIds),
+        (status = "4XX", body = ErrorBody), (status = 503, description = "store unavailable past the buffer", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn segment(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(tag): Path<String>,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "segment",
+            name: &tag,
+        },
+    )?;
+    let range = s.ids.segment_range(&tag, q.count).await?;
+    Ok(id_list("ids", &[("tag", &tag)], range.into_iter(), q.ids))
+}
+
+/// A contiguous range of segment IDs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SegmentRange {
+    /// The tag.
+    pub tag: String,
+    /// The first ID (decimal string).
+    pub start: String,
+    /// The last ID, included (decimal string).
+    pub last: String,
+    /// How many: last - start + 1.
+    pub count: u64,
+}
+
+/// `count` contiguous segment IDs of a tag.
+#[utoipa::path(post, path = "/v1/segment/{tag}/range", tag = "mint",
+    params(("tag" = String, Path, description = "the tag"), CountQuery),
+    responses((status = 200, body = SegmentRange), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn segment_range(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(tag): Path<String>,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<SegmentRange>, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "segment",
+            name: &tag,
+        },
+    )?;
+    let range = s.ids.segment_range(&tag, q.count).await?;
+    Ok(Json(SegmentRange {
+        tag,
+        start: range.start.to_string(),
+        last: range.last().to_string(),
+        count: range.len(),
+    }))
+}
+
+/// Snowflake IDs from the server's leased node value.
+#[utoipa::path(post, path = "/v1/snowflake", tag = "mint", params(CountQuery),
+    responses((status = 200, body = NumericIds), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn snowflake(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "snowflake",
+            name: "",
+        },
+    )?;
+    let ids = s.ids.snowflakes(q.count)?;
+    Ok(id_list("ids", &[], ids.into_iter(), q.ids))
+}
+
+/// ObjectIds, 24 lowercase hex digits.
+#[utoipa::path(post, path = "/v1/objectid", tag = "mint", params(CountQuery),
+    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn object_id(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "objectid",
+            name: "",
+        },
+    )?;
+    Ok(text_list(
+        s.ids.object_ids(q.count)?.iter().map(|o| o.to_hex()),
+    ))
+}
+
+/// UUIDv7s, canonical text.
+#[utoipa::path(post, path = "/v1/uuid7", tag = "mint", params(CountQuery),
+    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn uuid7(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "uuid7",
+            name: "",
+        },
+    )?;
+    Ok(text_list(
+        s.ids.uuid7s(q.count)?.iter().map(|u| u.to_string()),
+    ))
+}
+
+/// Order numbers of a configured template.
+#[utoipa::path(post, path = "/v1/orders/{name}", tag = "mint",
+    params(("name" = String, Path, description = "a template configured under [orders.NAME]"), CountQuery),
+    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn orders(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(
+        &headers,
+        Need::Mint {
+            kind: "orders",
+            name: &name,
+        },
+    )?;
+    Ok(text_list(
+        s.ids.order_numbers(&name, q.count).await?.into_iter(),
+    ))
+}
+
+/// What to parse.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ParseQuery {
+    /// A decimal snowflake ID or a 24-hex-digit ObjectId.
+    pub id: String,
+    /// A preset name or layout spec (default: the server's layout).
+    pub layout: Option<String>,
+}
+
+/// An ID taken apart.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Parsed {
+    /// `snowflake` or `objectid`.
+    pub format: &'static str,
+    /// The ID as text.
+    pub id: String,
+    /// The layout's spec (snowflake IDs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    /// Unix milliseconds (snowflake) or seconds × 1000 (ObjectId).
+    pub time_ms: u64,
+    /// RFC 3339 UTC.
+    pub time: String,
+    /// Node fields by name (snowflake IDs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<std::collections::BTreeMap<String, u64>>,
+    /// Sequence (snowflake) or counter (ObjectId).
+    pub sequence: u64,
+    /// The 5 random bytes, hex (ObjectId).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub random: Option<String>,
+}
+
+/// Takes an ID apart.
+#[utoipa::path(get, path = "/v1/parse", tag = "read", params(ParseQuery),
+    responses((status = 200, body = Parsed), (status = "4XX", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn parse(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    q: Result<Query<ParseQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Parsed>, ApiError> {
+    let Query(q) = q?;
+    s.auth().check(&headers, Need::Read)?;
+    let layout = match &q.layout {
+        Some(l) => crate::state::layout_of(l)?,
+        None => s.ids.snowflake.layout().clone(),
+    };
+    Ok(Json(match ParsedId::parse(&q.id, &layout)? {
+        ParsedId::Snowflake { id, parts } => Parsed {
+            format: "snowflake",
+            id: id.to_string(),
+            layout: Some(layout.spec()),
+            time_ms: parts.time_ms,
+            time: parts.time(),
+            nodes: Some(parts.nodes.iter().cloned().collect()),
+            sequence: parts.sequence,
+            random: None,
+        },
+        ParsedId::ObjectId(oid) => Parsed {
+            format: "objectid",
+            id: oid.to_hex(),
+            layout: None,
+            time_ms: u64::from(oid.timestamp()) * 1000,
+            time: oid.time(),
+            nodes: None,
+            sequence: u64::from(oid.counter()),
+            random: Some(hex::encode(oid.random())),
+        },
+    }))
+}
+
+/// The server's snowflake layout and its node value.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LayoutInfo {
+    /// The layout's spec.
+    pub spec: String,
+    /// Its preset name, if it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// This server's node field values.
+    pub nodes: std::collections::BTreeMap<String, u64>,
+}
+
+/// The layout the server mints and leases for.
+#[utoipa::path(get, path = "/v1/layout", tag = "read",
+    responses((status = 200, body = LayoutInfo), (status = "4XX", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn layout(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+) -> Result<Json<LayoutInfo>, ApiError> {
+    s.auth().check(&headers, Need::Read)?;
+    let l = s.ids.snowflake.layout();
+    Ok(Json(LayoutInfo {
+        spec: l.spec(),
+        preset: l.preset_name().map(str::to_string),
+        nodes: s.ids.snowflake.nodes().into_iter().collect(),
+    }))
+}
+
+/// A lease request.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AcquireBody {
+    /// First value of the range (with `last`; default: every value of the server's layout).
+    pub first: Option<u64>,
+    /// Last value of the range, included.
+    pub last: Option<u64>,
+    /// TTL in ms (default and maximum: the server's `leases` settings).
+    pub ttl_ms: Option<u64>,
+    /// Who holds it, shown in `/v1/admin/leases`.
+    pub holder: Option<String>,
+}
+
+/// A lease held by the caller.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LeaseOut {
+    /// The node value.
+    pub value: u64,
+    /// The secret that renews and releases it.
+    pub token: String,
+    /// IDs of this value must carry times above this (unix ms).
+    pub fence_ms: u64,
+    /// How long it lasts unless renewed, ms.
+    pub ttl_ms: u64,
+    /// The node fields it fills.
+    pub nodes: std::collections::BTreeMap<String, u64>,
+    /// The layout's spec.
+    pub layout: String,
+}
+
+fn lease_out(s: &Server, l: idmint_core::lease::ClientLease) -> LeaseOut {
+    LeaseOut {
+        value: l.value,
+        token: l.token,
+        fence_ms: l.fence_ms,
+        ttl_ms: l.ttl_ms,
+        nodes: l.nodes.into_iter().collect(),
+        layout: s.ids.leases.layout().spec(),
+    }
+}
+
+fn range_of(first: Option<u64>, last: Option<u64>) -> Result<Option<(u64, u64)>, ApiError> {
+    match (first, last) {
+        (None, None) => Ok(None),
+        (Some(a), Some(b)) => Ok(Some((a, b))),
+        _ => Err(ApiError::BadRequest(
+            "give both `first` and `last`, or neither".into(),
+        )),
+    }
+}
+
+/// Leases a node value (fenced, with a TTL).
+#[utoipa::path(post, path = "/v1/leases", tag = "lease", request_body = AcquireBody,
+    responses((status = 201, body = LeaseOut), (status = 409, description = "no free value", body = ErrorBody),
+        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn lease_acquire(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    body: Result<Json<AcquireBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<(StatusCode, Json<LeaseOut>), ApiError> {
+    let caller = s.auth().check(&headers, Need::Lease)?;
+    let Json(b) = body?;
+    let holder = b.holder.unwrap_or_else(|| caller.name.clone());
+    let lease = s
+        .ids
+        .leases
+        .acquire(range_of(b.first, b.last)?, b.ttl_ms, &holder)
+        .await?;
+    Ok((StatusCode::CREATED, Json(lease_out(&s, lease))))
+}
+
+/// A renewal.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenewBody {
+    /// The lease's token.
+    pub token: String,
+    /// The last time (unix ms) the holder's IDs may carry until the next renewal.
+    pub fence_ms: u64,
+    /// TTL in ms (default: the server's).
+    pub ttl_ms: Option<u64>,
+}
+
+/// Renews a lease and moves its fence.
+#[utoipa::path(post, path = "/v1/leases/{value}/renew", tag = "lease", request_body = RenewBody,
+    params(("value" = u64, Path, description = "the leased value")),
+    responses((status = 200, body = LeaseOut), (status = 409, description = "lease_lost: not held with this token", body = ErrorBody),
+        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn lease_renew(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    value: Result<Path<u64>, axum::extract::rejection::PathRejection>,
+    body: Result<Json<RenewBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<LeaseOut>, ApiError> {
+    s.auth().check(&headers, Need::Lease)?;
+    let Path(value) = value?;
+    let Json(b) = body?;
+    let lease = s
+        .ids
+        .leases
+        .renew(value, &b.token, b.ttl_ms, b.fence_ms)
+        .await?;
+    Ok(Json(lease_out(&s, lease)))
+}
+
+/// A release.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReleaseBody {
+    /// The lease's token.
+    pub token: String,
+    /// The last time (unix ms) the holder's IDs really carried.
+    pub fence_ms: u64,
+}
+
+/// Whether a release happened.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Released {
+    /// Always true (a lease not held is 409 `lease_lost`).
+    pub released: bool,
+}
+
+/// Gives a value up.
+#[utoipa::path(post, path = "/v1/leases/{value}/release", tag = "lease", request_body = ReleaseBody,
+    params(("value" = u64, Path, description = "the leased value")),
+    responses((status = 200, body = Released), (status = 409, body = ErrorBody), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn lease_release(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    value: Result<Path<u64>, axum::extract::rejection::PathRejection>,
+    body: Result<Json<ReleaseBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Released>, ApiError> {
+    s.auth().check(&headers, Need::Lease)?;
+    let Path(value) = value?;
+    let Json(b) = body?;
+    s.ids.leases.release(value, &b.token, b.fence_ms).await?;
+    Ok(Json(Released { released: true }))
+}
+
+/// A tag as the store holds it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TagOut {
+    /// The tag.
+    pub tag: String,
+    /// The last ID handed out to anyone (decimal string).
+    pub max_id: String,
+    /// Its step (0: clients use their default).
+    pub step: u64,
+    /// Its description.
+    pub description: String,
+}
+
+impl From<TagInfo> for TagOut {
+    fn from(t: TagInfo) -> Self {
+        TagOut {
+            tag: t.tag,
+            max_id: t.max_id.to_string(),
+            step: t.step,
+            description: t.description,
+        }
+    }
+}
+
+/// Every tag of the store.
+#[utoipa::path(get, path = "/v1/admin/tags", tag = "admin",
+    responses((status = 200, body = Vec<TagOut>), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn tags_list(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<TagOut>>, ApiError> {
+    s.auth().check(&headers, Need::Admin)?;
+    Ok(Json(
+        s.ids
+            .store
+            .list_tags()
+            .await?
+            .into_iter()
+            .map(TagOut::from)
+            .collect(),
+    ))
+}
+
+/// A new tag.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTag {
+    /// The tag.
+    pub tag: String,
+    /// The first ID (default 1).
+    pub start: Option<u64>,
+    /// The step (default 1000).
+    pub step: Option<u64>,
+    /// A description.
+    pub description: Option<String>,
+}
+
+/// Creates a tag (201), or answers 200 with the existing one, unchanged.
+#[utoipa::path(post, path = "/v1/admin/tags", tag = "admin", request_body = CreateTag,
+    responses((status = 201, body = TagOut), (status = 200, description = "the tag existed; unchanged", body = TagOut),
+        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn tags_create(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    body: Result<Json<CreateTag>, axum::extract::rejection::JsonRejection>,
+) -> Result<(StatusCode, Json<TagOut>), ApiError> {
+    s.auth().check(&headers, Need::Admin)?;
+    let Json(b) = body?;
+    let mut spec = TagSpec::new(&b.tag)?;
+    if let Some(v) = b.start {
+        spec = spec.start(v)?;
+    }
+    if let Some(v) = b.step {
+        spec = spec.step(v)?;
+    }
+    if let Some(v) = &b.description {
+        spec = spec.description(v)?;
+    }
+    let created = s.ids.store.create_tag(&spec).await?;
+    let info = s
+        .ids
+        .store
+        .tag_info(&b.tag)
+        .await?
+        .ok_or_else(|| idmint_core::Error::UnknownTag { tag: b.tag.clone() })?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(info.into())))
+}
+
+/// A change to a tag.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateTag {
+    /// New step.
+    pub step: Option<u64>,
+    /// New description.
+    pub description: Option<String>,
+    /// Raise the counter so the next ID is at least this (never lowers it).
+    pub next_at_least: Option<u64>,
+}
+
+/// Tunes a tag: step, description, or the next ID raised.
+#[utoipa::path(patch, path = "/v1/admin/tags/{tag}", tag = "admin", request_body = UpdateTag,
+    params(("tag" = String, Path, description = "the tag")),
+    responses((status = 200, body = TagOut), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn tags_update(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(tag): Path<String>,
+    body: Result<Json<UpdateTag>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<TagOut>, ApiError> {
+    s.auth().check(&headers, Need::Admin)?;
+    let Json(b) = body?;
+    let mut update = TagUpdate::new();
+    if let Some(v) = b.step {
+        update = update.step(v)?;
+    }
+    if let Some(v) = &b.description {
+        update = update.description(v)?;
+    }
+    if let Some(v) = b.next_at_least {
+        update = update.next_at_least(v)?;
+    }
+    Ok(Json(
+        s.ids.segments.update_tag_async(&tag, &update).await?.into(),
+    ))
+}
+
+/// A lease as the store holds it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LeaseRow {
+    /// The value.
+    pub value: u64,
+    /// `held`, `frozen` or `free`.
+    pub state: &'static str,
+    /// The holder's name.
+    pub holder: String,
+    /// ms until the lease ends (negative: ended that long ago).
+    pub expires_in_ms: i64,
+    /// The fence (unix ms).
+    pub last_time_ms: u64,
+}
+
+/// Every lease the store has a record of.
+#[utoipa::path(get, path = "/v1/admin/leases", tag = "admin",
+    responses((status = 200, body = Vec<LeaseRow>), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn leases_list(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<LeaseRow>>, ApiError> {
+    s.auth().check(&headers, Need::Admin)?;
+    Ok(Json(
+        s.ids
+            .leases
+            .list()
+            .await?
+            .into_iter()
+            .map(|i| LeaseRow {
+                state: i.state(),
+                value: i.value,
+                holder: i.holder,
+                expires_in_ms: i.expires_in_ms,
+                last_time_ms: i.last_time_ms,
+            })
+            .collect(),
+    ))
+}
