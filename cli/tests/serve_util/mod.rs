@@ -1,0 +1,233 @@
+//! Running `idmint serve` in tests: a real process on free loopback ports with its own temp
+//! directory, waited for until ready, stopped by PID (SIGTERM, SIGKILL) and never left running.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// A free loopback port (bound and released: another process could take it in between, which
+/// the tests accept).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// A name no earlier run used.
+pub fn unique(prefix: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000
+    )
+}
+
+/// A test server's URL from `IDMINT_TEST_<NAME>_URL` (tests/servers.sh). Unset: fails when
+/// `IDMINT_REQUIRE_SERVERS=1`, else `None` and the test skips with a note.
+pub fn store_server(name: &str) -> Option<String> {
+    let var = format!("IDMINT_TEST_{}_URL", name.to_ascii_uppercase());
+    match std::env::var(&var) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
+                "{var} is not set but IDMINT_REQUIRE_SERVERS=1"
+            );
+            eprintln!("skipped: {var} is not set (tests/servers.sh starts the servers)");
+            None
+        }
+    }
+}
+
+/// One `idmint serve` process.
+pub struct Served {
+    child: Option<Child>,
+    /// Its working directory (config.toml, the SQLite file, log.txt).
+    pub dir: PathBuf,
+    /// API port.
+    pub port: u16,
+    /// Admin port.
+    pub admin_port: u16,
+    config: String,
+}
+
+impl Served {
+    /// Starts `idmint serve` with `config` (TOML without `listen`/`admin_listen`, which are
+    /// added) in a fresh temp directory, and waits until /readyz answers 200.
+    pub fn start(config: &str) -> Served {
+        let dir = std::env::temp_dir().join(unique("idmint-serve"));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Served::start_in(dir, config)
+    }
+
+    /// The same in `dir` (kept, so a restart finds its SQLite file again).
+    pub fn start_in(dir: PathBuf, config: &str) -> Served {
+        let mut s = Served {
+            child: None,
+            dir,
+            port: free_port(),
+            admin_port: free_port(),
+            config: config.to_string(),
+        };
+        s.spawn();
+        s.wait_ready(Duration::from_secs(30));
+        s
+    }
+
+    fn spawn(&mut self) {
+        let full = format!(
+            "listen = \"127.0.0.1:{}\"\nadmin_listen = \"127.0.0.1:{}\"\n{}",
+            self.port, self.admin_port, self.config
+        );
+        std::fs::write(self.dir.join("config.toml"), full).expect("config");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("log.txt"))
+            .expect("log file");
+        let child = Command::new(env!("CARGO_BIN_EXE_idmint"))
+            .args(["serve", "--config", "config.toml"])
+            .current_dir(&self.dir)
+            .env_remove("IDMINT_STORE")
+            .env_remove("IDMINT_LISTEN")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log file"))
+            .stderr(log)
+            .spawn()
+            .expect("start idmint serve");
+        self.child = Some(child);
+    }
+
+    /// Starts the process again on the same ports, directory and configuration.
+    pub fn restart(&mut self) {
+        assert!(self.child.is_none(), "stop it first");
+        self.spawn();
+        self.wait_ready(Duration::from_secs(30));
+    }
+
+    /// The API base URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The admin base URL.
+    pub fn admin_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.admin_port)
+    }
+
+    /// The process ID.
+    pub fn pid(&self) -> i32 {
+        self.child.as_ref().expect("running").id() as i32
+    }
+
+    /// Waits until /readyz answers 200 (panics with the log after `limit`).
+    pub fn wait_ready(&mut self, limit: Duration) {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                panic!("idmint serve exited with {status}:\n{}", self.log());
+            }
+            if http_status(self.admin_port, "/readyz") == Some(200) {
+                return;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "idmint serve not ready within {limit:?}:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// SIGTERM, then waits for the exit (at most `limit`); returns its exit code.
+    pub fn term(&mut self, limit: Duration) -> Option<i32> {
+        let mut child = self.child.take().expect("running");
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let started = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return status.code();
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "idmint serve did not stop within {limit:?} of SIGTERM:\n{}",
+                    self.log()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGKILL by PID, reaped.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Sends a signal (SIGHUP to reload).
+    pub fn signal(&self, sig: i32) {
+        unsafe { libc::kill(self.pid(), sig) };
+    }
+
+    /// Everything the process wrote.
+    pub fn log(&self) -> String {
+        let mut s = String::new();
+        if let Ok(mut f) = std::fs::File::open(self.dir.join("log.txt")) {
+            let _ = f.read_to_string(&mut s);
+        }
+        s
+    }
+
+    /// The directory, for a path inside it.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.kill();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// The status of a plain `GET` to loopback `port` (None when nothing answers), without a
+/// client library: for readiness polling.
+pub fn http_status(port: u16, path: &str) -> Option<u16> {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).ok()?;
+    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+}
+
+/// A file under `dir`.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
