@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec};
+use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate};
 use idmint_core::Error;
 use segment_util::{child_ids, duplicates, server, spawn_child, unique, write_ids};
 use sqlx::any::AnyPoolOptions;
@@ -535,6 +535,105 @@ fn missing_columns_and_tables_are_named() {
                 .unwrap()
                 .get(0);
             assert_eq!(rows, 0, "{db:?}");
+            pool.close().await;
+        });
+    }
+}
+
+/// Admin operations on mapped tables: list, tune the step and description, raise the counter
+/// in the table's own meaning (Leaf's next segment starts exactly at `next_at_least`), never
+/// lower it; a field the table has no column for is refused, naming the option, with nothing
+/// changed.
+#[test]
+fn mapped_tables_list_and_update() {
+    let rt = rt();
+    for (db, url) in databases() {
+        rt.block_on(async {
+            let pool = legacy_pool(db, &url).await;
+            // Leaf: max_id is the next free ID, and the table has step and description.
+            let leaf = unique("leaf_admin");
+            Legacy::Leaf.create(&pool, db, &leaf, "t").await;
+            let store = open_store(
+                &format!("{url}?{}", Legacy::Leaf.options(&leaf)),
+                &StoreOptions::default(),
+            )
+            .await
+            .unwrap();
+            let b = TagSpec::new("b").unwrap().step(30).unwrap();
+            assert!(store.create_tag(&b).await.unwrap());
+            let tags = store.list_tags().await.unwrap();
+            let rows: Vec<_> = tags
+                .iter()
+                .map(|t| (t.tag.as_str(), t.max_id, t.step, t.description.as_str()))
+                .collect();
+            assert_eq!(rows, [("b", 0, 30, ""), ("t", 0, 20, "test")], "{db:?}");
+
+            let up = TagUpdate::new()
+                .step(50)
+                .unwrap()
+                .description("tuned")
+                .unwrap()
+                .next_at_least(1001)
+                .unwrap();
+            let info = store.update_tag("t", &up).await.unwrap();
+            assert_eq!(
+                (info.max_id, info.step, info.description.as_str()),
+                (1000, 50, "tuned"),
+                "{db:?}"
+            );
+            assert_eq!(store.tag_info("t").await.unwrap().unwrap(), info);
+            // Leaf itself reads the new row: the new step, from next_at_least on.
+            assert_eq!(
+                leaf_segment(&pool, db, &leaf, "t").await,
+                1001..1051,
+                "{db:?}"
+            );
+            // Lowering changes nothing: the next range is above everything issued.
+            let low = TagUpdate::new().next_at_least(5).unwrap();
+            assert_eq!(store.update_tag("t", &low).await.unwrap().max_id, 1050);
+            assert_eq!(store.allocate("t", 1).await.unwrap().start, 1051, "{db:?}");
+            // An empty update reads the row back; an unknown tag is one.
+            let info = store.update_tag("t", &TagUpdate::new()).await.unwrap();
+            assert_eq!((info.max_id, info.step), (1051, 50), "{db:?}");
+            for u in [TagUpdate::new(), up.clone()] {
+                let err = store.update_tag("missing", &u).await.unwrap_err();
+                assert_eq!(err.kind(), "unknown_tag", "{db:?}: {err}");
+            }
+
+            // seed 004's sequence_value: max_id is the last ID issued, no step or description.
+            let seq = unique("seq_admin");
+            Legacy::Cas.create(&pool, db, &seq, "t").await;
+            let store = open_store(
+                &format!("{url}?{}", Legacy::Cas.options(&seq)),
+                &StoreOptions::default(),
+            )
+            .await
+            .unwrap();
+            let step = TagUpdate::new()
+                .step(5)
+                .unwrap()
+                .next_at_least(100)
+                .unwrap();
+            let err = store.update_tag("t", &step).await.unwrap_err();
+            let msg = err.to_string();
+            assert_eq!(invalid_argument(err).0, "step_column", "{db:?}: {msg}");
+            assert!(msg.contains(&seq), "{db:?}: {msg}");
+            let desc = TagUpdate::new().description("x").unwrap();
+            let err = store.update_tag("t", &desc).await.unwrap_err();
+            assert_eq!(invalid_argument(err).0, "description_column", "{db:?}");
+            // Nothing changed by the refused updates.
+            assert_eq!(store.tag_info("t").await.unwrap().unwrap().max_id, 0);
+            let raise = TagUpdate::new().next_at_least(100).unwrap();
+            let info = store.update_tag("t", &raise).await.unwrap();
+            assert_eq!((info.max_id, info.step), (99, 0), "{db:?}");
+            assert_eq!(
+                cas_block(&pool, db, &seq, "t", 20).await,
+                100..120,
+                "{db:?}"
+            );
+            let tags = store.list_tags().await.unwrap();
+            assert_eq!(tags.len(), 1, "{db:?}");
+            assert_eq!((tags[0].tag.as_str(), tags[0].max_id), ("t", 119), "{db:?}");
             pool.close().await;
         });
     }

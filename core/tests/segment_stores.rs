@@ -12,7 +12,7 @@ mod segment_util;
 
 use std::time::Duration;
 
-use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, MAX_ID};
+use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate, MAX_ID};
 use segment_util::{child_ids, duplicates, server, spawn_child, store_urls, unique, write_ids};
 
 fn rt() -> tokio::runtime::Runtime {
@@ -104,6 +104,177 @@ fn store_contract() {
                 assert_eq!(err.kind(), "tag_exhausted", "{name}: {err}");
             }
         });
+    }
+}
+
+/// The admin operations on every store: tags listed in byte order, step and description
+/// tuned, the counter raised by `next_at_least` and never lowered, unknown tags refused.
+/// A Redis Cluster too when `IDMINT_TEST_REDIS_CLUSTER_URL` is set (`tests/servers.sh start
+/// redis-cluster`): its tags are listed from every master.
+#[test]
+fn list_and_update_tags() {
+    let rt = rt();
+    let mut urls = store_urls();
+    if let Ok(u) = std::env::var("IDMINT_TEST_REDIS_CLUSTER_URL") {
+        urls.push((
+            "redis-cluster".into(),
+            format!("{u}?prefix={}", unique("p")),
+        ));
+        urls.push((
+            "redis-cluster-sharded".into(),
+            format!("{u}?prefix={}&shards=3&shard_refill=100", unique("p")),
+        ));
+    }
+    for (name, url) in urls {
+        rt.block_on(async {
+            let store = open_store(&url, &StoreOptions::default()).await.unwrap();
+            // One global counter for every tag.
+            let sharded = name.ends_with("sharded");
+            assert!(store.list_tags().await.unwrap().is_empty(), "{name}");
+            for (tag, step) in [("b", 20), ("a", 10), ("C", 30)] {
+                let spec = TagSpec::new(tag).unwrap().step(step).unwrap();
+                store.create_tag(&spec).await.unwrap();
+            }
+            let tags = store.list_tags().await.unwrap();
+            let listed: Vec<_> = tags.iter().map(|t| (t.tag.as_str(), t.step)).collect();
+            assert_eq!(
+                listed,
+                [("C", 30), ("a", 10), ("b", 20)],
+                "{name}: byte order"
+            );
+            for t in &tags {
+                assert_eq!(
+                    Some(t),
+                    store.tag_info(&t.tag).await.unwrap().as_ref(),
+                    "{name}"
+                );
+            }
+
+            let issued = store.allocate("a", 10).await.unwrap();
+            let before = store.tag_info("a").await.unwrap().unwrap();
+            let up = TagUpdate::new()
+                .step(7)
+                .unwrap()
+                .description("alpha")
+                .unwrap();
+            let info = store.update_tag("a", &up).await.unwrap();
+            assert_eq!(
+                (info.tag.as_str(), info.step, info.description.as_str()),
+                ("a", 7, "alpha"),
+                "{name}"
+            );
+            assert_eq!(info.max_id, before.max_id, "{name}: the counter stays");
+            assert_eq!(store.tag_info("a").await.unwrap().unwrap(), info, "{name}");
+            // Only the fields asked for change.
+            let info = store
+                .update_tag("a", &TagUpdate::new().step(8).unwrap())
+                .await
+                .unwrap();
+            assert_eq!((info.step, info.description.as_str()), (8, "alpha"));
+            let info = store
+                .update_tag("a", &TagUpdate::new().description("").unwrap())
+                .await
+                .unwrap();
+            assert_eq!((info.step, info.description.as_str()), (8, ""));
+
+            // Raising: the next ID is at least next_at_least.
+            let raise = TagUpdate::new().next_at_least(1_000_001).unwrap();
+            let info = store.update_tag("a", &raise).await.unwrap();
+            assert!(info.max_id >= 1_000_000, "{name}: {info:?}");
+            let next = store.allocate("a", 5).await.unwrap();
+            if sharded {
+                assert!(next.start >= 1_000_001, "{name}: {next}");
+            } else {
+                assert_eq!(info.max_id, 1_000_000, "{name}");
+                assert_eq!(next.start, 1_000_001, "{name}");
+            }
+            // Lowering is a no-op: the counter stays, the next range is above all issued.
+            let low = TagUpdate::new().next_at_least(issued.start).unwrap();
+            let info = store.update_tag("a", &low).await.unwrap();
+            assert!(info.max_id >= next.last() as i64, "{name}: {info:?}");
+            let after = store.allocate("a", 5).await.unwrap();
+            assert!(after.start > next.last(), "{name}: {next} then {after}");
+            // A tag raised near the top of the range (sharded mode refuses past 2^53).
+            let top = TagUpdate::new().next_at_least(MAX_ID - 1).unwrap();
+            if sharded {
+                let err = store.update_tag("b", &top).await.unwrap_err();
+                assert_eq!(err.kind(), "invalid_argument", "{name}: {err}");
+                assert!(err.to_string().contains("next_at_least"), "{err}");
+            } else {
+                assert_eq!(
+                    store.update_tag("b", &top).await.unwrap().max_id,
+                    (MAX_ID - 2) as i64
+                );
+                assert_eq!(
+                    store.allocate("b", 2).await.unwrap().last(),
+                    MAX_ID,
+                    "{name}"
+                );
+                let err = store.allocate("b", 1).await.unwrap_err();
+                assert_eq!(err.kind(), "tag_exhausted", "{name}: {err}");
+                // Already past it: nothing to raise.
+                let info = store.update_tag("b", &top).await.unwrap();
+                assert_eq!(info.max_id, MAX_ID as i64, "{name}");
+            }
+
+            // An empty update reads the row back.
+            let info = store.update_tag("C", &TagUpdate::new()).await.unwrap();
+            assert_eq!(Some(info), store.tag_info("C").await.unwrap(), "{name}");
+            for u in [TagUpdate::new(), up.clone(), raise.clone()] {
+                let err = store.update_tag("missing", &u).await.unwrap_err();
+                assert_eq!(err.kind(), "unknown_tag", "{name}: {err}");
+            }
+            assert!(store.tag_info("missing").await.unwrap().is_none(), "{name}");
+            let err = store.update_tag("a b", &up).await.unwrap_err();
+            assert_eq!(err.kind(), "invalid_tag", "{name}");
+            assert_eq!(store.list_tags().await.unwrap().len(), 3, "{name}");
+        });
+    }
+}
+
+/// A client's update of a tag's step reaches its own state of the tag: the next refill
+/// fetches the new step, and runs longer than it go to the store.
+#[test]
+fn client_takes_a_new_step() {
+    for (name, url) in store_urls() {
+        let client = SegmentClient::builder()
+            .store_url(&url)
+            .default_step(100)
+            .max_step(100)
+            // No dynamic growth, so every refill is the tag's step.
+            .step_timing(Duration::ZERO, Duration::from_secs(3600))
+            .connect_blocking()
+            .unwrap();
+        let h = client.tag("c").unwrap();
+        let first = h.next_id().unwrap();
+        assert_eq!(h.metrics().step, 100, "{name}");
+        let info = client
+            .update_tag("c", &TagUpdate::new().step(10).unwrap())
+            .unwrap();
+        assert_eq!(info.step, 10, "{name}");
+        assert_eq!(h.metrics().step, 10, "{name}");
+        assert!(h.cursor(11).is_err(), "{name}: the step bounds blocks");
+        // Above the new step: straight from the store.
+        let run = h.next_ids(50).unwrap();
+        assert_eq!(run.len(), 50, "{name}");
+        // The rest of the first range of 100, then ranges of 10.
+        let mut last = first;
+        for _ in 0..150 {
+            let id = h.next_id().unwrap();
+            assert!(id > last, "{name}");
+            last = id;
+        }
+        let m = h.metrics();
+        assert_eq!(m.step, 10, "{name}: {m:?}");
+        assert!(m.remaining <= 20, "{name}: {m:?}");
+        let listed = client.list_tags().unwrap();
+        assert_eq!(listed.len(), 1, "{name}");
+        assert_eq!(
+            (listed[0].tag.as_str(), listed[0].step),
+            ("c", 10),
+            "{name}"
+        );
+        client.close();
     }
 }
 

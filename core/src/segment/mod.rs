@@ -71,8 +71,8 @@ pub use store::{IdRange, MemoryStore, SegmentStore, StoreFuture, TagInfo};
 pub(crate) use tag::check_step;
 pub use tag::check_step_wide;
 pub use tag::{
-    validate_table, validate_tag, TagSpec, DEFAULT_STEP, DEFAULT_TABLE, MAX_DESCRIPTION_LEN,
-    MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
+    validate_table, validate_tag, TagSpec, TagUpdate, DEFAULT_STEP, DEFAULT_TABLE,
+    MAX_DESCRIPTION_LEN, MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
 };
 
 use crate::{Error, Result};

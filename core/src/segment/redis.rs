@@ -30,7 +30,7 @@ use redis::Client;
 
 use super::redis_link::{Call, Lua, Target, Topology};
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
-use super::tag::{check_count, validate_tag, TagSpec};
+use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
 use super::{describe_url, RedisConn, StoreOptions};
 use crate::error::quoted;
 use crate::{Error, Result};
@@ -113,6 +113,53 @@ if g < tonumber(ARGV[1]) then redis.call('SET', KEYS[2], ARGV[1]) end
 return created
 ";
 
+// KEYS: counter, meta. ARGV: step ('' keeps it), '1' to set the description (else '0'), the
+// description, the floor: the counter's least value (next_at_least - 1, '' for none).
+// The counter can pass 2^53, where Lua numbers (doubles) lose digits, so it is compared with
+// the floor as decimal text: both are canonical non-negative integers (INCRBY's and SET's
+// values, never with a sign or leading zeros), so the longer is larger, and at equal length
+// the first differing digit decides (compared as bytes: Lua's `<` on strings follows the
+// server's locale).
+const UPDATE_PLAIN: &str = r"
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 'U' end
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[2], 'step', ARGV[1]) end
+if ARGV[2] == '1' then redis.call('HSET', KEYS[2], 'description', ARGV[3]) end
+local floor = ARGV[4]
+local below = #cur < #floor
+if floor ~= '' and #cur == #floor then
+  for i = 1, #cur do
+    local a, b = string.byte(cur, i), string.byte(floor, i)
+    if a ~= b then below = a < b break end
+  end
+end
+if floor ~= '' and below then
+  redis.call('SET', KEYS[1], floor)
+  cur = floor
+end
+return {cur, redis.call('HGET', KEYS[2], 'step') or '', redis.call('HGET', KEYS[2], 'description') or ''}
+";
+
+// KEYS: meta, global. ARGV as UPDATE_PLAIN's, but the last is next_at_least itself (below
+// 2^53, so Lua numbers hold it exactly). A tag's floor is its meta `start`: ALLOCATE_SHARD
+// drops a shard block below it and takes a fresh one from the global counter, which is
+// raised to next_at_least - 1 here, so the fresh block starts at next_at_least or above.
+// Raising the global counter only skips IDs (for every tag: a gap), and a shard block is
+// always a run the global counter already passed, so no ID can come out twice.
+const UPDATE_SHARD: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'U' end
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], 'step', ARGV[1]) end
+if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'description', ARGV[3]) end
+if ARGV[4] ~= '' then
+  local n = tonumber(ARGV[4])
+  local s = tonumber(redis.call('HGET', KEYS[1], 'start') or '1')
+  if s < n then redis.call('HSET', KEYS[1], 'start', ARGV[4]) end
+  local g = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if g < n - 1 then redis.call('SET', KEYS[2], string.format('%.0f', n - 1)) end
+end
+return {redis.call('GET', KEYS[2]) or '0', redis.call('HGET', KEYS[1], 'step') or '', redis.call('HGET', KEYS[1], 'description') or ''}
+";
+
 /// A Redis store (feature `redis`): `redis://[:password@]host:port[/db]`, options
 /// `?prefix=…` (default `idmint:seg`) and `?shards=N&shard_refill=M` for sharded mode.
 ///
@@ -136,6 +183,8 @@ pub struct RedisStore {
     create_plain: Lua,
     allocate_shard: Lua,
     create_shard: Lua,
+    update_plain: Lua,
+    update_shard: Lua,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -187,6 +236,8 @@ impl RedisStore {
             create_plain: Lua::new(CREATE_PLAIN),
             allocate_shard: Lua::new(ALLOCATE_SHARD),
             create_shard: Lua::new(CREATE_SHARD),
+            update_plain: Lua::new(UPDATE_PLAIN),
+            update_shard: Lua::new(UPDATE_SHARD),
         };
         store.conn.connection().await?;
         Ok(store)
@@ -272,6 +323,80 @@ impl RedisStore {
         cmd: &redis::Cmd,
     ) -> Result<T> {
         self.conn.cmd(what, cmd).await
+    }
+
+    /// A tag's row from its counter (the global one in sharded mode) and its meta fields.
+    fn info(
+        &self,
+        what: &str,
+        tag: &str,
+        counter: Option<&str>,
+        step: Option<&str>,
+        description: Option<&str>,
+    ) -> Result<TagInfo> {
+        Ok(TagInfo {
+            tag: tag.to_string(),
+            max_id: match counter {
+                Some(c) => self.parse_id(what, c)?,
+                None => 0,
+            },
+            step: step
+                .and_then(|s| s.parse::<u64>().ok())
+                .unwrap_or(super::DEFAULT_STEP)
+                .max(1),
+            description: description.unwrap_or_default().to_string(),
+        })
+    }
+
+    /// The names of every tag under the prefix, sorted: the keys that exist once per tag
+    /// (plain mode: the counter, `{prefix}:{TAG}`; sharded: the meta hash) found by `SCAN`,
+    /// or on a Cluster by `KEYS` on every master (the cluster client routes `KEYS` to all
+    /// of them and joins the replies; a `SCAN` cursor belongs to one node).
+    async fn tag_names(&self) -> Result<Vec<String>> {
+        const WHAT: &str = "listing tags";
+        let (head, tail) = match self.mode {
+            RedisMode::Plain => (format!("{}:{{", self.prefix), "}".to_string()),
+            RedisMode::Sharded { .. } => {
+                (format!("{}:{{", self.shard_prefix), "}:meta".to_string())
+            }
+        };
+        // Prefixes and tags are made of `A-Z a-z 0-9 _ . : -` (and the Cluster's braces), none
+        // of them special in a glob pattern.
+        let pattern = format!("{head}*{tail}");
+        let keys: Vec<String> = match self.topology() {
+            Topology::Cluster => self.cmd(WHAT, redis::cmd("KEYS").arg(&pattern)).await?,
+            Topology::Single | Topology::Sentinel => {
+                let mut keys = Vec::new();
+                let mut cursor = 0u64;
+                loop {
+                    let (next, batch): (u64, Vec<String>) = self
+                        .cmd(
+                            WHAT,
+                            redis::cmd("SCAN")
+                                .arg(cursor)
+                                .arg("MATCH")
+                                .arg(&pattern)
+                                .arg("COUNT")
+                                .arg(1000),
+                        )
+                        .await?;
+                    keys.extend(batch);
+                    if next == 0 {
+                        break keys;
+                    }
+                    cursor = next;
+                }
+            }
+        };
+        // SCAN may return a key twice; a key that is not a tag's (another program's, under
+        // the same prefix) is skipped.
+        let names: std::collections::BTreeSet<String> = keys
+            .iter()
+            .filter_map(|k| k.strip_prefix(head.as_str())?.strip_suffix(tail.as_str()))
+            .filter(|t| validate_tag(t).is_ok())
+            .map(str::to_string)
+            .collect();
+        Ok(names.into_iter().collect())
     }
 
     fn parse_id(&self, what: &str, text: &str) -> Result<i64> {
@@ -373,20 +498,99 @@ impl SegmentStore for RedisStore {
             if !exists {
                 return Ok(None);
             }
-            let max_id = match counter {
-                Some(c) => self.parse_id("reading a tag", &c)?,
-                None => 0,
+            self.info(
+                "reading a tag",
+                tag,
+                counter.as_deref(),
+                meta.get("step").map(String::as_str),
+                meta.get("description").map(String::as_str),
+            )
+            .map(Some)
+        })
+    }
+
+    fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
+        Box::pin(async move {
+            let mut tags = Vec::new();
+            for name in self.tag_names().await? {
+                // A tag is never deleted by idmint, but an operator may have: skip it then.
+                if let Some(info) = self.tag_info(&name).await? {
+                    tags.push(info);
+                }
+            }
+            Ok(tags)
+        })
+    }
+
+    fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo> {
+        Box::pin(async move {
+            const WHAT: &str = "updating a tag";
+            validate_tag(tag)?;
+            let step = update.step_value().map_or(String::new(), |s| s.to_string());
+            let (set_description, description) = match update.description_value() {
+                Some(d) => ("1", d),
+                None => ("0", ""),
             };
-            Ok(Some(TagInfo {
-                tag: tag.to_string(),
-                max_id,
-                step: meta
-                    .get("step")
-                    .and_then(|s| s.parse::<u64>().ok())
-                    .unwrap_or(super::DEFAULT_STEP)
-                    .max(1),
-                description: meta.get("description").cloned().unwrap_or_default(),
-            }))
+            let inv = match self.mode {
+                RedisMode::Plain => {
+                    let floor = update
+                        .next_at_least_value()
+                        .map_or(String::new(), |n| (n - 1).to_string());
+                    let mut inv = self.update_plain.call();
+                    inv.key(self.counter_key(tag))
+                        .key(self.meta_key(tag))
+                        .arg(&step)
+                        .arg(set_description)
+                        .arg(description)
+                        .arg(floor);
+                    inv
+                }
+                RedisMode::Sharded { .. } => {
+                    let next = match update.next_at_least_value() {
+                        // IDs stay at or below 2^53 - 1 there (Lua numbers are doubles).
+                        Some(n) if n - 1 > SHARD_LIMIT as u64 => {
+                            return Err(Error::InvalidArgument {
+                                name: "next_at_least".into(),
+                                value: n.to_string(),
+                                expected: format!(
+                                    "1..={}: Redis sharded mode keeps IDs below 2^53",
+                                    SHARD_LIMIT as u64 + 1
+                                ),
+                            })
+                        }
+                        Some(n) => n.to_string(),
+                        None => String::new(),
+                    };
+                    let mut inv = self.update_shard.call();
+                    inv.key(self.meta_key(tag))
+                        .key(self.global_key())
+                        .arg(&step)
+                        .arg(set_description)
+                        .arg(description)
+                        .arg(next);
+                    inv
+                }
+            };
+            let reply: redis::Value = self.run(WHAT, &inv).await?;
+            let fields: Vec<String> = match redis::from_owned_redis_value::<String>(reply.clone()) {
+                Ok(u) if u == "U" => {
+                    return Err(Error::UnknownTag {
+                        tag: tag.to_string(),
+                    })
+                }
+                _ => redis::from_owned_redis_value(reply).map_err(|e| self.conn.err(WHAT, e))?,
+            };
+            let [counter, step, description] = fields.as_slice() else {
+                return Err(Error::StoreUnavailable {
+                    store: self.describe.clone(),
+                    reason: format!(
+                        "{WHAT}: expected 3 values, the script returned {}",
+                        fields.len()
+                    ),
+                });
+            };
+            let step = (!step.is_empty()).then_some(step.as_str());
+            self.info(WHAT, tag, Some(counter), step, Some(description))
         })
     }
 

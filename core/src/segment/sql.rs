@@ -29,7 +29,7 @@
 //! meaning, so both allocators' ranges meet exactly.
 
 use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
-use super::tag::{check_count, validate_tag, TagSpec};
+use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
 use super::{MaxIdMeaning, StoreOptions, TableMapping};
 use crate::sql::{Bind, Dialect, Pooling, SqlTable};
 use crate::{Error, Result};
@@ -71,6 +71,17 @@ struct Statements {
     /// Inserts a tag's row if missing: tag, max_id, and step and description where the table
     /// has those columns.
     insert: String,
+    /// Every tag with its `row` columns, ordered by tag.
+    list: String,
+    /// The quoted tag, max_id, step and description columns, for `update_tag`'s statement.
+    tag_col: String,
+    max_col: String,
+    step_col: Option<String>,
+    description_col: Option<String>,
+    /// `, updated = expr` where the table has an update-time column (empty otherwise).
+    set_updated: String,
+    /// `max_id, step, description` as `row` selects them (the `RETURNING` list).
+    row_cols: String,
     has_step: bool,
     has_description: bool,
 }
@@ -88,12 +99,20 @@ impl Statements {
     fn new(t: &SqlTable, c: &Columns<'_>) -> Statements {
         let q = |col: &str| t.quote(col);
         let (tag, max) = (q(c.tag), q(c.max_id));
-        let row = format!(
-            "SELECT {max}, {}, {} FROM {{t}} WHERE {tag} = ?",
+        let row_cols = format!(
+            "{max}, {}, {}",
             c.step.map_or("0".to_string(), q),
             c.description
                 .map_or("''".to_string(), |d| format!("COALESCE({}, '')", q(d))),
         );
+        let row = format!("SELECT {row_cols} FROM {{t}} WHERE {tag} = ?");
+        // MySQL marks a binary-collated column (idmint's `ascii_bin` tag) BINARY, which the
+        // driver will not read as text; a CAST reads it in the connection's character set.
+        let tag_text = match t.dialect() {
+            Dialect::MySql => format!("CAST({tag} AS CHAR)"),
+            _ => tag.clone(),
+        };
+        let list = format!("SELECT {tag_text}, {row_cols} FROM {{t}} ORDER BY {tag}");
         let updated = c.updated.map_or(String::new(), |(col, expr)| {
             format!(", {} = {expr}", q(col))
         });
@@ -107,7 +126,7 @@ impl Statements {
                  WHERE {tag} = ? AND {max} <= ? RETURNING {max}"
             ),
         };
-        let mut cols = vec![tag.clone(), max];
+        let mut cols = vec![tag.clone(), max.clone()];
         cols.extend(c.step.map(q));
         cols.extend(c.description.map(q));
         let marks = vec!["?"; cols.len()].join(", ");
@@ -118,6 +137,13 @@ impl Statements {
             row,
             add,
             insert,
+            list,
+            tag_col: tag,
+            max_col: max,
+            step_col: c.step.map(q),
+            description_col: c.description.map(q),
+            set_updated: updated,
+            row_cols,
             has_step: c.step.is_some(),
             has_description: c.description.is_some(),
         }
@@ -327,8 +353,12 @@ impl SqlStore {
     /// An allocation that moved more than one row: the tag column of a mapped table is not
     /// unique, so one tag has several counters and IDs would repeat.
     fn not_unique(&self, tag: &str, rows: u64) -> Error {
+        self.not_unique_while("allocating", tag, rows)
+    }
+
+    fn not_unique_while(&self, what: &str, tag: &str, rows: u64) -> Error {
         self.table.err(
-            "allocating",
+            what,
             format_args!(
                 "{rows} rows of `{}` have {} = `{tag}`: the tag column must be unique (a primary key or unique index)",
                 self.table.name(),
@@ -364,6 +394,92 @@ impl SqlStore {
             0 | 1 => Ok(new_max.first().copied()),
             n => Err(self.not_unique(tag, n as u64)),
         }
+    }
+
+    /// A row as `row` and `list` read it (`max_id`, `step`, `description` from column
+    /// `first`), as a [`TagInfo`].
+    fn info(&self, what: &str, tag: &str, r: &sqlx::any::AnyRow, first: usize) -> Result<TagInfo> {
+        let t = &self.table;
+        let max_id: i64 = t.get(what, r, first)?;
+        let step: i64 = t.get(what, r, first + 1)?;
+        Ok(TagInfo {
+            tag: tag.to_string(),
+            max_id: self.last_issued(max_id),
+            // No step column (read as 0), or a nonsense step: 0, the client's default.
+            step: u64::try_from(step).unwrap_or(0),
+            description: t.get(what, r, first + 2)?,
+        })
+    }
+
+    /// The `UPDATE` of [`SegmentStore::update_tag`] and its binds, or `None` for an update
+    /// that changes nothing. A field the (mapped) table has no column for is an error
+    /// naming the option that would map one, before anything is written.
+    fn update_statement<'u>(
+        &self,
+        tag: &'u str,
+        u: &'u TagUpdate,
+    ) -> Result<Option<(String, Vec<Bind<'u>>)>> {
+        let missing = |option: &str, field: &str| {
+            Error::InvalidArgument {
+            name: option.into(),
+            value: "(none)".into(),
+            expected: format!(
+                "a column for the tag's {field} in table `{}` at {}: map one with {option}= to change it",
+                self.table.name(),
+                self.table.describe()
+            ),
+        }
+        };
+        let sql = &self.sql;
+        let mut sets = Vec::new();
+        let mut binds = Vec::new();
+        if let Some(step) = u.step_value() {
+            let col = sql
+                .step_col
+                .as_ref()
+                .ok_or_else(|| missing("step_column", "step"))?;
+            sets.push(format!("{col} = ?"));
+            // step is 1..=2^40.
+            binds.push(Bind::I(step as i64));
+        }
+        if let Some(d) = u.description_value() {
+            let col = sql
+                .description_col
+                .as_ref()
+                .ok_or_else(|| missing("description_column", "description"))?;
+            sets.push(format!("{col} = ?"));
+            binds.push(Bind::S(d));
+        }
+        if let Some(next) = u.next_at_least_value() {
+            // The raw value whose meaning is "the next ID is `next`": next is 1..=2^63-1, so
+            // both fit a BIGINT.
+            let floor = match self.max_id_is {
+                MaxIdMeaning::LastIssued => next - 1,
+                MaxIdMeaning::NextFree => next,
+            } as i64;
+            let max = &sql.max_col;
+            // CASE rather than GREATEST (PostgreSQL, MySQL) or max() (SQLite): one text for
+            // all three. Only ever raises the counter.
+            sets.push(format!("{max} = CASE WHEN {max} < ? THEN ? ELSE {max} END"));
+            binds.extend([Bind::I(floor), Bind::I(floor)]);
+        }
+        if sets.is_empty() {
+            return Ok(None);
+        }
+        let returning = match self.table.dialect() {
+            Dialect::MySql => String::new(),
+            _ => format!(" RETURNING {}", sql.row_cols),
+        };
+        binds.push(Bind::S(tag));
+        Ok(Some((
+            format!(
+                "UPDATE {{t}} SET {}{} WHERE {} = ?{returning}",
+                sets.join(", "),
+                sql.set_updated,
+                sql.tag_col
+            ),
+            binds,
+        )))
     }
 
     /// A raw `max_id` as idmint's meaning: the last ID handed out.
@@ -420,16 +536,58 @@ impl SegmentStore for SqlStore {
     fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>> {
         Box::pin(async move {
             validate_tag(tag)?;
-            Ok(self
-                .row(tag)
-                .await?
-                .map(|(max_id, step, description)| TagInfo {
-                    tag: tag.to_string(),
-                    max_id: self.last_issued(max_id),
-                    // No step column (read as 0), or a nonsense step: 0, the client's default.
-                    step: u64::try_from(step).unwrap_or(0),
-                    description,
-                }))
+            const WHAT: &str = "reading a tag";
+            let rows = self
+                .table
+                .rows(WHAT, &self.sql.row, &[Bind::S(tag)])
+                .await?;
+            rows.first().map(|r| self.info(WHAT, tag, r, 0)).transpose()
+        })
+    }
+
+    fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
+        Box::pin(async move {
+            const WHAT: &str = "listing tags";
+            let rows = self.table.rows(WHAT, &self.sql.list, &[]).await?;
+            let mut tags = rows
+                .iter()
+                .map(|r| {
+                    let tag: String = self.table.get(WHAT, r, 0)?;
+                    self.info(WHAT, &tag, r, 1)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            // ORDER BY follows the database's collation (PostgreSQL's may ignore case): the
+            // promise is byte order.
+            tags.sort_by(|a, b| a.tag.cmp(&b.tag));
+            Ok(tags)
+        })
+    }
+
+    fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo> {
+        Box::pin(async move {
+            const WHAT: &str = "updating a tag";
+            validate_tag(tag)?;
+            let unknown = || Error::UnknownTag {
+                tag: tag.to_string(),
+            };
+            let Some((sql, binds)) = self.update_statement(tag, update)? else {
+                return self.tag_info(tag).await?.ok_or_else(unknown);
+            };
+            if self.table.dialect() == Dialect::MySql {
+                // No RETURNING: the one UPDATE changes the row atomically, then it is read.
+                // (Rows matched, not changed: sqlx asks MySQL for CLIENT_FOUND_ROWS.)
+                let done = self.table.exec(WHAT, &sql, &binds).await?;
+                if done.rows_affected() > 1 {
+                    return Err(self.not_unique_while(WHAT, tag, done.rows_affected()));
+                }
+                return self.tag_info(tag).await?.ok_or_else(unknown);
+            }
+            let rows = self.table.rows(WHAT, &sql, &binds).await?;
+            match rows.len() {
+                0 => Err(unknown()),
+                1 => self.info(WHAT, tag, &rows[0], 0),
+                n => Err(self.not_unique_while(WHAT, tag, n as u64)),
+            }
         })
     }
 

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::tag::{check_count, validate_tag, TagSpec};
+use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
 use crate::{Error, Result};
 
 /// The future a [`SegmentStore`] method returns (boxed, so stores can be chosen at run time).
@@ -172,6 +172,52 @@ pub trait SegmentStore: Send + Sync + 'static {
     /// `count` IDs above the old value. Errors: [`Error::UnknownTag`], [`Error::TagExhausted`],
     /// [`Error::StoreUnavailable`].
     fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange>;
+
+    /// Every tag the store holds, ordered by tag (byte order, whatever the database's
+    /// collation). An admin operation: it reads every row (SQL) or scans the prefix's keys
+    /// (Redis), so it is not for a hot path.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentStore, TagSpec};
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// let store = MemoryStore::new();
+    /// store.create_tag(&TagSpec::new("users")?).await?;
+    /// store.create_tag(&TagSpec::new("orders")?.step(50)?).await?;
+    /// let tags = store.list_tags().await?;
+    /// assert_eq!(tags.iter().map(|t| t.tag.as_str()).collect::<Vec<_>>(), ["orders", "users"]);
+    /// assert_eq!(tags[0].step, 50);
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>>;
+
+    /// Tunes a tag: its step and description, and raises its counter so the next ID handed
+    /// out is at least [`next_at_least`](TagUpdate::next_at_least) (never lowers it: that
+    /// would reissue IDs). One atomic statement or script where the store allows. Returns the
+    /// tag's row after the change.
+    ///
+    /// Errors: [`Error::UnknownTag`] for a missing tag; [`Error::InvalidArgument`] naming the
+    /// column option (`step_column`, `description_column`) when a mapped table has no column
+    /// for a field that was asked to change (then nothing changes); [`Error::StoreUnavailable`].
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentStore, TagSpec, TagUpdate};
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// let store = MemoryStore::new();
+    /// store.create_tag(&TagSpec::new("orders")?).await?;
+    /// let up = TagUpdate::new().step(500)?.next_at_least(1_000_001)?;
+    /// let info = store.update_tag("orders", &up).await?;
+    /// assert_eq!((info.max_id, info.step), (1_000_000, 500));
+    /// assert_eq!(store.allocate("orders", 500).await?.start, 1_000_001);
+    /// // Lowering is a no-op: the counter stays above everything issued.
+    /// let info = store.update_tag("orders", &TagUpdate::new().next_at_least(5)?).await?;
+    /// assert_eq!(info.max_id, 1_000_500);
+    /// let err = store.update_tag("nope", &up).await.unwrap_err();
+    /// assert_eq!(err.kind(), "unknown_tag");
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo>;
 }
 
 #[derive(Debug, Clone)]
@@ -286,12 +332,7 @@ impl SegmentStore for MemoryStore {
         Box::pin(async move {
             self.check_up()?;
             validate_tag(tag)?;
-            Ok(self.lock().get(tag).map(|r| TagInfo {
-                tag: tag.to_string(),
-                max_id: r.max_id,
-                step: r.step,
-                description: r.description.clone(),
-            }))
+            Ok(self.lock().get(tag).map(|r| r.info(tag)))
         })
     }
 
@@ -311,6 +352,48 @@ impl SegmentStore for MemoryStore {
             row.max_id += count as i64;
             IdRange::from_new_max(row.max_id, count)
         })
+    }
+
+    fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
+        Box::pin(async move {
+            self.check_up()?;
+            let mut tags: Vec<TagInfo> = self.lock().iter().map(|(tag, r)| r.info(tag)).collect();
+            tags.sort_by(|a, b| a.tag.cmp(&b.tag));
+            Ok(tags)
+        })
+    }
+
+    fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo> {
+        Box::pin(async move {
+            self.check_up()?;
+            validate_tag(tag)?;
+            let mut rows = self.lock();
+            let row = rows.get_mut(tag).ok_or_else(|| Error::UnknownTag {
+                tag: tag.to_string(),
+            })?;
+            if let Some(step) = update.step_value() {
+                row.step = step;
+            }
+            if let Some(d) = update.description_value() {
+                row.description = d.to_string();
+            }
+            if let Some(next) = update.next_at_least_value() {
+                // next is 1..=2^63-1, so next - 1 fits.
+                row.max_id = row.max_id.max((next - 1) as i64);
+            }
+            Ok(row.info(tag))
+        })
+    }
+}
+
+impl MemRow {
+    fn info(&self, tag: &str) -> TagInfo {
+        TagInfo {
+            tag: tag.to_string(),
+            max_id: self.max_id,
+            step: self.step,
+            description: self.description.clone(),
+        }
     }
 }
 

@@ -141,13 +141,7 @@ impl TagSpec {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn start(mut self, start: u64) -> Result<TagSpec> {
-        if !(1..=MAX_ID).contains(&start) {
-            return Err(Error::InvalidArgument {
-                name: "start".into(),
-                value: start.to_string(),
-                expected: format!("1..={MAX_ID}"),
-            });
-        }
+        check_start("start", start)?;
         self.start = start;
         Ok(self)
     }
@@ -174,14 +168,7 @@ impl TagSpec {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn description(mut self, description: &str) -> Result<TagSpec> {
-        let n = description.chars().count();
-        if n > MAX_DESCRIPTION_LEN {
-            return Err(Error::InvalidArgument {
-                name: "description".into(),
-                value: format!("{n} characters"),
-                expected: format!("at most {MAX_DESCRIPTION_LEN} characters"),
-            });
-        }
+        check_description(description)?;
         self.description = description.to_string();
         Ok(self)
     }
@@ -236,6 +223,150 @@ impl TagSpec {
         // start is 1..=i64::MAX, so this cannot wrap.
         (self.start - 1) as i64
     }
+}
+
+/// How to tune a tag that exists ([`SegmentStore::update_tag`](super::SegmentStore::update_tag)):
+/// any of a new step, a new description, and a floor for the next ID. Fields left unset are
+/// left as they are; each is checked as [`TagSpec`] checks it.
+///
+/// `next_at_least(n)` raises the tag's counter so the next ID any client *fetches* is at least
+/// `n`; a counter already past it stays where it is (lowering would reissue IDs). IDs that
+/// clients already hold in memory are still handed out: they were issued before the change.
+///
+/// ```
+/// use idmint_core::segment::TagUpdate;
+/// let u = TagUpdate::new().step(5_000)?.description("order numbers")?.next_at_least(2_000_001)?;
+/// assert_eq!((u.step_value(), u.next_at_least_value()), (Some(5_000), Some(2_000_001)));
+/// assert_eq!(u.description_value(), Some("order numbers"));
+/// assert!(TagUpdate::new().is_empty());
+/// assert_eq!(TagUpdate::new().step(0).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TagUpdate {
+    step: Option<u64>,
+    description: Option<String>,
+    next_at_least: Option<u64>,
+}
+
+impl TagUpdate {
+    /// An update that changes nothing (yet).
+    ///
+    /// ```
+    /// assert!(idmint_core::segment::TagUpdate::new().is_empty());
+    /// ```
+    pub fn new() -> TagUpdate {
+        TagUpdate::default()
+    }
+
+    /// A new step, 1..=2^40, as [`TagSpec::step`] takes it.
+    ///
+    /// ```
+    /// use idmint_core::segment::TagUpdate;
+    /// assert_eq!(TagUpdate::new().step(10)?.step_value(), Some(10));
+    /// let err = TagUpdate::new().step(1 << 41).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid argument `step` = 2199023255552: 1..=1099511627776");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn step(mut self, step: u64) -> Result<TagUpdate> {
+        check_step("step", step)?;
+        self.step = Some(step);
+        Ok(self)
+    }
+
+    /// A new description, up to 256 characters, as [`TagSpec::description`] takes it (an empty
+    /// one clears it).
+    ///
+    /// ```
+    /// use idmint_core::segment::TagUpdate;
+    /// assert_eq!(TagUpdate::new().description("")?.description_value(), Some(""));
+    /// assert!(TagUpdate::new().description(&"d".repeat(257)).is_err());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn description(mut self, description: &str) -> Result<TagUpdate> {
+        check_description(description)?;
+        self.description = Some(description.to_string());
+        Ok(self)
+    }
+
+    /// The least ID the tag may hand out next, 1..=2^63-1 (the range of [`TagSpec::start`]):
+    /// the counter is raised to it if below, never lowered.
+    ///
+    /// ```
+    /// use idmint_core::segment::TagUpdate;
+    /// assert_eq!(TagUpdate::new().next_at_least(1_000)?.next_at_least_value(), Some(1_000));
+    /// let err = TagUpdate::new().next_at_least(0).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid argument `next_at_least` = 0: 1..=9223372036854775807");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn next_at_least(mut self, next: u64) -> Result<TagUpdate> {
+        check_start("next_at_least", next)?;
+        self.next_at_least = Some(next);
+        Ok(self)
+    }
+
+    /// The new step, if one is set.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagUpdate::new().step_value(), None);
+    /// ```
+    pub fn step_value(&self) -> Option<u64> {
+        self.step
+    }
+
+    /// The new description, if one is set.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagUpdate::new().description_value(), None);
+    /// ```
+    pub fn description_value(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The floor of the next ID, if one is set.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::segment::TagUpdate::new().next_at_least_value(), None);
+    /// ```
+    pub fn next_at_least_value(&self) -> Option<u64> {
+        self.next_at_least
+    }
+
+    /// Whether the update changes nothing (then a store only reads the tag back).
+    ///
+    /// ```
+    /// use idmint_core::segment::TagUpdate;
+    /// assert!(!TagUpdate::new().step(100)?.is_empty());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.step.is_none() && self.description.is_none() && self.next_at_least.is_none()
+    }
+}
+
+/// A first ID (or a floor for the next one): 1..=2^63-1 ([`MAX_ID`]).
+fn check_start(name: &str, start: u64) -> Result<()> {
+    if !(1..=MAX_ID).contains(&start) {
+        return Err(Error::InvalidArgument {
+            name: name.into(),
+            value: start.to_string(),
+            expected: format!("1..={MAX_ID}"),
+        });
+    }
+    Ok(())
+}
+
+/// A description: at most [`MAX_DESCRIPTION_LEN`] characters.
+fn check_description(description: &str) -> Result<()> {
+    let n = description.chars().count();
+    if n > MAX_DESCRIPTION_LEN {
+        return Err(Error::InvalidArgument {
+            name: "description".into(),
+            value: format!("{n} characters"),
+            expected: format!("at most {MAX_DESCRIPTION_LEN} characters"),
+        });
+    }
+    Ok(())
 }
 
 pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
@@ -334,6 +465,13 @@ mod tests {
         assert!(s.clone().step(MAX_STEP + 1).is_err());
         assert!(s.description(&"d".repeat(257)).is_err());
         assert_eq!(check_count(1).unwrap(), i64::MAX - 1);
+        let u = TagUpdate::new();
+        assert!(u.clone().next_at_least(MAX_ID).is_ok());
+        assert!(u.clone().next_at_least(MAX_ID + 1).is_err());
+        assert!(u.clone().step(MAX_STEP).is_ok());
+        assert!(u.clone().step(MAX_STEP + 1).is_err());
+        assert!(u.clone().description(&"d".repeat(256)).is_ok());
+        assert!(u.description(&"d".repeat(257)).is_err());
         assert!(check_count(0).is_err());
     }
 }

@@ -87,7 +87,10 @@ pub(super) struct TagState {
     word: Padded<AtomicU64>,
     slots: [Slot; 2],
     pub(super) refilling: AtomicBool,
-    pub(super) base_step: u64,
+    /// The tag's step as the store holds it (or the client's default): the least a refill
+    /// fetches, and the longest run served from the buffered ranges. Changed only by
+    /// [`TagState::set_base_step`], when this client updates the tag's step.
+    base_step: AtomicU64,
     pub(super) step: AtomicU64,
     /// The last ID of every range received so far (0: none): the guard against a store that
     /// lost its state.
@@ -125,7 +128,7 @@ impl TagState {
             // Generation 0 is an empty range in slot 0, so the first call goes to the slow path.
             slots: [Slot::empty(0), Slot::empty(GEN_WRITING)],
             refilling: AtomicBool::new(false),
-            base_step,
+            base_step: AtomicU64::new(base_step),
             step: AtomicU64::new(base_step),
             high_water: AtomicU64::new(0),
             last_fetch: Mutex::new(None),
@@ -225,11 +228,27 @@ impl TagState {
         cur + nxt
     }
 
+    /// The tag's step (see `base_step`).
+    #[inline(always)]
+    pub(super) fn base_step(&self) -> u64 {
+        self.base_step.load(Ordering::Relaxed)
+    }
+
+    /// A new step for the tag (its row changed): the next refill fetches exactly `step`, and
+    /// the dynamic step grows and shrinks from it from then on. A refill already under way
+    /// ends with the size it asked for; ranges already buffered are served as they are.
+    pub(super) fn set_base_step(&self, step: u64) {
+        self.base_step.store(step, Ordering::Relaxed);
+        self.step.store(step, Ordering::Relaxed);
+        *lock(&self.last_fetch) = None;
+    }
+
     /// Leaf's dynamic step: double when the last range lasted under `grow_below`, halve when
     /// over `shrink_above`, within `base_step..=max_step`.
     pub(super) fn plan_step(&self, opts: &Options, now: Instant) -> u64 {
-        let cur = self.step.load(Ordering::Relaxed);
-        let top = opts.max_step.max(self.base_step);
+        let base = self.base_step();
+        let cur = self.step.load(Ordering::Relaxed).max(base);
+        let top = opts.max_step.max(base);
         match *lock(&self.last_fetch) {
             None => cur,
             Some(prev) => {
@@ -237,7 +256,7 @@ impl TagState {
                 if lasted < opts.grow_below {
                     cur.saturating_mul(2).min(top)
                 } else if lasted > opts.shrink_above {
-                    (cur / 2).max(self.base_step)
+                    (cur / 2).max(base)
                 } else {
                     cur
                 }

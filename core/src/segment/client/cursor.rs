@@ -46,11 +46,12 @@ impl TagHandle {
     pub fn cursor(&self, block: u64) -> Result<TagCursor> {
         self.shared.live()?;
         // Blocks come from the buffered ranges, so one may not exceed the range a refill brings.
-        if !(1..=self.st.base_step).contains(&block) {
+        let step = self.st.base_step();
+        if !(1..=step).contains(&block) {
             return Err(Error::InvalidArgument {
                 name: "block".into(),
                 value: block.to_string(),
-                expected: format!("1..={}", self.st.base_step),
+                expected: format!("1..={step}"),
             });
         }
         Ok(TagCursor {

@@ -21,8 +21,8 @@ pub use builder::SegmentClientBuilder;
 pub use cursor::TagCursor;
 use refill::{Life, Shared};
 
-use super::store::IdRange;
-use super::tag::{check_step, validate_tag, TagSpec};
+use super::store::{IdRange, TagInfo};
+use super::tag::{check_step, validate_tag, TagSpec, TagUpdate};
 use crate::{Error, Result};
 
 /// Counters of one tag in a client, readable at any time.
@@ -262,6 +262,92 @@ impl SegmentClient {
         self.shared().create_tag(spec).await
     }
 
+    /// Every tag the client's store holds, ordered by tag (blocking; see
+    /// [`SegmentStore::list_tags`](super::SegmentStore::list_tags)).
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+    /// client.create_tag(&TagSpec::new("users")?)?;
+    /// client.create_tag(&TagSpec::new("orders")?.description("order numbers")?)?;
+    /// let tags = client.list_tags()?;
+    /// assert_eq!(tags.iter().map(|t| t.tag.as_str()).collect::<Vec<_>>(), ["orders", "users"]);
+    /// assert_eq!(tags[0].description, "order numbers");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn list_tags(&self) -> Result<Vec<TagInfo>> {
+        self.shared().live()?;
+        let shared = Arc::clone(self.shared());
+        self.shared()
+            .run_blocking(async move { shared.list_tags().await }, "listing tags")
+    }
+
+    /// [`list_tags`](SegmentClient::list_tags) for async callers.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::{MemoryStore, SegmentClient};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect().await?;
+    /// client.next_id_async("orders").await?; // creates the tag (auto_create)
+    /// assert_eq!(client.list_tags_async().await?[0].tag, "orders");
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub async fn list_tags_async(&self) -> Result<Vec<TagInfo>> {
+        self.shared().live()?;
+        self.shared().list_tags().await
+    }
+
+    /// Tunes a tag in the client's store (blocking; see
+    /// [`SegmentStore::update_tag`](super::SegmentStore::update_tag)) and returns its row after
+    /// the change.
+    ///
+    /// A new step reaches this client's state of the tag at once: its next refill fetches
+    /// the new step (the dynamic step grows from there), and runs of
+    /// [`next_ids`](TagHandle::next_ids) above it go to the store. Other clients keep the
+    /// step they loaded until they load the tag again (a new client). IDs already buffered,
+    /// here or in other clients, are still handed out after a raised
+    /// [`next_at_least`](TagUpdate::next_at_least): they were issued before it, so they are
+    /// unique, just below the new floor.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec, TagUpdate};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+    /// let orders = client.tag("orders")?;
+    /// assert_eq!(orders.next_id()?, 1); // a range of 1000 buffered
+    /// let info = client.update_tag("orders", &TagUpdate::new().step(10)?.next_at_least(5_001)?)?;
+    /// assert_eq!((info.max_id, info.step), (5_000, 10));
+    /// assert!(orders.cursor(11).is_err()); // the new step bounds blocks
+    /// assert_eq!(client.update_tag("nope", &TagUpdate::new()).unwrap_err().kind(), "unknown_tag");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn update_tag(&self, tag: &str, update: &TagUpdate) -> Result<TagInfo> {
+        self.shared().live()?;
+        let shared = Arc::clone(self.shared());
+        let (name, update) = (tag.to_string(), update.clone());
+        self.shared().run_blocking(
+            async move { shared.update_tag(&name, &update).await },
+            &format!("updating tag `{tag}`"),
+        )
+    }
+
+    /// [`update_tag`](SegmentClient::update_tag) for async callers.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec, TagUpdate};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect().await?;
+    /// client.create_tag_async(&TagSpec::new("t")?).await?;
+    /// let info = client.update_tag_async("t", &TagUpdate::new().description("tickets")?).await?;
+    /// assert_eq!(info.description, "tickets");
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub async fn update_tag_async(&self, tag: &str, update: &TagUpdate) -> Result<TagInfo> {
+        self.shared().live()?;
+        self.shared().update_tag(tag, update).await
+    }
+
     /// Metrics of every tag this client has loaded, sorted by tag.
     ///
     /// ```
@@ -389,12 +475,8 @@ impl TagHandle {
     pub fn next_ids(&self, n: u64) -> Result<IdRange> {
         self.shared().live()?;
         check_step("n", n)?;
-        if n > self.st.base_step {
-            let this = self.clone();
-            return self.shared().run_blocking(
-                async move { this.direct(n).await },
-                &format!("allocating {n} IDs for tag `{}`", self.st.name),
-            );
+        if n > self.st.base_step() {
+            return self.direct_blocking(n);
         }
         match self.st.try_take(n) {
             Take::Got(id, crossed) => Ok(self.taken(id, n, crossed)),
@@ -439,7 +521,7 @@ impl TagHandle {
             tag: self.st.name.clone(),
             store: self.shared().describe.clone(),
         };
-        if n > self.st.base_step {
+        if n > self.st.base_step() {
             return Err(would_block());
         }
         match self.st.try_take(n) {
@@ -498,7 +580,7 @@ impl TagHandle {
     pub async fn next_ids_async(&self, n: u64) -> Result<IdRange> {
         self.shared().live()?;
         check_step("n", n)?;
-        if n > self.st.base_step {
+        if n > self.st.base_step() {
             return self.direct(n).await;
         }
         match self.st.try_take(n) {
@@ -529,6 +611,14 @@ impl TagHandle {
     /// ```
     pub fn metrics(&self) -> TagMetrics {
         metrics(&self.st)
+    }
+
+    fn direct_blocking(&self, n: u64) -> Result<IdRange> {
+        let this = self.clone();
+        self.shared().run_blocking(
+            async move { this.direct(n).await },
+            &format!("allocating {n} IDs for tag `{}`", self.st.name),
+        )
     }
 
     async fn direct(&self, n: u64) -> Result<IdRange> {
@@ -562,6 +652,11 @@ impl TagHandle {
         let deadline = Instant::now() + max_wait;
         let mut waited = false;
         loop {
+            // The tag's step was lowered below `n` (update_tag): refills now bring ranges too
+            // short for it, so it comes from the store as every run above the step does.
+            if n > self.st.base_step() {
+                return self.direct_blocking(n);
+            }
             let seen = *lock(&self.st.events);
             if let Take::Got(id, crossed) = self.st.take_or_swap(n) {
                 return Ok(self.taken(id, n, crossed));
@@ -602,6 +697,9 @@ impl TagHandle {
         let deadline = tokio::time::Instant::now() + max_wait;
         let mut waited = false;
         loop {
+            if n > self.st.base_step() {
+                return self.direct(n).await;
+            }
             let mut notified = pin!(self.st.notify.notified());
             notified.as_mut().enable();
             if let Take::Got(id, crossed) = self.st.take_or_swap(n) {

@@ -16,7 +16,7 @@ use tokio::runtime::{Handle, Runtime};
 
 use super::buffer::{lock, TagState};
 use crate::segment::store::{IdRange, SegmentStore, TagInfo};
-use crate::segment::tag::{validate_tag, TagSpec, DEFAULT_STEP, MAX_STEP};
+use crate::segment::tag::{validate_tag, TagSpec, TagUpdate, DEFAULT_STEP, MAX_STEP};
 use crate::{Error, Result};
 
 /// What the builder sets; the defaults are those [`SegmentClient::builder`] documents.
@@ -279,6 +279,29 @@ impl Shared {
         tokio::time::timeout(self.opts.op_timeout, self.store.create_tag(spec))
             .await
             .unwrap_or_else(|_| Err(self.timed_out(&format!("creating tag `{}`", spec.tag()))))
+    }
+
+    pub(super) async fn list_tags(&self) -> Result<Vec<TagInfo>> {
+        tokio::time::timeout(self.opts.op_timeout, self.store.list_tags())
+            .await
+            .unwrap_or_else(|_| Err(self.timed_out("listing tags")))
+    }
+
+    /// Updates a tag in the store; when its step changed, the tag's state in this client (if
+    /// loaded, under its own name or as another name's fallback) takes the stored step, as
+    /// loading the tag anew would.
+    pub(super) async fn update_tag(&self, tag: &str, update: &TagUpdate) -> Result<TagInfo> {
+        let info = tokio::time::timeout(self.opts.op_timeout, self.store.update_tag(tag, update))
+            .await
+            .unwrap_or_else(|_| Err(self.timed_out(&format!("updating tag `{tag}`"))))?;
+        if update.step_value().is_some() {
+            let step = self.step_of(&info);
+            let tags = self.tags.read().unwrap_or_else(|p| p.into_inner());
+            for st in tags.values().filter(|st| st.name == info.tag) {
+                st.set_base_step(step);
+            }
+        }
+        Ok(info)
     }
 }
 
