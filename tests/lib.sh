@@ -16,6 +16,7 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 ;;
             web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
+            server) command -v promtool >/dev/null || need+=(prometheus) ;;
         esac
     done
     printf '%s\n' "${need[@]}" | sort -u | grep . || true

@@ -64,6 +64,16 @@ python_tools() {
         "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10"
 }
 
+# The server tests' Python tools (tests/server/): a gRPC client generated from the .proto
+# (grpcio-tools) and the OpenAPI contract checker (schemathesis), in a venv of their own under
+# target/ (not the package's, which they would slow down).
+SERVER_VENV=$CARGO_TARGET_DIR/server-venv
+server_tools() {
+    [ -x "$SERVER_VENV/bin/python" ] || python3 -m venv "$SERVER_VENV"
+    "$SERVER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        -r tests/server/requirements.txt
+}
+
 start_prep() {
     local pkgs
     mapfile -t pkgs < <(apt_packages "$@")
@@ -74,6 +84,7 @@ start_prep() {
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node --ignore-scripts ;;
             fuzz) prep fuzz-tools cargo_fuzz ;;
+            rust | server) prep server-tools server_tools ;;
             web | packages)
                 wasm=wasm
                 prep npm-web npm_ci web
@@ -136,7 +147,9 @@ section_rust() {
     step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB (apt-installed if missing)"
     start_ha_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
-    cargo test --workspace --profile "$PROFILE"
+    # The server's gRPC test (cli/tests/serve_grpc.rs) runs a Python grpcio client.
+    await server-tools
+    IDMINT_PYTHON=$SERVER_VENV/bin/python cargo test --workspace --profile "$PROFILE"
     # The package sections build the Node and JVM libraries with `cargo build -p`: that must
     # reuse the core and dependencies just compiled, not make a second copy with other features.
     step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
@@ -151,6 +164,22 @@ print(" ".join(sorted(n for n in names if "/bindings/" not in n)))')
         echo "turn those features on in bindings/workspace-hack/Cargo.toml" >&2
         return 1
     fi
+}
+
+section_server() {
+    # idmint serve against its own OpenAPI document: schemathesis sends generated requests to
+    # every /v1 route for a bounded time; no 5xx, every response as the document says. (The
+    # server's end-to-end tests, cli/tests/serve_*.rs, run in the rust section's cargo test.)
+    await rustup
+    await server-tools
+    step "cargo build -p idmint-cli --profile $PROFILE (the idmint binary)"
+    cargo build -p idmint-cli --profile "$PROFILE"
+    step "tests/server/metrics.sh: /metrics through promtool check metrics"
+    await apt
+    IDMINT_BIN=$CARGO_TARGET_DIR/$PROFILE/idmint tests/server/metrics.sh
+    step "tests/server/contract.sh: schemathesis against /openapi.json"
+    IDMINT_PYTHON=$SERVER_VENV/bin/python IDMINT_BIN=$CARGO_TARGET_DIR/$PROFILE/idmint \
+        tests/server/contract.sh
 }
 
 section_segment() {
@@ -307,7 +336,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust python jvm node mixed web packages fuzz)
+ALL=(rust server python jvm node mixed web packages fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do

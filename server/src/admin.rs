@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -32,13 +32,30 @@ async fn readyz(State(s): State<Arc<Server>>) -> Response {
     }
 }
 
-async fn metrics(State(s): State<Arc<Server>>) -> Response {
-    (
-        [(
-            header::CONTENT_TYPE,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-        )],
-        s.ids.metrics.encode(&s.ids),
-    )
-        .into_response()
+/// OpenMetrics when the scraper asks for it (Prometheus does), else the classic text format.
+async fn metrics(State(s): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    let text = s.ids.metrics.encode(&s.ids);
+    let openmetrics = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/openmetrics-text"));
+    if openmetrics {
+        (
+            [(
+                header::CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response()
+    } else {
+        (
+            [(
+                header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )],
+            crate::metrics::to_prometheus_text(&text),
+        )
+            .into_response()
+    }
 }

@@ -147,6 +147,42 @@ impl Metrics {
     }
 }
 
+/// OpenMetrics text as the classic Prometheus text format (0.0.4), for scrapers and tools that
+/// do not ask for OpenMetrics (`promtool check metrics`, older Prometheus): a counter's
+/// `# HELP`/`# TYPE` name the `_total` series, and `# UNIT` and `# EOF` go.
+///
+/// ```
+/// let om = "# HELP a_b Things.\n# TYPE a_b counter\na_b_total 3\n# UNIT x_seconds seconds\n# EOF\n";
+/// assert_eq!(idmint_server::metrics::to_prometheus_text(om), "# HELP a_b_total Things.\n# TYPE a_b_total counter\na_b_total 3\n");
+/// ```
+pub fn to_prometheus_text(openmetrics: &str) -> String {
+    let mut counters = std::collections::HashSet::new();
+    for line in openmetrics.lines() {
+        if let Some(name) = line
+            .strip_prefix("# TYPE ")
+            .and_then(|rest| rest.strip_suffix(" counter"))
+        {
+            counters.insert(name.to_string());
+        }
+    }
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line.starts_with("# UNIT ") || line == "# EOF" {
+            continue;
+        }
+        let renamed = ["# HELP ", "# TYPE "].iter().find_map(|prefix| {
+            let rest = line.strip_prefix(prefix)?;
+            let (name, tail) = rest.split_once(' ')?;
+            counters
+                .contains(name)
+                .then(|| format!("{prefix}{name}_total {tail}"))
+        });
+        out.push_str(renamed.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
 /// The core's state at one scrape.
 #[derive(Debug)]
 struct CoreState {
