@@ -29,6 +29,11 @@ pub(crate) trait Keeper: Send + Sync {
     /// The generator is going away; `last_ms` is the time of the last ID it issued, if any.
     fn release(&self, last_ms: Option<u64>);
 
+    /// Renewals that failed so far (a lease's; 0 for keepers that do not renew).
+    fn renew_failures(&self) -> u64 {
+        0
+    }
+
     /// This process is the child of a fork: hold a node value of its own (the parent keeps
     /// this keeper's), or refuse. Called once per fork, from the generator's slow path.
     fn after_fork(&self, _layout: &Layout) -> Result<Fresh> {
@@ -204,6 +209,11 @@ impl Guard {
 
     pub(crate) fn recorded_ms(&self) -> u64 {
         self.recorded_ms.load(Ordering::Acquire)
+    }
+
+    /// Renewals of the lease that failed so far.
+    pub(crate) fn renew_failures(&self) -> u64 {
+        lock(&self.keeper).renew_failures()
     }
 
     /// `None` without a lease; else whether the lease is ours now.

@@ -211,6 +211,29 @@ pub struct Stats {
     pub max_lead_ms: u64,
 }
 
+/// A leased generator's lease as it stands ([`Snowflake::lease_stats`]), for metrics.
+///
+/// ```
+/// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+/// use idmint_core::{Layout, Snowflake};
+/// let g = Snowflake::builder(Layout::preset("twitter")?)
+///     .lease(LeaseOptions::store(MemoryLeaseStore::new()))
+///     .build()?;
+/// g.next_id()?;
+/// let l = g.lease_stats().unwrap();
+/// assert!(l.held && l.fence_ms > 0 && l.renew_failures == 0);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LeaseStats {
+    /// Whether the lease is held now ([`Snowflake::lease_held`]).
+    pub held: bool,
+    /// The fence recorded in the store: IDs carry times up to this (unix ms).
+    pub fence_ms: u64,
+    /// Renewals that failed so far.
+    pub renew_failures: u64,
+}
+
 #[repr(align(64))]
 #[derive(Default)]
 struct Padded<T>(T);
@@ -946,6 +969,16 @@ impl<C: Clock> Snowflake<C> {
     /// ```
     pub fn lease_held(&self) -> Option<bool> {
         self.guard.as_ref().and_then(|g| g.lease_held())
+    }
+
+    /// The lease's state for metrics: `None` without a lease.
+    pub fn lease_stats(&self) -> Option<LeaseStats> {
+        let g = self.guard.as_ref()?;
+        Some(LeaseStats {
+            held: g.lease_held()?,
+            fence_ms: g.recorded_ms(),
+            renew_failures: g.renew_failures(),
+        })
     }
 
     /// Whether the clock is where this generator's policies expect it: not behind the last

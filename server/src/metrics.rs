@@ -188,7 +188,7 @@ pub fn to_prometheus_text(openmetrics: &str) -> String {
 struct CoreState {
     tags: Vec<idmint_core::segment::TagMetrics>,
     stats: idmint_core::Stats,
-    lease_held: Option<bool>,
+    lease: Option<idmint_core::LeaseStats>,
     nodes: Vec<(String, u64)>,
     object_id_waits: u64,
 }
@@ -198,7 +198,7 @@ impl CoreState {
         CoreState {
             tags: ids.segments.metrics(),
             stats: ids.snowflake.stats(),
-            lease_held: ids.snowflake.lease_held(),
+            lease: ids.snowflake.lease_stats(),
             nodes: ids.snowflake.nodes(),
             object_id_waits: ids.object_ids.waits(),
         }
@@ -278,13 +278,27 @@ impl Collector for CoreState {
             let f = encoder.encode_descriptor(name, help, None, kind)?;
             metric.encode(f)
         };
-        if let Some(held) = self.lease_held {
+        if let Some(lease) = self.lease {
             single(
                 &mut encoder,
                 "idmint_lease_held",
                 "1 while this server holds its node value's lease, 0 while it refuses to mint",
                 MetricType::Gauge,
-                &ConstGauge::new(held as i64),
+                &ConstGauge::new(lease.held as i64),
+            )?;
+            single(
+                &mut encoder,
+                "idmint_lease_fence_unix_ms",
+                "The lease's fence in the store: IDs carry times up to this (unix ms)",
+                MetricType::Gauge,
+                &ConstGauge::new(lease.fence_ms as i64),
+            )?;
+            single(
+                &mut encoder,
+                "idmint_lease_renew_failures",
+                "Lease renewals that failed",
+                MetricType::Counter,
+                &ConstCounter::new(lease.renew_failures),
             )?;
         }
         let mut f = encoder.encode_descriptor(

@@ -244,6 +244,8 @@ struct Shared {
     renewer: Mutex<Option<tokio::task::JoinHandle<()>>>,
     token: String,
     last_error: Mutex<String>,
+    /// Renewals that failed (each noted error), for metrics.
+    failures: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
@@ -252,6 +254,10 @@ impl Shared {
     }
 
     fn note(&self, error: String) {
+        if !error.is_empty() {
+            self.failures
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         *self.last_error.lock().unwrap_or_else(|p| p.into_inner()) = error;
     }
 }
@@ -278,6 +284,12 @@ impl LeaseKeeper {
 }
 
 impl Keeper for LeaseKeeper {
+    fn renew_failures(&self) -> u64 {
+        self.shared
+            .failures
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn extend(&self, to_ms: u64) -> Result<u64> {
         let (value, token) = self.held();
         let store = self.store.clone();
@@ -473,6 +485,7 @@ impl LeaseOptions {
             token: req.token.clone(),
             renewer: Mutex::new(None),
             last_error: Mutex::new(String::new()),
+            failures: Default::default(),
         });
         let keeper = LeaseKeeper {
             options: self.clone(),
