@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
@@ -19,7 +20,7 @@ use idmint_core::segment::{TagInfo, TagSpec, TagUpdate};
 use idmint_core::ParsedId;
 
 use crate::auth::Need;
-use crate::error::{ApiError, ErrorBody};
+use crate::error::{ApiError, ErrorBody, ErrorDetail};
 use crate::Server;
 
 /// The `/v1` routes.
@@ -39,6 +40,27 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/v1/admin/tags", get(tags_list).post(tags_create))
         .route("/v1/admin/tags/{tag}", patch(tags_update))
         .route("/v1/admin/leases", get(leases_list))
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+/// A route asked with a method it does not take: 405 with the JSON error body (kind
+/// `method_not_allowed`); axum adds the `Allow` header.
+pub(crate) async fn method_not_allowed(method: Method) -> Response {
+    let body = ErrorBody {
+        error: ErrorDetail {
+            kind: "method_not_allowed".into(),
+            message: format!(
+                "method {method} is not allowed on this route: the Allow header lists those that are (see /openapi.json)"
+            ),
+        },
+    };
+    (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response()
+}
+
+/// A tag or template name as a path segment: `Path<String>`'s rejection (a segment that is not
+/// UTF-8 once percent-decoded) as the JSON error, like every other refusal.
+fn name_of(p: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    Ok(p?.0)
 }
 
 /// How many IDs, and how to write them.
@@ -50,6 +72,7 @@ pub struct CountQuery {
     pub count: Option<u64>,
     /// `string` (default): IDs as JSON strings; `number`: as JSON numbers (above 2^53 a
     /// JavaScript reader rounds them).
+    #[param(inline)]
     pub ids: Option<IdsAs>,
 }
 
@@ -112,26 +135,71 @@ pub struct TextIds {
     pub ids: Vec<String>,
 }
 
+// The handlers write this shape straight into the body (`id_list`); the type is its schema.
 /// Numeric IDs: strings unless `?ids=number`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct NumericIds {
-    /// The IDs, as decimal strings (or numbers with `?ids=number`).
-    #[schema(value_type = Vec<String>)]
-    pub ids: Vec<String>,
+    /// The tag (segment IDs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")]
+    pub tag: Option<String>,
+    /// The IDs: decimal strings by default, JSON numbers with `?ids=number`.
+    #[schema(schema_with = numeric_id_list)]
+    pub ids: Vec<u64>,
+}
+
+/// `ids` of [`NumericIds`]: one of two arrays, never a mix.
+fn numeric_id_list() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{
+        ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+    };
+    let one_of = OneOfBuilder::new()
+        .item(
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some("^[0-9]{1,20}$"))
+                        .description(Some("An ID in decimal (the default, `?ids=string`)")),
+                )
+                .min_items(Some(1)),
+        )
+        .item(
+            ArrayBuilder::new()
+                .items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                        .minimum(Some(0))
+                        .description(Some(
+                            "An ID as a JSON number (`?ids=number`); a JavaScript reader rounds it above 2^53",
+                        )),
+                )
+                .min_items(Some(1)),
+        )
+        .description(Some(
+            "The IDs, in the order minted: decimal strings by default, JSON numbers with `?ids=number`",
+        ))
+        .build();
+    Schema::OneOf(one_of)
 }
 
 /// Segment IDs of a tag.
 #[utoipa::path(post, path = "/v1/segment/{tag}", tag = "mint",
-    params(("tag" = String, Path, description = "1-128 of A-Z a-z 0-9 _ . : -"), CountQuery),
-    responses((status = 200, description = "IDs of the tag, unique across every server and client of the store", body = NumericIds),
-        (status = "4XX", body = ErrorBody), (status = 503, description = "store unavailable past the buffer", body = ErrorBody)),
+    params(("tag" = String, Path, description = "The tag: 1 to 128 of A-Z a-z 0-9 _ . : -, starting with a letter or digit", pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"), CountQuery),
+    responses((status = 200, description = "`count` IDs of the tag, contiguous, unique across every server and client of the store", body = NumericIds),
+        (status = 404, description = "`unknown_tag` (with `segment.auto_create = false`), or no such route", body = ErrorBody),
+        (status = 409, description = "`tag_exhausted`", body = ErrorBody),
+        (status = "4XX", description = "refused: `bad_request`, `invalid_argument`, `invalid_tag`, `unauthorized`, `forbidden`, `rate_limited`, …", body = ErrorBody),
+        (status = 503, description = "`store_unavailable` past the buffered IDs; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn segment(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    Path(tag): Path<String>,
+    tag: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let tag = name_of(tag)?;
     let Query(q) = q?;
     s.auth().check(
         &headers,
@@ -159,15 +227,20 @@ pub struct SegmentRange {
 
 /// `count` contiguous segment IDs of a tag.
 #[utoipa::path(post, path = "/v1/segment/{tag}/range", tag = "mint",
-    params(("tag" = String, Path, description = "the tag"), CountQuery),
-    responses((status = 200, body = SegmentRange), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    params(("tag" = String, Path, description = "The tag", pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"), CountQuery),
+    responses((status = 200, description = "The range: `start` ..= `last`", body = SegmentRange),
+        (status = 404, description = "`unknown_tag`, or no such route", body = ErrorBody),
+        (status = 409, description = "`tag_exhausted`", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn segment_range(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    Path(tag): Path<String>,
+    tag: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<SegmentRange>, ApiError> {
+    let tag = name_of(tag)?;
     let Query(q) = q?;
     s.auth().check(
         &headers,
@@ -187,7 +260,10 @@ async fn segment_range(
 
 /// Snowflake IDs from the server's leased node value.
 #[utoipa::path(post, path = "/v1/snowflake", tag = "mint", params(CountQuery),
-    responses((status = 200, body = NumericIds), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 200, description = "`count` snowflake IDs, increasing", body = NumericIds),
+        (status = 409, description = "`lease_lost`: this server lost its node lease and refuses to mint; `layout_exhausted`: the layout's time field has run out", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`clock_moved_backwards` or `would_block`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn snowflake(
     State(s): State<Arc<Server>>,
@@ -208,7 +284,9 @@ async fn snowflake(
 
 /// ObjectIds, 24 lowercase hex digits.
 #[utoipa::path(post, path = "/v1/objectid", tag = "mint", params(CountQuery),
-    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody)),
+    responses((status = 200, description = "`count` ObjectIds, 24 lowercase hex digits each", body = TextIds),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "the request timed out or the server is stopping; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn object_id(
     State(s): State<Arc<Server>>,
@@ -230,7 +308,9 @@ async fn object_id(
 
 /// UUIDv7s, canonical text.
 #[utoipa::path(post, path = "/v1/uuid7", tag = "mint", params(CountQuery),
-    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody)),
+    responses((status = 200, description = "`count` UUIDv7s, canonical lowercase text, increasing", body = TextIds),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "the request timed out or the server is stopping; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn uuid7(
     State(s): State<Arc<Server>>,
@@ -252,15 +332,19 @@ async fn uuid7(
 
 /// Order numbers of a configured template.
 #[utoipa::path(post, path = "/v1/orders/{name}", tag = "mint",
-    params(("name" = String, Path, description = "a template configured under [orders.NAME]"), CountQuery),
-    responses((status = 200, body = TextIds), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    params(("name" = String, Path, description = "A template configured under `[orders.NAME]` (an unknown name is 400 `invalid_template`)"), CountQuery),
+    responses((status = 200, description = "`count` order numbers of the template", body = TextIds),
+        (status = 409, description = "`counter_overflow`: the day's counter has run out of digits", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn orders(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    Path(name): Path<String>,
+    name: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let name = name_of(name)?;
     let Query(q) = q?;
     s.auth().check(
         &headers,
@@ -279,6 +363,7 @@ async fn orders(
 #[into_params(parameter_in = Query)]
 pub struct ParseQuery {
     /// A decimal snowflake ID or a 24-hex-digit ObjectId.
+    #[param(pattern = "^([0-9]{1,20}|[0-9A-Fa-f]{24})$")]
     pub id: String,
     /// A preset name or layout spec (default: the server's layout).
     pub layout: Option<String>,
@@ -288,29 +373,35 @@ pub struct ParseQuery {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Parsed {
     /// `snowflake` or `objectid`.
+    #[schema(value_type = String, pattern = "^(snowflake|objectid)$")]
     pub format: &'static str,
     /// The ID as text.
     pub id: String,
-    /// The layout's spec (snowflake IDs).
+    /// The layout's spec (snowflake IDs only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub layout: Option<String>,
     /// Unix milliseconds (snowflake) or seconds × 1000 (ObjectId).
     pub time_ms: u64,
     /// RFC 3339 UTC.
     pub time: String,
-    /// Node fields by name (snowflake IDs).
+    /// Node fields by name (snowflake IDs only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub nodes: Option<std::collections::BTreeMap<String, u64>>,
     /// Sequence (snowflake) or counter (ObjectId).
     pub sequence: u64,
-    /// The 5 random bytes, hex (ObjectId).
+    /// The 5 random bytes, hex (ObjectIds only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, pattern = "^[0-9a-f]{10}$")]
     pub random: Option<String>,
 }
 
 /// Takes an ID apart.
 #[utoipa::path(get, path = "/v1/parse", tag = "read", params(ParseQuery),
-    responses((status = 200, body = Parsed), (status = "4XX", body = ErrorBody)),
+    responses((status = 200, description = "The ID's fields", body = Parsed),
+        (status = "4XX", description = "not an ID of the layout, a bad layout, or refused", body = ErrorBody),
+        (status = 503, description = "the request timed out or the server is stopping; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn parse(
     State(s): State<Arc<Server>>,
@@ -354,6 +445,7 @@ pub struct LayoutInfo {
     pub spec: String,
     /// Its preset name, if it is one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub preset: Option<String>,
     /// This server's node field values.
     pub nodes: std::collections::BTreeMap<String, u64>,
@@ -361,7 +453,9 @@ pub struct LayoutInfo {
 
 /// The layout the server mints and leases for.
 #[utoipa::path(get, path = "/v1/layout", tag = "read",
-    responses((status = 200, body = LayoutInfo), (status = "4XX", body = ErrorBody)),
+    responses((status = 200, description = "The layout and this server's node values", body = LayoutInfo),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "the request timed out or the server is stopping; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn layout(
     State(s): State<Arc<Server>>,
@@ -381,10 +475,13 @@ async fn layout(
 #[serde(deny_unknown_fields)]
 pub struct AcquireBody {
     /// First value of the range (with `last`; default: every value of the server's layout).
+    #[schema(maximum = 4611686018427387903_u64)]
     pub first: Option<u64>,
     /// Last value of the range, included.
+    #[schema(maximum = 4611686018427387903_u64)]
     pub last: Option<u64>,
-    /// TTL in ms (default and maximum: the server's `leases` settings).
+    /// TTL in ms, at least 300 (default and maximum: the server's `leases` settings).
+    #[schema(minimum = 300)]
     pub ttl_ms: Option<u64>,
     /// Who holds it, shown in `/v1/admin/leases`.
     pub holder: Option<String>,
@@ -430,8 +527,10 @@ fn range_of(first: Option<u64>, last: Option<u64>) -> Result<Option<(u64, u64)>,
 
 /// Leases a node value (fenced, with a TTL).
 #[utoipa::path(post, path = "/v1/leases", tag = "lease", request_body = AcquireBody,
-    responses((status = 201, body = LeaseOut), (status = 409, description = "no free value", body = ErrorBody),
-        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 201, description = "The lease: keep `token` secret, renew before `ttl_ms` runs out", body = LeaseOut),
+        (status = 409, description = "`no_free_lease`: every value of the range is held", body = ErrorBody),
+        (status = "4XX", description = "refused: a bad range or TTL, a bad body, …", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn lease_acquire(
     State(s): State<Arc<Server>>,
@@ -457,20 +556,23 @@ pub struct RenewBody {
     pub token: String,
     /// The last time (unix ms) the holder's IDs may carry until the next renewal.
     pub fence_ms: u64,
-    /// TTL in ms (default: the server's).
+    /// TTL in ms, at least 300 (default: the server's).
+    #[schema(minimum = 300)]
     pub ttl_ms: Option<u64>,
 }
 
 /// Renews a lease and moves its fence.
 #[utoipa::path(post, path = "/v1/leases/{value}/renew", tag = "lease", request_body = RenewBody,
-    params(("value" = u64, Path, description = "the leased value")),
-    responses((status = 200, body = LeaseOut), (status = 409, description = "lease_lost: not held with this token", body = ErrorBody),
-        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    params(("value" = u64, Path, description = "The leased value")),
+    responses((status = 200, description = "The lease, renewed", body = LeaseOut),
+        (status = 409, description = "`lease_lost`: not held with this token (expired and taken, or released)", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn lease_renew(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    value: Result<Path<u64>, axum::extract::rejection::PathRejection>,
+    value: Result<Path<u64>, PathRejection>,
     body: Result<Json<RenewBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<LeaseOut>, ApiError> {
     s.auth().check(&headers, Need::Lease)?;
@@ -503,13 +605,16 @@ pub struct Released {
 
 /// Gives a value up.
 #[utoipa::path(post, path = "/v1/leases/{value}/release", tag = "lease", request_body = ReleaseBody,
-    params(("value" = u64, Path, description = "the leased value")),
-    responses((status = 200, body = Released), (status = 409, body = ErrorBody), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    params(("value" = u64, Path, description = "The leased value")),
+    responses((status = 200, description = "Released: the value is free for others once its fence has passed", body = Released),
+        (status = 409, description = "`lease_lost`: not held with this token", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn lease_release(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    value: Result<Path<u64>, axum::extract::rejection::PathRejection>,
+    value: Result<Path<u64>, PathRejection>,
     body: Result<Json<ReleaseBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Released>, ApiError> {
     s.auth().check(&headers, Need::Lease)?;
@@ -545,7 +650,9 @@ impl From<TagInfo> for TagOut {
 
 /// Every tag of the store.
 #[utoipa::path(get, path = "/v1/admin/tags", tag = "admin",
-    responses((status = 200, body = Vec<TagOut>), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 200, description = "Every tag, by name", body = Vec<TagOut>),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn tags_list(
     State(s): State<Arc<Server>>,
@@ -567,20 +674,26 @@ async fn tags_list(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTag {
-    /// The tag.
+    /// The tag: 1 to 128 of A-Z a-z 0-9 _ . : -, starting with a letter or digit.
+    #[schema(pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")]
     pub tag: String,
-    /// The first ID (default 1).
+    /// The first ID, 1 ..= 2^63-1 (default 1).
+    #[schema(minimum = 1, maximum = 9223372036854775807_u64)]
     pub start: Option<u64>,
-    /// The step (default 1000).
+    /// The step, 1 ..= 2^40 (default 1000).
+    #[schema(minimum = 1, maximum = 1099511627776_u64)]
     pub step: Option<u64>,
-    /// A description.
+    /// A description, at most 256 characters.
+    #[schema(max_length = 256)]
     pub description: Option<String>,
 }
 
 /// Creates a tag (201), or answers 200 with the existing one, unchanged.
 #[utoipa::path(post, path = "/v1/admin/tags", tag = "admin", request_body = CreateTag,
-    responses((status = 201, body = TagOut), (status = 200, description = "the tag existed; unchanged", body = TagOut),
-        (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 201, description = "Created", body = TagOut),
+        (status = 200, description = "The tag existed; unchanged", body = TagOut),
+        (status = "4XX", description = "refused: a bad tag, start or step, a bad body, …", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn tags_create(
     State(s): State<Arc<Server>>,
@@ -618,26 +731,33 @@ async fn tags_create(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateTag {
-    /// New step.
+    /// New step, 1 ..= 2^40.
+    #[schema(minimum = 1, maximum = 1099511627776_u64)]
     pub step: Option<u64>,
-    /// New description.
+    /// New description, at most 256 characters.
+    #[schema(max_length = 256)]
     pub description: Option<String>,
-    /// Raise the counter so the next ID is at least this (never lowers it).
+    /// Raise the counter so the next ID is at least this (never lowers it), 1 ..= 2^63-1.
+    #[schema(minimum = 1, maximum = 9223372036854775807_u64)]
     pub next_at_least: Option<u64>,
 }
 
 /// Tunes a tag: step, description, or the next ID raised.
 #[utoipa::path(patch, path = "/v1/admin/tags/{tag}", tag = "admin", request_body = UpdateTag,
-    params(("tag" = String, Path, description = "the tag")),
-    responses((status = 200, body = TagOut), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    params(("tag" = String, Path, description = "The tag", pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")),
+    responses((status = 200, description = "The tag, changed", body = TagOut),
+        (status = 404, description = "`unknown_tag`", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn tags_update(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
-    Path(tag): Path<String>,
+    tag: Result<Path<String>, PathRejection>,
     body: Result<Json<UpdateTag>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<TagOut>, ApiError> {
     s.auth().check(&headers, Need::Admin)?;
+    let tag = name_of(tag)?;
     let Json(b) = body?;
     let mut update = TagUpdate::new();
     if let Some(v) = b.step {
@@ -660,6 +780,7 @@ pub struct LeaseRow {
     /// The value.
     pub value: u64,
     /// `held`, `frozen` or `free`.
+    #[schema(value_type = String, pattern = "^(held|frozen|free)$")]
     pub state: &'static str,
     /// The holder's name.
     pub holder: String,
@@ -671,7 +792,9 @@ pub struct LeaseRow {
 
 /// Every lease the store has a record of.
 #[utoipa::path(get, path = "/v1/admin/leases", tag = "admin",
-    responses((status = 200, body = Vec<LeaseRow>), (status = "4XX", body = ErrorBody), (status = 503, body = ErrorBody)),
+    responses((status = 200, description = "Every lease record, by value", body = Vec<LeaseRow>),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn leases_list(
     State(s): State<Arc<Server>>,
