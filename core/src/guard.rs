@@ -30,6 +30,7 @@ pub(crate) trait Keeper: Send + Sync {
     fn release(&self, last_ms: Option<u64>);
 
     /// Renewals that failed so far (a lease's; 0 for keepers that do not renew).
+    #[cfg_attr(not(feature = "segment"), allow(dead_code))]
     fn renew_failures(&self) -> u64 {
         0
     }

@@ -967,11 +967,13 @@ impl<C: Clock> Snowflake<C> {
     /// assert_eq!(leased.lease_held(), Some(true));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
+    #[cfg(feature = "segment")]
     pub fn lease_held(&self) -> Option<bool> {
         self.guard.as_ref().and_then(|g| g.lease_held())
     }
 
     /// The lease's state for metrics: `None` without a lease.
+    #[cfg(feature = "segment")]
     pub fn lease_stats(&self) -> Option<LeaseStats> {
         let g = self.guard.as_ref()?;
         Some(LeaseStats {
@@ -989,7 +991,7 @@ impl<C: Clock> Snowflake<C> {
     /// ```
     /// use idmint_core::{Layout, ManualClock, Snowflake};
     /// let clock = ManualClock::new(1_700_000_000_000);
-    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, clock.clone())
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, &clock)
     ///     .node("datacenter", 0).node("worker", 1).build()?;
     /// g.next_id()?;
     /// assert!(g.clock_sane());

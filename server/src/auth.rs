@@ -42,7 +42,7 @@ pub enum Need<'a> {
 impl std::fmt::Display for Need<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Need::Mint { kind, name } if name.is_empty() => write!(f, "mint:{kind}"),
+            Need::Mint { kind, name: "" } => write!(f, "mint:{kind}"),
             Need::Mint { kind, name } => write!(f, "mint:{kind}:{name}"),
             Need::Lease => f.write_str("lease"),
             Need::Admin => f.write_str("admin"),
@@ -97,7 +97,8 @@ impl Scope {
         match (self, need) {
             (_, Need::Read) => true,
             (Scope::Mint { kind, name }, Need::Mint { kind: k, name: n }) => {
-                kind.as_deref().is_none_or(|x| x == *k) && name.as_deref().is_none_or(|x| x == *n)
+                kind.as_deref().map_or(true, |x| x == *k)
+                    && name.as_deref().map_or(true, |x| x == *n)
             }
             (Scope::Lease, Need::Lease) | (Scope::Admin, Need::Admin) => true,
             _ => false,
