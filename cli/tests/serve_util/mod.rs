@@ -198,6 +198,29 @@ impl Served {
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
+
+    /// Rewrites config.toml with `config` (TOML as [`Served::start`] takes it: `listen` and
+    /// `admin_listen` are added again), for a SIGHUP reload or the next restart.
+    pub fn rewrite_config(&mut self, config: &str) {
+        self.config = config.to_string();
+        let full = format!(
+            "listen = \"127.0.0.1:{}\"\nadmin_listen = \"127.0.0.1:{}\"\n{}",
+            self.port, self.admin_port, self.config
+        );
+        std::fs::write(self.dir.join("config.toml"), full).expect("config");
+    }
+
+    /// Waits until the log contains `needle` (at most `limit`); false if it never does.
+    pub fn wait_log(&self, needle: &str, limit: Duration) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if self.log().contains(needle) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.log().contains(needle)
+    }
 }
 
 impl Drop for Served {
