@@ -69,7 +69,12 @@ python_tools() {
 # target/ (not the package's, which they would slow down).
 SERVER_VENV=$CARGO_TARGET_DIR/server-venv
 server_tools() {
-    [ -x "$SERVER_VENV/bin/python" ] || python3 -m venv "$SERVER_VENV"
+    # schemathesis crashes now and then under CPython 3.11.7 (an AST recursion-depth bug of
+    # that release): a newer Python where pyenv has one.
+    local py=python3 newer
+    newer=$(ls -d "$(pyenv root 2>/dev/null || echo /nonexistent)"/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -V | tail -1 || true)
+    [ -n "$newer" ] && py=$newer
+    [ -x "$SERVER_VENV/bin/python" ] || "$py" -m venv "$SERVER_VENV"
     "$SERVER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
         -r tests/server/requirements.txt
 }

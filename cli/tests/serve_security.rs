@@ -877,7 +877,7 @@ fn anonymous_on_loopback_without_tokens() {
 /// and on the `store` line that is the store's password — in the log on SIGHUP, on stderr at
 /// start.
 #[test]
-#[ignore = "server bug: config::Config::from_toml_str keeps toml's source-line excerpt in the message"]
+
 fn config_errors_do_not_quote_the_store_password() {
     const PW: &str = "pw-In-Bad-Line-7Tq2";
     let bad = format!("store = \"postgres://ids:{PW}@db.example:5432/ids\" oops\n");

@@ -206,9 +206,11 @@ impl Auth {
         let presented = headers
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
+            // The scheme's name is case-insensitive (RFC 7235).
             .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
+                v.get(..7)
+                    .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
+                    .map(|_| &v[7..])
             })
             .map(str::trim);
         self.check_token(presented, need)

@@ -390,9 +390,19 @@ impl Config {
     /// assert!(err.to_string().contains("lisen"));
     /// ```
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Toml {
-            path: origin.into(),
-            reason: e.to_string().trim_end().replace('\n', " "),
+        // toml's own display quotes the offending line, which may hold the store URL's
+        // password: say where (line, column) and what, never the line's text.
+        toml::from_str(text).map_err(|e| {
+            let at = e.span().map_or(String::new(), |span| {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!("line {line}, column {column}: ")
+            });
+            ConfigError::Toml {
+                path: origin.into(),
+                reason: format!("{at}{}", e.message().trim_end().replace('\n', " ")),
+            }
         })
     }
 

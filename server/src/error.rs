@@ -35,6 +35,20 @@ pub enum ApiError {
     /// The server is shutting down (503).
     #[error("the server is shutting down")]
     ShuttingDown,
+    /// A route asked with a method it does not take (405); the `Allow` header lists those it
+    /// does.
+    #[error("method {0} is not allowed on this route: the Allow header lists those that are (see /openapi.json)")]
+    MethodNotAllowed(String),
+    /// A request body above `limits.max_body_bytes` (413).
+    #[error(
+        "the request body is larger than this server's limit of {0} bytes (limits.max_body_bytes)"
+    )]
+    PayloadTooLarge(usize),
+    /// A request that took longer than `limits.request_timeout_ms` (503).
+    #[error(
+        "the request took longer than this server's limit of {0} ms (limits.request_timeout_ms)"
+    )]
+    Timeout(u64),
 }
 
 /// The JSON body of every error response.
@@ -46,7 +60,7 @@ pub struct ErrorBody {
 
 /// `kind` is one of core's error kinds (`unknown_tag`, `store_unavailable`, …) or the server's
 /// own: `unauthorized`, `forbidden`, `rate_limited`, `bad_request`, `not_found`,
-/// `shutting_down`.
+/// `method_not_allowed`, `payload_too_large`, `timeout`, `shutting_down`.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorDetail {
     /// Stable machine-readable kind.
@@ -72,6 +86,9 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::NotFound(_) => "not_found",
             ApiError::ShuttingDown => "shutting_down",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::Timeout(_) => "timeout",
         }
     }
 
@@ -101,7 +118,9 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ShuttingDown | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
         }
     }
 

@@ -101,7 +101,10 @@ impl Server {
         let Some(path) = &self.config.path else {
             return Ok(());
         };
-        let fresh = Config::from_file(path)?;
+        let mut fresh = Config::from_file(path)?;
+        // The running listener's address, not the file's: a flag or variable may have set it,
+        // and a file without tokens must not open a public address to everyone.
+        fresh.listen = self.config.listen;
         fresh.check()?;
         let auth = Auth::new(&fresh.tokens).map_err(|r| config::bad("tokens", r))?;
         self.auth.store(Arc::new(auth));
@@ -121,14 +124,45 @@ impl Server {
             .route_layer(axum::middleware::from_fn_with_state(self.clone(), observe))
             .fallback(|| async { ApiError::NotFound("no such route: see /openapi.json".into()) })
             .with_state(self.clone());
+        let limits = self.config.limits.clone();
         api.merge(grpc::router(self.clone()))
             .layer(tower_http::limit::RequestBodyLimitLayer::new(
-                self.config.limits.max_body_bytes,
+                limits.max_body_bytes,
             ))
             .layer(tower_http::timeout::TimeoutLayer::with_status_code(
                 axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                Duration::from_millis(self.config.limits.request_timeout_ms),
+                Duration::from_millis(limits.request_timeout_ms),
             ))
+            .layer(axum::middleware::map_response(move |r: Response| {
+                let limits = limits.clone();
+                async move { limit_bodies(r, &limits) }
+            }))
+    }
+}
+
+/// The limit layers answer with an empty or plain-text body; give those answers the JSON error
+/// body every other refusal has.
+fn limit_bodies(response: Response, limits: &config::LimitsConfig) -> Response {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/json")
+                || v.as_bytes().starts_with(b"application/grpc")
+        });
+    if is_json {
+        return response;
+    }
+    match response.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::PayloadTooLarge(limits.max_body_bytes).into_response()
+        }
+        StatusCode::SERVICE_UNAVAILABLE => {
+            ApiError::Timeout(limits.request_timeout_ms).into_response()
+        }
+        _ => response,
     }
 }
 

@@ -20,7 +20,7 @@ use idmint_core::segment::{TagInfo, TagSpec, TagUpdate};
 use idmint_core::ParsedId;
 
 use crate::auth::Need;
-use crate::error::{ApiError, ErrorBody, ErrorDetail};
+use crate::error::{ApiError, ErrorBody};
 use crate::Server;
 
 /// The `/v1` routes.
@@ -46,15 +46,7 @@ pub fn routes() -> Router<Arc<Server>> {
 /// A route asked with a method it does not take: 405 with the JSON error body (kind
 /// `method_not_allowed`); axum adds the `Allow` header.
 pub(crate) async fn method_not_allowed(method: Method) -> Response {
-    let body = ErrorBody {
-        error: ErrorDetail {
-            kind: "method_not_allowed".into(),
-            message: format!(
-                "method {method} is not allowed on this route: the Allow header lists those that are (see /openapi.json)"
-            ),
-        },
-    };
-    (StatusCode::METHOD_NOT_ALLOWED, Json(body)).into_response()
+    ApiError::MethodNotAllowed(method.to_string()).into_response()
 }
 
 /// A tag or template name as a path segment: `Path<String>`'s rejection (a segment that is not
@@ -200,7 +192,6 @@ async fn segment(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let tag = name_of(tag)?;
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -208,6 +199,7 @@ async fn segment(
             name: &tag,
         },
     )?;
+    let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(id_list("ids", &[("tag", &tag)], range.into_iter(), q.ids))
 }
@@ -241,7 +233,6 @@ async fn segment_range(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<SegmentRange>, ApiError> {
     let tag = name_of(tag)?;
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -249,6 +240,7 @@ async fn segment_range(
             name: &tag,
         },
     )?;
+    let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(Json(SegmentRange {
         tag,
@@ -270,7 +262,6 @@ async fn snowflake(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -278,6 +269,7 @@ async fn snowflake(
             name: "",
         },
     )?;
+    let Query(q) = q?;
     let ids = s.ids.snowflakes(q.count)?;
     Ok(id_list("ids", &[], ids.into_iter(), q.ids))
 }
@@ -293,7 +285,6 @@ async fn object_id(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -301,6 +292,7 @@ async fn object_id(
             name: "",
         },
     )?;
+    let Query(q) = q?;
     Ok(text_list(
         s.ids.object_ids(q.count)?.iter().map(|o| o.to_hex()),
     ))
@@ -317,7 +309,6 @@ async fn uuid7(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -325,6 +316,7 @@ async fn uuid7(
             name: "",
         },
     )?;
+    let Query(q) = q?;
     Ok(text_list(
         s.ids.uuid7s(q.count)?.iter().map(|u| u.to_string()),
     ))
@@ -345,7 +337,6 @@ async fn orders(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let name = name_of(name)?;
-    let Query(q) = q?;
     s.auth().check(
         &headers,
         Need::Mint {
@@ -353,6 +344,7 @@ async fn orders(
             name: &name,
         },
     )?;
+    let Query(q) = q?;
     Ok(text_list(
         s.ids.order_numbers(&name, q.count).await?.into_iter(),
     ))
@@ -408,8 +400,8 @@ async fn parse(
     headers: HeaderMap,
     q: Result<Query<ParseQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Parsed>, ApiError> {
-    let Query(q) = q?;
     s.auth().check(&headers, Need::Read)?;
+    let Query(q) = q?;
     let layout = match &q.layout {
         Some(l) => crate::state::layout_of(l)?,
         None => s.ids.snowflake.layout().clone(),

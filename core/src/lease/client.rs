@@ -23,8 +23,8 @@ pub struct ClientLease {
     pub value: u64,
     /// The secret that renews and releases it.
     pub token: String,
-    /// IDs of this value must carry times above this (unix ms): the fence its previous
-    /// holders left. 0 on a renewal.
+    /// On a lease: IDs of this value must carry times above this (unix ms), the fence its
+    /// previous holders left. On a renewal: the fence as now recorded.
     pub fence_ms: u64,
     /// How long the lease lasts from now unless renewed, ms.
     pub ttl_ms: u64,
@@ -196,7 +196,7 @@ impl ClientLeases {
             Ok(ClientLease {
                 value,
                 token: token.to_string(),
-                fence_ms: 0,
+                fence_ms,
                 ttl_ms: ttl,
                 nodes: self.nodes(value),
             })
