@@ -254,3 +254,98 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::write(&p, text).expect("write");
     p
 }
+
+/// A fresh PostgreSQL database on the test server at `base` (`IDMINT_TEST_POSTGRES_URL`),
+/// made with `psql`: its URL. A test's own database keeps its tags and its `idmint_workers`
+/// leases apart from every other test's and every earlier run's (a store URL's `?table=`
+/// would name the lease table too).
+pub fn pg_database(base: &str, prefix: &str) -> String {
+    let name = unique(prefix).to_ascii_lowercase();
+    let out = Command::new("psql")
+        .arg(base)
+        .args(["-v", "ON_ERROR_STOP=1", "-q", "-c"])
+        .arg(format!("CREATE DATABASE {name}"))
+        .output()
+        .expect("psql (tests/servers.sh install puts it on the PATH)");
+    assert!(
+        out.status.success(),
+        "CREATE DATABASE {name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (url, query) = base.split_once('?').map_or((base, ""), |(u, q)| (u, q));
+    let (server, _) = url.rsplit_once('/').expect("a postgres://…/DB URL");
+    if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    }
+}
+
+impl Served {
+    /// Starts `idmint serve` with `config` like [`Served::start`], but starts it again each
+    /// time it exits before it is ready (a node lease not free yet), until ready or `limit`.
+    /// Returns the server and how many starts it took.
+    pub fn start_retrying(config: &str, limit: Duration) -> (Served, u32) {
+        let dir = std::env::temp_dir().join(unique("idmint-serve"));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mut s = Served {
+            child: None,
+            dir,
+            port: free_port(),
+            admin_port: free_port(),
+            config: config.to_string(),
+        };
+        let started = Instant::now();
+        let mut starts = 0;
+        loop {
+            if s.child.is_none() {
+                s.spawn();
+                starts += 1;
+            }
+            let exited = s
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+                .is_some();
+            if exited {
+                s.child = None;
+            } else if http_status(s.admin_port, "/readyz") == Some(200) {
+                return (s, starts);
+            }
+            assert!(
+                started.elapsed() < limit,
+                "idmint serve not ready within {limit:?} ({starts} starts):\n{}",
+                s.log()
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Waits for the process to exit by itself (after a signal sent with [`Served::signal`]),
+    /// at most `limit`; its exit code. Panics with the log when it is still running.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<i32> {
+        let mut child = self.child.take().expect("running");
+        let started = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return status.code();
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "idmint serve did not exit within {limit:?}:\n{}",
+                    self.log()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Whether the process is still running (false once it exited or was stopped).
+    pub fn running(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| c.try_wait().ok().flatten().is_none())
+    }
+}
