@@ -74,9 +74,9 @@ pub use error::{Error, ErrorFamily, ErrorKind, Result};
 pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, WordSlot, PRESETS};
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
-pub use parsed::ParsedId;
 #[cfg(feature = "orders")]
 pub use orders::template;
+pub use parsed::ParsedId;
 #[cfg(feature = "redis")]
 pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
 #[cfg(feature = "segment")]
