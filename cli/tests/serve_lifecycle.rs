@@ -127,7 +127,6 @@ fn sigterm_drains_exits_0_and_releases_the_lease() {
 /// The strict form of readiness while draining: `/readyz` answers 503 (a balancer probing it
 /// sees "not ready", not a dead process) while requests in flight finish.
 #[test]
-#[ignore = "server: the admin listener stops with the API listener at SIGTERM, so /readyz is refused, never 503 (listen.rs run())"]
 fn readyz_answers_503_while_draining() {
     let config = format!(
         "store = \"sqlite:./idmint.db\"\n[snowflake]\nlayout = \"{SLOW_LAYOUT}\"\n\
@@ -365,7 +364,6 @@ fn limits_slow_headers_big_bodies_counts_methods_routes() {
 /// A body over `limits.max_body_bytes` without a Content-Length (chunked) is cut off while it
 /// is read: 413 like the declared one.
 #[test]
-#[ignore = "server: a JSON body cut off at max_body_bytes while read becomes 400 bad_request (error.rs From<JsonRejection>), not 413"]
 fn chunked_body_over_the_limit_is_413() {
     let s = Served::start("store = \"sqlite:./idmint.db\"\n[limits]\nmax_body_bytes = 1024\n");
     let big = format!("{{\"holder\":\"{}\"}}", "x".repeat(2000));

@@ -27,7 +27,7 @@ const WORKERS: usize = 6;
 /// (listen.rs `serve`: close idle connections only after a drain delay in which answers carry
 /// `Connection: close`); until it is fixed these are counted and printed, not failed. Every
 /// other unanswered or broken request still fails the test.
-const TOLERATE_IDLE_CLOSE_AT_TERM: bool = true;
+const TOLERATE_IDLE_CLOSE_AT_TERM: bool = false;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Kind {

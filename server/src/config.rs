@@ -285,6 +285,9 @@ pub struct LimitsConfig {
     pub request_timeout_ms: u64,
     /// Longest SIGTERM waits for requests in flight, ms.
     pub shutdown_grace_ms: u64,
+    /// After SIGTERM, how long the API keeps answering (each answer closing its connection)
+    /// with readiness off before it stops listening, ms.
+    pub drain_delay_ms: u64,
     /// Most connections open at once.
     pub max_connections: usize,
 }
@@ -296,6 +299,7 @@ impl Default for LimitsConfig {
             header_read_timeout_ms: 5_000,
             request_timeout_ms: 10_000,
             shutdown_grace_ms: 10_000,
+            drain_delay_ms: 1_000,
             max_connections: 10_000,
         }
     }

@@ -40,10 +40,8 @@ pub enum ApiError {
     #[error("method {0} is not allowed on this route: the Allow header lists those that are (see /openapi.json)")]
     MethodNotAllowed(String),
     /// A request body above `limits.max_body_bytes` (413).
-    #[error(
-        "the request body is larger than this server's limit of {0} bytes (limits.max_body_bytes)"
-    )]
-    PayloadTooLarge(usize),
+    #[error("{0}")]
+    PayloadTooLarge(String),
     /// A request that took longer than `limits.request_timeout_ms` (503).
     #[error(
         "the request took longer than this server's limit of {0} ms (limits.request_timeout_ms)"
@@ -192,7 +190,12 @@ impl From<axum::extract::rejection::QueryRejection> for ApiError {
 
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(r: axum::extract::rejection::JsonRejection) -> Self {
-        ApiError::BadRequest(r.body_text())
+        // A body without a Content-Length that runs past the limit is found only while read.
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge(r.body_text())
+        } else {
+            ApiError::BadRequest(r.body_text())
+        }
     }
 }
 

@@ -157,7 +157,11 @@ fn limit_bodies(response: Response, limits: &config::LimitsConfig) -> Response {
     }
     match response.status() {
         StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::PayloadTooLarge(limits.max_body_bytes).into_response()
+            ApiError::PayloadTooLarge(format!(
+                "the request body is larger than this server's limit of {} bytes (limits.max_body_bytes)",
+                limits.max_body_bytes
+            ))
+            .into_response()
         }
         StatusCode::SERVICE_UNAVAILABLE => {
             ApiError::Timeout(limits.request_timeout_ms).into_response()
@@ -174,9 +178,16 @@ async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Resp
         .get::<MatchedPath>()
         .map(|m| m.as_str().to_owned())
         .unwrap_or_default();
-    // Requests keep being answered while draining: readiness is off, and the listener closes
-    // each connection after its request in flight.
-    let response = next.run(req).await;
+    // Requests keep being answered while draining (readiness is off); an HTTP/1.1 answer then
+    // closes its connection, so the client opens a new one, to a server that is ready.
+    let http1 = req.version() == axum::http::Version::HTTP_11;
+    let mut response = next.run(req).await;
+    if http1 && !s.ids.accepting.load(std::sync::atomic::Ordering::Acquire) {
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
     s.ids
         .metrics
         .request(&route, response.status().as_u16(), started.elapsed());

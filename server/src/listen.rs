@@ -217,29 +217,35 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
         "idmint serve: ready"
     );
     let (stop_tx, stop_rx) = watch::channel(false);
+    // The admin listener stops last, so /readyz answers 503 (not "connection refused") while
+    // the API drains.
+    let (admin_stop_tx, admin_stop_rx) = watch::channel(false);
     let api_task = tokio::spawn({
-        let (app, tls, config, stop) = (
-            server.api_router(),
-            tls.clone(),
-            config.clone(),
-            stop_rx.clone(),
-        );
+        let (app, tls, config, stop) = (server.api_router(), tls.clone(), config.clone(), stop_rx);
         async move { serve(api, app, tls, &config, stop).await }
     });
     let admin_task = tokio::spawn({
         let (app, config, stop) = (
             crate::admin::router(server.clone()),
             config.clone(),
-            stop_rx.clone(),
+            admin_stop_rx,
         );
         async move { serve(admin, app, None, &config, stop).await }
     });
     signals(&server, tls.as_ref()).await;
-    // Readiness off first, so a balancer stops sending; then stop accepting and drain.
+    // Readiness off first, so a balancer stops sending. For `limits.drain_delay_ms` the API
+    // still answers everything, each HTTP/1.1 answer with `Connection: close`, so clients stop
+    // reusing their connections; only then does the listener close, and connections still idle
+    // are closed: a request a client wrote just before SIGTERM is answered, not dropped.
     server.ids.accepting.store(false, Ordering::Release);
-    tracing::info!("stopping: draining requests in flight");
+    tracing::info!(
+        drain_delay_ms = config.limits.drain_delay_ms,
+        "stopping: readiness off, draining requests in flight"
+    );
+    tokio::time::sleep(Duration::from_millis(config.limits.drain_delay_ms)).await;
     let _ = stop_tx.send(true);
     let _ = api_task.await;
+    let _ = admin_stop_tx.send(true);
     let _ = admin_task.await;
     // The last handle on the generators: dropping the snowflake generator releases the node
     // lease with its fence (a blocking store call, so off the runtime's workers).
