@@ -177,8 +177,11 @@ section_server() {
     # server's end-to-end tests, cli/tests/serve_*.rs, run in the rust section's cargo test.)
     await rustup
     await server-tools
-    step "cargo build -p idmint-cli --profile $PROFILE (the idmint binary)"
-    cargo build -p idmint-cli --profile "$PROFILE"
+    # The idmint binary as the rust section's `cargo test --workspace` built it: the same
+    # command, so the same features and nothing compiled again (`cargo build -p idmint-cli`
+    # would pick other dependency features and rebuild the core under it).
+    step "the idmint binary (cargo test --workspace --no-run --profile $PROFILE)"
+    cargo test --workspace --profile "$PROFILE" --no-run
     step "tests/server/metrics.sh: /metrics through promtool check metrics"
     await apt
     IDMINT_BIN=$CARGO_TARGET_DIR/$PROFILE/idmint tests/server/metrics.sh

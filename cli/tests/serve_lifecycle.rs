@@ -152,34 +152,37 @@ fn readyz_answers_503_while_draining() {
 
 #[test]
 fn sigkill_lease_reclaimed_after_ttl_and_freeze_behind_the_fence() {
+    // A TTL long enough that moving the fence (one store round trip, allowed TTL/4) does not
+    // time out on a loaded CI machine, short enough to keep the test quick.
+    const TTL_MS: u64 = 3000;
     let Some(pg) = store_server("postgres") else {
         return;
     };
     let db = pg_database(&pg, "kill");
     let config = format!(
-        "store = \"{db}\"\n[snowflake]\nlease_range = \"0..0\"\nlease_ttl_ms = 1000\n[log]\nlevel = \"warn\"\n"
+        "store = \"{db}\"\n[snowflake]\nlease_range = \"0..0\"\nlease_ttl_ms = {TTL_MS}\n[log]\nlevel = \"warn\"\n"
     );
     let mut a = Served::start(&config);
     let http = reqwest::blocking::Client::new();
     let first_nodes = nodes(&http, &a);
     let mut issued = Vec::new();
     // Minting right up to the kill, over several lease renewals (every TTL/3).
-    let until = Instant::now() + Duration::from_millis(1500);
+    let until = Instant::now() + Duration::from_millis(TTL_MS * 3 / 2);
     while Instant::now() < until {
         issued.extend(snowflakes(&http, &a, 1000));
     }
     let killed_at = Instant::now();
     a.kill();
-    let (b, starts) = Served::start_retrying(&config, Duration::from_secs(10));
+    let (b, starts) = Served::start_retrying(&config, Duration::from_millis(TTL_MS * 5));
     let reclaimed = killed_at.elapsed();
     assert_eq!(nodes(&http, &b), first_nodes, "the same single value");
     // Held until the last renewal + TTL (renewals every TTL/3), then frozen for the TTL.
     assert!(
-        reclaimed >= Duration::from_millis(1500),
+        reclaimed >= Duration::from_millis(TTL_MS * 3 / 2),
         "value 0 leased again {reclaimed:?} after the kill: before TTL + freeze"
     );
     assert!(
-        reclaimed < Duration::from_millis(3500),
+        reclaimed < Duration::from_millis(TTL_MS * 7 / 2),
         "value 0 leased again only {reclaimed:?} after the kill"
     );
     let max_a = issued.iter().copied().max().expect("IDs");
