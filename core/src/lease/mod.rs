@@ -343,7 +343,8 @@ pub fn layout_range(layout: &Layout, range: Option<(u64, u64)>) -> Result<(u64, 
 ///
 /// ```
 /// use idmint_core::{lease::node_values, Layout};
-/// let v = node_values(&Layout::preset("twitter")?, 37);
+/// let twitter = Layout::preset("twitter")?;
+/// let v = node_values(&twitter, 37);
 /// assert_eq!(v, [("datacenter", 1), ("worker", 5)]);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
