@@ -288,10 +288,10 @@ impl Collector for CoreState {
             )?;
             single(
                 &mut encoder,
-                "idmint_lease_fence_unix_ms",
-                "The lease's fence in the store: IDs carry times up to this (unix ms)",
+                "idmint_lease_fence_timestamp_seconds",
+                "The lease's fence in the store: IDs carry times up to this (unix time)",
                 MetricType::Gauge,
-                &ConstGauge::new(lease.fence_ms as i64),
+                &ConstGauge::new(lease.fence_ms as f64 / 1000.0),
             )?;
             single(
                 &mut encoder,
