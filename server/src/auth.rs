@@ -39,6 +39,18 @@ pub enum Need<'a> {
     Read,
 }
 
+impl<'a> Need<'a> {
+    /// [`Need::Mint`] of `kind`, for tag or template `name` (`""` for kinds without one).
+    ///
+    /// ```
+    /// use idmint_server::auth::Need;
+    /// assert_eq!(Need::mint("segment", "orders"), Need::Mint { kind: "segment", name: "orders" });
+    /// ```
+    pub const fn mint(kind: &'a str, name: &'a str) -> Need<'a> {
+        Need::Mint { kind, name }
+    }
+}
+
 impl std::fmt::Display for Need<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -145,13 +145,7 @@ impl pb::ids_server::Ids for Grpc {
         let started = Instant::now();
         let outcome = async {
             let m = req.get_ref();
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "segment",
-                    name: &m.tag,
-                },
-            )?;
+            self.authorize(&req, Need::mint("segment", &m.tag))?;
             let range = self
                 .server
                 .ids
@@ -172,13 +166,7 @@ impl pb::ids_server::Ids for Grpc {
         let started = Instant::now();
         let outcome = async {
             let m = req.get_ref();
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "segment",
-                    name: &m.tag,
-                },
-            )?;
+            self.authorize(&req, Need::mint("segment", &m.tag))?;
             let range = self
                 .server
                 .ids
@@ -200,13 +188,7 @@ impl pb::ids_server::Ids for Grpc {
     ) -> Result<Response<pb::IdList>, Status> {
         let started = Instant::now();
         let outcome = (|| {
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "snowflake",
-                    name: "",
-                },
-            )?;
+            self.authorize(&req, Need::mint("snowflake", ""))?;
             Ok::<_, ApiError>(pb::IdList {
                 ids: self.server.ids.snowflakes(given(req.get_ref().count))?,
             })
@@ -220,13 +202,7 @@ impl pb::ids_server::Ids for Grpc {
     ) -> Result<Response<pb::TextList>, Status> {
         let started = Instant::now();
         let outcome = (|| {
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "objectid",
-                    name: "",
-                },
-            )?;
+            self.authorize(&req, Need::mint("objectid", ""))?;
             let ids = self.server.ids.object_ids(given(req.get_ref().count))?;
             Ok::<_, ApiError>(pb::TextList {
                 ids: ids.iter().map(|o| o.to_hex()).collect(),
@@ -241,13 +217,7 @@ impl pb::ids_server::Ids for Grpc {
     ) -> Result<Response<pb::TextList>, Status> {
         let started = Instant::now();
         let outcome = (|| {
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "uuid7",
-                    name: "",
-                },
-            )?;
+            self.authorize(&req, Need::mint("uuid7", ""))?;
             let ids = self.server.ids.uuid7s(given(req.get_ref().count))?;
             Ok::<_, ApiError>(pb::TextList {
                 ids: ids.iter().map(|u| u.to_string()).collect(),
@@ -263,13 +233,7 @@ impl pb::ids_server::Ids for Grpc {
         let started = Instant::now();
         let outcome = async {
             let m = req.get_ref();
-            self.authorize(
-                &req,
-                Need::Mint {
-                    kind: "orders",
-                    name: &m.template,
-                },
-            )?;
+            self.authorize(&req, Need::mint("orders", &m.template))?;
             let ids = self
                 .server
                 .ids

@@ -63,26 +63,14 @@ async fn segment(
     key: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(key) = key?;
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "segment",
-            name: &key,
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("segment", &key))?;
     let range = s.ids.segment_range(&key, None).await?;
     Ok(text(range.start.to_string()))
 }
 
 /// `/api/snowflake/get/{key}`: one snowflake ID of the server's generator.
 async fn snowflake(State(s): State<Arc<Server>>, headers: HeaderMap) -> Result<Response, ApiError> {
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "snowflake",
-            name: "",
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("snowflake", ""))?;
     let ids = s.ids.snowflakes(None)?;
     let id = ids.first().copied().ok_or_else(|| {
         ApiError::BadRequest("the snowflake generator returned no ID for a count of 1".into())

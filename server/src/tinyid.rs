@@ -172,13 +172,8 @@ fn authorized(
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
     let p = params(query.as_deref(), content_type, body)?;
-    s.auth().check_token(
-        p.token.as_deref(),
-        Need::Mint {
-            kind: "segment",
-            name: &p.biz_type,
-        },
-    )?;
+    s.auth()
+        .check_token(p.token.as_deref(), Need::mint("segment", &p.biz_type))?;
     Ok(p)
 }
 
@@ -279,13 +274,13 @@ async fn segment(
     body: &[u8],
 ) -> Result<(u64, u64, u64), ApiError> {
     let p = authorized(s, query, headers, body)?;
-    let step = s.ids.tag(&p.biz_type).await?.metrics().step;
-    let step = if step == 0 {
-        s.config.segment.default_step
-    } else {
-        step
-    };
-    let n = step.min(s.ids.max_count as u64).max(1);
+    // One segment of the tag's step, within what one request may ask for.
+    let n = s
+        .ids
+        .tag(&p.biz_type)
+        .await?
+        .step()
+        .min(s.ids.max_count as u64);
     Ok(segment_of(s.ids.segment_range(&p.biz_type, Some(n)).await?))
 }
 

@@ -192,13 +192,7 @@ async fn segment(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let tag = name_of(tag)?;
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "segment",
-            name: &tag,
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("segment", &tag))?;
     let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(id_list("ids", &[("tag", &tag)], range.into_iter(), q.ids))
@@ -233,13 +227,7 @@ async fn segment_range(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<SegmentRange>, ApiError> {
     let tag = name_of(tag)?;
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "segment",
-            name: &tag,
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("segment", &tag))?;
     let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(Json(SegmentRange {
@@ -262,13 +250,7 @@ async fn snowflake(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "snowflake",
-            name: "",
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("snowflake", ""))?;
     let Query(q) = q?;
     let ids = s.ids.snowflakes(q.count)?;
     Ok(id_list("ids", &[], ids.into_iter(), q.ids))
@@ -285,13 +267,7 @@ async fn object_id(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "objectid",
-            name: "",
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("objectid", ""))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.object_ids(q.count)?.iter().map(|o| o.to_hex()),
@@ -309,13 +285,7 @@ async fn uuid7(
     headers: HeaderMap,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "uuid7",
-            name: "",
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("uuid7", ""))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.uuid7s(q.count)?.iter().map(|u| u.to_string()),
@@ -337,13 +307,7 @@ async fn orders(
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let name = name_of(name)?;
-    s.auth().check(
-        &headers,
-        Need::Mint {
-            kind: "orders",
-            name: &name,
-        },
-    )?;
+    s.auth().check(&headers, Need::mint("orders", &name))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.order_numbers(&name, q.count).await?.into_iter(),

@@ -153,23 +153,8 @@ impl Served {
 
     /// SIGTERM, then waits for the exit (at most `limit`); returns its exit code.
     pub fn term(&mut self, limit: Duration) -> Option<i32> {
-        let mut child = self.child.take().expect("running");
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-        let started = Instant::now();
-        loop {
-            if let Some(status) = child.try_wait().expect("wait") {
-                return status.code();
-            }
-            if started.elapsed() > limit {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!(
-                    "idmint serve did not stop within {limit:?} of SIGTERM:\n{}",
-                    self.log()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.signal(libc::SIGTERM);
+        self.wait_exit(limit)
     }
 
     /// SIGKILL by PID, reaped.

@@ -589,6 +589,22 @@ impl TagHandle {
         }
     }
 
+    /// The step this handle refills with: the tag's stored step, or the client's default step
+    /// for a tag stored without one (dynamic growth aside: [`TagMetrics::step`] tells the last
+    /// range's). At least 1. A server handing a caller a whole segment (Tinyid's
+    /// `nextSegmentId`) hands one of this size.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+    /// client.create_tag(&TagSpec::new("t")?.step(500)?)?;
+    /// assert_eq!(client.tag("t")?.step(), 500);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn step(&self) -> u64 {
+        self.st.base_step()
+    }
+
     /// The tag as stored (the default tag's name when this tag falls back to it).
     ///
     /// ```
