@@ -14,12 +14,24 @@
 //!   of lowercase letters, digits and `_` starting with a letter) and exactly one `sequence:BITS`
 //!   (`seq:BITS` is accepted), in any order: the sequence may sit above a node field, as in
 //!   sonyflake.
+//! - `unsigned` after the fields (before `epoch=`), for layouts of IDs that use all 64 bits (see
+//!   below).
 //! - `epoch=EPOCH` last, as unix milliseconds or an RFC 3339 date-time; without it the epoch is
 //!   the Unix epoch.
 //!
 //! At most 63 bits in all, so every ID is a positive signed 64-bit value (Java `long`, SQL
 //! `BIGINT`); the time field may not reach past the year 9999. A preset name (`twitter`,
-//! `sonyflake`, `redis-lua`, `baidu`) can stand wherever a spec can.
+//! `sonyflake`, `redis-lua`, `baidu`, and the [`UNSIGNED_PRESETS`]) can stand wherever a spec can.
+//!
+//! # 64-bit layouts
+//!
+//! Many snowflakes met in the wild use all 64 bits (Discord, Instagram, Mastodon, TSID). A layout
+//! reads and composes them only when its spec says `unsigned` ([`LayoutBuilder::unsigned`]): IDs
+//! from 2^63 on are negative as a Java `long` or SQL `BIGINT`, and every ID above 2^53 loses digits
+//! as a JSON number, so writing a 64-bit spec is a decision, never a typo. Such a layout may also
+//! have no node field (Mastodon's low 16 bits are a single counter), since it may describe IDs
+//! another system mints. A generator takes an `unsigned` layout of 64 bits only when told to
+//! (`SnowflakeBuilder::unsigned`), and one without a node field never.
 
 use std::fmt;
 use std::str::FromStr;
@@ -96,8 +108,22 @@ impl WordSlot {
     }
 }
 
-/// The names of the preset layouts, in the order they are documented.
+/// The names of the preset layouts a generator mints with as they are (each at most 63 bits),
+/// in the order they are documented.
 pub const PRESETS: &[&str] = &["twitter", "sonyflake", "redis-lua", "baidu"];
+
+/// The presets of 64-bit IDs other systems mint, `unsigned` layouts: they read and compose such
+/// IDs; a generator takes them only when told to (see the [module docs](crate::layout)).
+///
+/// ```
+/// use idmint_core::{Layout, UNSIGNED_PRESETS};
+/// for name in UNSIGNED_PRESETS {
+///     let layout = Layout::preset(name)?;
+///     assert_eq!((layout.total_bits(), layout.is_unsigned()), (64, true));
+/// }
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub const UNSIGNED_PRESETS: &[&str] = &["discord", "instagram", "mastodon", "tsid"];
 
 const RESERVED: &[&str] = &["time", "sequence", "seq", "id", "time_ms", "epoch"];
 
@@ -169,6 +195,7 @@ pub struct Layout {
     epoch_ms: u64,
     fields: Vec<Field>,
     seq: usize,
+    unsigned: bool,
 }
 
 /// The decomposition of an ID: its time, each node field by name, and its sequence.
@@ -223,6 +250,7 @@ pub struct LayoutBuilder {
     time: Option<(u32, u64)>,
     fields: Vec<(String, u32, FieldKind)>,
     epoch_ms: u64,
+    unsigned: bool,
 }
 
 impl LayoutBuilder {
@@ -247,11 +275,34 @@ impl LayoutBuilder {
         self.epoch_ms = epoch_ms;
         self
     }
+    /// Let the fields fill all 64 bits (and leave out node fields): the spec's `unsigned`, for
+    /// IDs read as unsigned 64-bit values (see the [module docs](crate::layout)).
+    ///
+    /// ```
+    /// use idmint_core::Layout;
+    /// let b = Layout::builder().time(42, 1).node("worker", 10).sequence(12);
+    /// assert!(b.clone().build().unwrap_err().to_string().contains("unsigned"));
+    /// let layout = b.unsigned().build()?;
+    /// assert_eq!(layout.spec(), "time:42@1ms,worker:10,sequence:12,unsigned,epoch=0");
+    /// assert_eq!(layout.decompose(u64::MAX)?.sequence, 4095);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn unsigned(mut self) -> Self {
+        self.unsigned = true;
+        self
+    }
     /// Check and build.
     pub fn build(self) -> Result<Layout> {
         let spec = self.describe();
         let (time_bits, tick_ms) = self.time.ok_or_else(|| invalid(&spec, "no time field"))?;
-        Layout::new(&spec, time_bits, tick_ms, self.fields, self.epoch_ms, None)
+        Layout::new(
+            &spec,
+            time_bits,
+            tick_ms,
+            self.fields,
+            self.epoch_ms,
+            self.unsigned,
+        )
     }
 
     fn describe(&self) -> String {
@@ -261,6 +312,9 @@ impl LayoutBuilder {
         }
         for (name, bits, _) in &self.fields {
             items.push(format!("{name}:{bits}"));
+        }
+        if self.unsigned {
+            items.push("unsigned".to_string());
         }
         items.push(format!("epoch={}", self.epoch_ms));
         items.join(",")
@@ -342,6 +396,15 @@ impl Layout {
     /// | `redis-lua` | time 41, shard 12, sequence 10 | 1 ms | Unix epoch |
     /// | `baidu` | time 28, worker 22, sequence 13 | 1 s | 2016-05-20T00:00:00Z |
     ///
+    /// and the [`UNSIGNED_PRESETS`], the 64-bit layouts of IDs other systems mint:
+    ///
+    /// | name | fields, most significant first | tick | epoch | source |
+    /// |---|---|---|---|---|
+    /// | `discord` | time 42, worker 5, process 5, sequence 12 | 1 ms | 1420070400000 (2015-01-01) | Discord developer docs, "Snowflakes" (the increment is the sequence) |
+    /// | `instagram` | time 41, shard 13, sequence 10 | 1 ms | 1314220021721 (2011-08-24T21:07:01.721Z) | "Sharding & IDs at Instagram" (`our_epoch`) |
+    /// | `mastodon` | time 48, sequence 16 | 1 ms | Unix epoch | Mastodon's `lib/mastodon/snowflake.rb` (the hashed "sequence data") |
+    /// | `tsid` | time 42, node 10, sequence 12 | 1 ms | 2020-01-01T00:00:00Z | tsid-creator's default: 10 node bits, 12 counter bits |
+    ///
     /// `baidu`'s time field ran out on 2024-11-20: IDs from it still parse, but a generator
     /// needs a later epoch ([`Layout::with_epoch_ms`]).
     ///
@@ -349,6 +412,10 @@ impl Layout {
     /// let baidu = idmint_core::Layout::preset("baidu")?;
     /// assert_eq!(baidu.exhausts_at(), "2024-11-20T21:24:16.000Z");
     /// assert_eq!(idmint_core::Layout::preset("twiter").unwrap_err().kind(), "invalid_layout");
+    /// // Discord's own example, from its developer docs.
+    /// let parts = idmint_core::Layout::preset("discord")?.decompose(175928847299117063)?;
+    /// assert_eq!(parts.time(), "2016-04-30T11:18:25.796Z");
+    /// assert_eq!((parts.node("worker"), parts.node("process"), parts.sequence), (Some(1), Some(0), 7));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
@@ -381,12 +448,42 @@ impl Layout {
                     .sequence(13)
                     .epoch_ms(1_463_702_400_000),
             ),
+            "discord" => (
+                "discord",
+                b.time(42, 1)
+                    .node("worker", 5)
+                    .node("process", 5)
+                    .sequence(12)
+                    .epoch_ms(1_420_070_400_000)
+                    .unsigned(),
+            ),
+            "instagram" => (
+                "instagram",
+                b.time(41, 1)
+                    .node("shard", 13)
+                    .sequence(10)
+                    .epoch_ms(1_314_220_021_721)
+                    .unsigned(),
+            ),
+            "mastodon" => (
+                "mastodon",
+                b.time(48, 1).sequence(16).epoch_ms(0).unsigned(),
+            ),
+            "tsid" => (
+                "tsid",
+                b.time(42, 1)
+                    .node("node", 10)
+                    .sequence(12)
+                    .epoch_ms(1_577_836_800_000)
+                    .unsigned(),
+            ),
             other => {
                 return Err(invalid(
                     other,
                     format!(
-                        "unknown preset: the presets are {}; or write a spec such as time:41,worker:10,sequence:12",
-                        PRESETS.join(", ")
+                        "unknown preset: the presets are {}, and for 64-bit IDs {}; or write a spec such as time:41,worker:10,sequence:12",
+                        PRESETS.join(", "),
+                        UNSIGNED_PRESETS.join(", ")
                     ),
                 ))
             }
@@ -421,7 +518,14 @@ impl Layout {
         let mut time = None;
         let mut fields = Vec::new();
         let mut epoch_ms = 0;
+        let mut unsigned = false;
         for (i, item) in items.iter().enumerate() {
+            if *item == "unsigned" && i > 0 {
+                // A flag, not a field: it may stand anywhere after the time field, and a field
+                // after it is still read as a field (the canonical spec puts it last but epoch).
+                unsigned = true;
+                continue;
+            }
             if let Some(e) = item.strip_prefix("epoch=") {
                 if i + 1 != items.len() {
                     return Err(invalid(spec, "`epoch=` must be the last item"));
@@ -467,7 +571,7 @@ impl Layout {
             }
         }
         let (time_bits, tick_ms) = time.ok_or_else(|| invalid(spec, "no time field"))?;
-        Layout::new(spec, time_bits, tick_ms, fields, epoch_ms, None)
+        Layout::new(spec, time_bits, tick_ms, fields, epoch_ms, unsigned)
     }
 
     /// [`Layout::parse`], then an epoch override given as text (unix ms or RFC 3339), the form
@@ -495,7 +599,7 @@ impl Layout {
         tick_ms: u64,
         given: Vec<(String, u32, FieldKind)>,
         epoch_ms: u64,
-        preset: Option<&'static str>,
+        unsigned: bool,
     ) -> Result<Layout> {
         if tick_ms == 0 {
             return Err(invalid(spec, "the tick must be at least 1 ms"));
@@ -507,7 +611,9 @@ impl Layout {
                 format!("a layout needs exactly one sequence field, found {seqs}"),
             ));
         }
-        if !given.iter().any(|f| f.2 == FieldKind::Node) {
+        // An unsigned layout may describe IDs minted elsewhere by a single counter (Mastodon's);
+        // a generator refuses it, so no two of them can mint the same IDs.
+        if !unsigned && !given.iter().any(|f| f.2 == FieldKind::Node) {
             return Err(invalid(
                 spec,
                 "a layout needs at least one node field (datacenter, worker, shard, machine, ...)",
@@ -546,10 +652,20 @@ impl Layout {
                 "the time field has 0 bits; give it 1 or more",
             ));
         }
-        if total > 63 {
+        if total > 64 {
             return Err(invalid(
                 spec,
-                format!("fields take {total} bits; at most 63 fit a positive signed 64-bit ID"),
+                format!("fields take {total} bits; an ID has at most 64 (63 unless `unsigned`)"),
+            ));
+        }
+        if total > 63 && !unsigned {
+            return Err(invalid(
+                spec,
+                format!(
+                    "fields take {total} bits; at most 63 fit a positive signed 64-bit ID (SQL BIGINT, Java long), \
+                     and JSON numbers lose digits above 2^53: add `unsigned` to the spec \
+                     (LayoutBuilder::unsigned) to read IDs of all 64 bits"
+                ),
             ));
         }
         if epoch_ms > MAX_TIME_MS {
@@ -559,7 +675,10 @@ impl Layout {
             ));
         }
         let end = epoch_ms as u128 + ((1u128 << time_bits) * tick_ms as u128);
-        if end > MAX_TIME_MS as u128 + 1 {
+        // An unsigned layout describes IDs as another system defines them (Mastodon's 48 bits
+        // of milliseconds run to the year 10889): its IDs past the year 9999 are refused one by
+        // one instead ([`Layout::decompose`]). 64 bits of whole ticks cannot pass u128.
+        if end > MAX_TIME_MS as u128 + 1 && !unsigned {
             return Err(invalid(
                 spec,
                 format!(
@@ -583,12 +702,13 @@ impl Layout {
             .position(|f| f.kind == FieldKind::Sequence)
             .unwrap_or(0);
         Ok(Layout {
-            preset,
+            preset: None,
             time_bits: time_bits as u8,
             tick_ms,
             epoch_ms,
             fields,
             seq,
+            unsigned,
         })
     }
 
@@ -614,7 +734,7 @@ impl Layout {
             self.tick_ms,
             given,
             epoch_ms,
-            None,
+            self.unsigned,
         )
     }
 
@@ -644,8 +764,34 @@ impl Layout {
         for f in &self.fields {
             s.push_str(&format!(",{}:{}", f.name, f.bits));
         }
+        if self.unsigned {
+            s.push_str(",unsigned");
+        }
         s.push_str(&format!(",epoch={}", self.epoch_ms));
         s
+    }
+
+    /// Whether the layout is `unsigned`: its IDs may use all 64 bits, read as unsigned values
+    /// (see the [module docs](crate::layout)).
+    ///
+    /// ```
+    /// use idmint_core::Layout;
+    /// assert!(!Layout::preset("twitter")?.is_unsigned());
+    /// assert!(Layout::parse("time:48,sequence:16,unsigned")?.is_unsigned());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn is_unsigned(&self) -> bool {
+        self.unsigned
+    }
+
+    /// The largest ID of any layout with this one's signedness: 2^64-1 when
+    /// [`Layout::is_unsigned`], else 2^63-1.
+    fn id_limit(&self) -> u64 {
+        if self.unsigned {
+            u64::MAX
+        } else {
+            i64::MAX as u64
+        }
     }
 
     /// Bits of the time field.
@@ -678,7 +824,8 @@ impl Layout {
     }
     /// The largest ID this layout can hold.
     pub fn max_id(&self) -> u64 {
-        (1u64 << self.total_bits()) - 1
+        // Shifted down from all ones: `1 << 64` would overflow for a 64-bit layout.
+        u64::MAX >> (64 - self.total_bits())
     }
     /// The largest value of the time field.
     pub fn max_time_value(&self) -> u64 {
@@ -696,7 +843,10 @@ impl Layout {
 
     /// The first instant (unix ms) the time field cannot hold: minting stops there.
     pub fn exhausts_at_ms(&self) -> u64 {
-        self.epoch_ms + (1u64 << self.time_bits) * self.tick_ms
+        // Saturating: an unsigned layout's time field may reach past what a u64 of ms holds.
+        (1u64 << self.time_bits)
+            .saturating_mul(self.tick_ms)
+            .saturating_add(self.epoch_ms)
     }
 
     /// [`Layout::exhausts_at_ms`] as RFC 3339.
@@ -729,6 +879,7 @@ impl Layout {
     pub fn decompose(&self, id: u64) -> Result<Parts> {
         self.check_fits(id)?;
         let time_value = id >> (self.total_bits() - self.time_bits as u32);
+        let time_ms = self.time_ms_of(id, time_value)?;
         let mut nodes = Vec::with_capacity(self.fields.len() - 1);
         let mut sequence = 0;
         for f in &self.fields {
@@ -739,7 +890,7 @@ impl Layout {
             }
         }
         Ok(Parts {
-            time_ms: self.epoch_ms + time_value * self.tick_ms,
+            time_ms,
             nodes,
             sequence,
         })
@@ -830,11 +981,24 @@ impl Layout {
             }
         }
         let time_value = id >> (self.total_bits() - self.time_bits as u32);
-        Ok((self.epoch_ms + time_value * self.tick_ms, sequence))
+        Ok((self.time_ms_of(id, time_value)?, sequence))
+    }
+
+    /// The unix ms of a time field's value; past the year 9999 (only an `unsigned` layout's
+    /// time field reaches there) an error, since no time idmint prints is later.
+    fn time_ms_of(&self, id: u64, time_value: u64) -> Result<u64> {
+        let time_ms = (time_value as u128 * self.tick_ms as u128) + self.epoch_ms as u128;
+        if time_ms > MAX_TIME_MS as u128 {
+            return Err(Error::invalid_id(
+                id,
+                "its time is past the year 9999, the last idmint represents",
+            ));
+        }
+        Ok(time_ms as u64)
     }
 
     fn check_fits(&self, id: u64) -> Result<()> {
-        if id > i64::MAX as u64 {
+        if id > self.id_limit() {
             return Err(id_too_large(id));
         }
         if id > self.max_id() {
@@ -858,7 +1022,7 @@ impl Layout {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn decompose_wide(&self, id: i128) -> Result<Parts> {
-        self.decompose(check_id_wide(id)?)
+        self.decompose(check_id_wide(id, self.id_limit())?)
     }
 
     /// [`Layout::decompose`] for an ID in decimal text.
@@ -871,7 +1035,24 @@ impl Layout {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn decompose_str(&self, id: &str) -> Result<Parts> {
-        self.decompose(parse_id(id)?)
+        self.decompose(self.parse_id(id)?)
+    }
+
+    /// Read a decimal ID as this layout takes them: [`parse_id`]'s rules, with IDs up to
+    /// 2^64-1 for an `unsigned` layout.
+    ///
+    /// ```
+    /// use idmint_core::Layout;
+    /// assert_eq!(Layout::preset("discord")?.parse_id("18446744073709551615")?, u64::MAX);
+    /// assert_eq!(Layout::preset("twitter")?.parse_id("9223372036854775808").unwrap_err().kind(), "invalid_id");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn parse_id(&self, text: &str) -> Result<u64> {
+        if self.unsigned {
+            parse_u64(text)
+        } else {
+            parse_id(text)
+        }
     }
 
     /// Put parts together into an ID; the inverse of [`Layout::decompose`].
@@ -916,7 +1097,7 @@ impl Layout {
     }
 
     pub(crate) fn time_value(&self, time_ms: i128) -> Result<u64> {
-        let end = self.exhausts_at_ms();
+        let end = self.exhausts_at_ms().min(MAX_TIME_MS + 1);
         if time_ms < self.epoch_ms as i128 || time_ms >= end as i128 {
             return Err(Error::TimeOutOfRange {
                 time_ms,
@@ -985,8 +1166,12 @@ fn check_value(f: &Field, value: i128) -> Result<u64> {
     Ok(value as u64)
 }
 
-fn id_negative(id: impl ToString) -> Error {
-    Error::invalid_id(id, "negative; IDs are 0..=9223372036854775807")
+fn id_negative(id: impl ToString, limit: u64) -> Error {
+    if limit == u64::MAX {
+        Error::invalid_id(id, "negative; IDs are 0..=18446744073709551615")
+    } else {
+        Error::invalid_id(id, "negative; IDs are 0..=9223372036854775807")
+    }
 }
 
 fn id_too_large(id: impl ToString) -> Error {
@@ -996,12 +1181,23 @@ fn id_too_large(id: impl ToString) -> Error {
     )
 }
 
-fn check_id_wide(id: i128) -> Result<u64> {
+fn above_u64(id: impl ToString) -> Error {
+    Error::invalid_id(
+        id,
+        "above 2^64-1 (18446744073709551615), the largest unsigned 64-bit value",
+    )
+}
+
+fn check_id_wide(id: i128, limit: u64) -> Result<u64> {
     if id < 0 {
-        return Err(id_negative(Wide(id)));
+        return Err(id_negative(Wide(id), limit));
     }
-    if id > i64::MAX as i128 {
-        return Err(id_too_large(Wide(id)));
+    if id > limit as i128 {
+        return Err(if limit == u64::MAX {
+            above_u64(Wide(id))
+        } else {
+            id_too_large(Wide(id))
+        });
     }
     Ok(id as u64)
 }
@@ -1016,11 +1212,34 @@ fn check_id_wide(id: i128) -> Result<u64> {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn parse_id(text: &str) -> Result<u64> {
+    parse_decimal(text, i64::MAX as u64)
+}
+
+/// [`parse_id`] for unsigned 64-bit IDs: digits only, at most 2^64-1.
+///
+/// ```
+/// use idmint_core::layout::parse_u64;
+/// assert_eq!(parse_u64("18446744073709551615")?, u64::MAX);
+/// assert!(parse_u64("18446744073709551616").unwrap_err().to_string().contains("above 2^64-1"));
+/// assert_eq!(parse_u64("-1").unwrap_err().kind(), "invalid_id");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn parse_u64(text: &str) -> Result<u64> {
+    parse_decimal(text, u64::MAX)
+}
+
+/// Decimal text of `0..=limit`, where `limit` is 2^63-1 or 2^64-1 (the messages name one of
+/// the two).
+fn parse_decimal(text: &str, limit: u64) -> Result<u64> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Error::invalid_id(
             quoted(text),
-            "not a decimal integer: give digits only, 0..=9223372036854775807",
+            if limit == u64::MAX {
+                "not a decimal integer: give digits only, 0..=18446744073709551615"
+            } else {
+                "not a decimal integer: give digits only, 0..=9223372036854775807"
+            },
         ));
     }
     let negative = digits.len() != text.len();
@@ -1030,8 +1249,9 @@ pub fn parse_id(text: &str) -> Result<u64> {
         digits.parse::<u64>().ok()
     };
     match value {
-        Some(v) if v <= i64::MAX as u64 => Ok(v),
-        _ if negative => Err(id_negative(text)),
+        Some(v) if v <= limit => Ok(v),
+        _ if negative => Err(id_negative(text, limit)),
+        _ if limit == u64::MAX => Err(above_u64(text)),
         _ => Err(id_too_large(text)),
     }
 }

@@ -47,6 +47,7 @@ pub mod clock;
 mod datetime;
 mod error;
 mod fork;
+pub mod formats;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod guard;
@@ -71,7 +72,10 @@ pub mod uuid7;
 pub use clock::{AnyClock, Clock, ManualClock, MonotonicClock, WallClock};
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};
 pub use error::{Error, ErrorFamily, ErrorKind, Result};
-pub use layout::{parse_id, Field, FieldKind, Layout, LayoutBuilder, Parts, WordSlot, PRESETS};
+pub use layout::{
+    parse_id, parse_u64, Field, FieldKind, Layout, LayoutBuilder, Parts, WordSlot, PRESETS,
+    UNSIGNED_PRESETS,
+};
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
 #[cfg(feature = "orders")]

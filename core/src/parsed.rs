@@ -2,7 +2,7 @@
 //! layout, or an ObjectId (24 hex digits). The CLI's `idmint parse` and the server's
 //! `/v1/parse` both read IDs through [`ParsedId::parse`], so they tell formats apart alike.
 
-use crate::layout::{parse_id, Layout, Parts};
+use crate::layout::{Layout, Parts};
 use crate::objectid::ObjectId;
 use crate::Result;
 
@@ -40,7 +40,8 @@ impl ParsedId {
         if text.chars().count() == 24 && !text.starts_with('-') {
             return Ok(ParsedId::ObjectId(ObjectId::parse_str(text)?));
         }
-        let id = parse_id(text)?;
+        // Up to 2^64-1 for an `unsigned` layout (Discord's and the like), 2^63-1 otherwise.
+        let id = layout.parse_id(text)?;
         Ok(ParsedId::Snowflake {
             id,
             parts: layout.decompose(id)?,

@@ -341,6 +341,7 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     pub(crate) high_water_mark: Option<PathBuf>,
     pub(crate) lease: Option<Arc<dyn GuardSource>>,
     fence_ahead: Duration,
+    unsigned: bool,
 }
 
 impl<C: Clock> SnowflakeBuilder<C> {
@@ -466,6 +467,26 @@ impl<C: Clock> SnowflakeBuilder<C> {
         self
     }
 
+    /// Mint with a layout of 64 bits ([`Layout::is_unsigned`], such as the `discord` preset),
+    /// whose IDs are read as unsigned 64-bit values. Without it such a layout is refused on
+    /// build: IDs from 2^63 on are negative as a Java `long` or SQL `BIGINT`, and JSON numbers
+    /// lose digits above 2^53, so the caller says they are handled as unsigned. Layouts of up to
+    /// 63 bits need nothing.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, Snowflake};
+    /// let discord = Layout::preset("discord")?;
+    /// let refused = Snowflake::builder(discord.clone()).node("worker", 1).node("process", 0).build();
+    /// assert_eq!(refused.unwrap_err().kind(), "invalid_layout");
+    /// let gen = Snowflake::builder(discord).unsigned().node("worker", 1).node("process", 0).build()?;
+    /// assert_eq!(gen.layout().decompose(gen.next_id()?)?.node("worker"), Some(1));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn unsigned(mut self) -> Self {
+        self.unsigned = true;
+        self
+    }
+
     /// Use another time source (default [`MonotonicClock`]).
     pub fn clock<D: Clock>(self, clock: D) -> SnowflakeBuilder<D> {
         SnowflakeBuilder {
@@ -479,6 +500,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             high_water_mark: self.high_water_mark,
             lease: self.lease,
             fence_ahead: self.fence_ahead,
+            unsigned: self.unsigned,
         }
     }
 
@@ -507,6 +529,7 @@ impl<C: Clock> SnowflakeBuilder<C> {
             None => &None,
         };
         let layout = self.layout;
+        check_mintable(&layout, self.unsigned)?;
         let mut nodes = self.nodes;
         let now_ms = self.clock.now_ms();
         if now_ms < layout.epoch_ms() {
@@ -644,6 +667,36 @@ impl<C: Clock> SnowflakeBuilder<C> {
     }
 }
 
+/// Refuse a layout a generator must not mint with: one of 64 bits unless the caller opted in
+/// ([`SnowflakeBuilder::unsigned`]), and one without a node field, which any two generators of
+/// it would fill alike.
+#[cfg_attr(idmint_optimize_size, optimize(size))]
+fn check_mintable(layout: &Layout, unsigned: bool) -> Result<()> {
+    let name = || {
+        layout
+            .preset_name()
+            .map_or_else(|| layout.spec(), str::to_string)
+    };
+    if layout.node_fields().next().is_none() {
+        return Err(Error::InvalidLayout {
+            spec: name(),
+            reason: "it has no node field, so two generators of it would mint the same IDs; it can read and compose IDs, not mint them".into(),
+        });
+    }
+    if layout.total_bits() > 63 && !unsigned {
+        return Err(Error::InvalidLayout {
+            spec: name(),
+            reason: format!(
+                "its IDs take all 64 bits (up to {}): from 2^63 on they are negative as a Java long or SQL BIGINT, \
+                 and JSON numbers lose digits above 2^53; to mint them anyway, opt in with SnowflakeBuilder::unsigned \
+                 (`--unsigned` on the command line)",
+                layout.max_id()
+            ),
+        });
+    }
+    Ok(())
+}
+
 impl Snowflake<MonotonicClock> {
     /// Start configuring a generator for `layout` on the default [`MonotonicClock`].
     pub fn builder(layout: Layout) -> SnowflakeBuilder<MonotonicClock> {
@@ -675,6 +728,7 @@ impl<C: Clock> Snowflake<C> {
             high_water_mark: None,
             lease: None,
             fence_ahead: DEFAULT_FENCE_AHEAD,
+            unsigned: false,
         }
     }
 }
