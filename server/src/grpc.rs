@@ -187,12 +187,17 @@ impl pb::ids_server::Ids for Grpc {
         req: Request<pb::CountRequest>,
     ) -> Result<Response<pb::IdList>, Status> {
         let started = Instant::now();
-        let outcome = (|| {
+        let outcome = async {
             self.authorize(&req, Need::mint("snowflake", ""))?;
             Ok::<_, ApiError>(pb::IdList {
-                ids: self.server.ids.snowflakes(given(req.get_ref().count))?,
+                ids: self
+                    .server
+                    .ids
+                    .snowflakes(given(req.get_ref().count))
+                    .await?,
             })
-        })();
+        }
+        .await;
         self.done("/idmint.v1.Ids/Snowflake", started, outcome)
     }
 

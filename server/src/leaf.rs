@@ -71,7 +71,7 @@ async fn segment(
 /// `/api/snowflake/get/{key}`: one snowflake ID of the server's generator.
 async fn snowflake(State(s): State<Arc<Server>>, headers: HeaderMap) -> Result<Response, ApiError> {
     s.auth().check(&headers, Need::mint("snowflake", ""))?;
-    let ids = s.ids.snowflakes(None)?;
+    let ids = s.ids.snowflakes(None).await?;
     let id = ids.first().copied().ok_or_else(|| {
         ApiError::BadRequest("the snowflake generator returned no ID for a count of 1".into())
     })?;

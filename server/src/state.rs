@@ -59,8 +59,9 @@ pub struct Ids {
     pub segments: SegmentClient,
     /// The store behind them, for the admin API.
     pub store: Arc<dyn SegmentStore>,
-    /// Snowflake IDs from this server's leased node value.
-    pub snowflake: Snowflake,
+    /// Snowflake IDs from this server's leased node value (shared with the blocking threads a
+    /// batch is minted on).
+    pub snowflake: Arc<Snowflake>,
     /// ObjectIds.
     pub object_ids: ObjectIdGenerator,
     /// UUIDv7s.
@@ -125,13 +126,16 @@ impl Ids {
         let layout = layout_of(&config.snowflake.layout).map_err(at("snowflake.layout"))?;
         let lease_store = open_lease_store(&config.store).await.map_err(at("store"))?;
         let leases = ClientLeases::new(
-            lease_store.clone(),
+            lease_store,
             layout.clone(),
             Duration::from_millis(config.leases.default_ttl_ms),
             Duration::from_millis(config.leases.max_ttl_ms),
         )
         .map_err(at("leases"))?;
-        let mut lease = LeaseOptions::store(lease_store)
+        // The node lease opens the store again, by URL, on the lease keeper's own runtime: its
+        // renewals then never wait on this runtime's I/O driver, which a request minting a
+        // batch (waiting for the clock or for the fence to move) may be holding up.
+        let mut lease = LeaseOptions::url(&config.store)
             .ttl(Duration::from_millis(config.snowflake.lease_ttl_ms))
             .holder(&format!(
                 "idmint-serve@{}:{}",
@@ -163,7 +167,8 @@ impl Ids {
         })
         .await
         .expect("the lease task does not panic")
-        .map_err(at("snowflake"))?;
+        .map_err(at("snowflake"))
+        .map(Arc::new)?;
         let mut orders = BTreeMap::new();
         for (name, order) in &config.orders {
             let key = format!("orders.{name}");
@@ -220,9 +225,19 @@ impl Ids {
         Ok(range)
     }
 
-    /// `count` snowflake IDs.
-    pub fn snowflakes(&self, count: Option<u64>) -> idmint_core::Result<Vec<u64>> {
-        let ids = self.snowflake.next_ids(self.count(count)?)?;
+    /// `count` snowflake IDs. One ID is minted in place; a batch may wait for the clock to
+    /// tick or for the lease's fence to move, so it is minted on a blocking thread, where the
+    /// wait holds up no other request.
+    pub async fn snowflakes(&self, count: Option<u64>) -> idmint_core::Result<Vec<u64>> {
+        let n = self.count(count)?;
+        let ids = if n == 1 {
+            vec![self.snowflake.next_id()?]
+        } else {
+            let snowflake = self.snowflake.clone();
+            tokio::task::spawn_blocking(move || snowflake.next_ids(n))
+                .await
+                .expect("minting does not panic")?
+        };
         self.metrics.issued("snowflake", "", ids.len() as u64);
         Ok(ids)
     }

@@ -252,7 +252,7 @@ async fn snowflake(
 ) -> Result<Response, ApiError> {
     s.auth().check(&headers, Need::mint("snowflake", ""))?;
     let Query(q) = q?;
-    let ids = s.ids.snowflakes(q.count)?;
+    let ids = s.ids.snowflakes(q.count).await?;
     Ok(id_list("ids", &[], ids.into_iter(), q.ids))
 }
 
