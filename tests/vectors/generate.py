@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent oracle for idmint's cross-language test vectors.
 
-Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json
-and template.json next to this file. Python 3.11 stdlib
+Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json,
+template.json and formats.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
@@ -20,6 +20,16 @@ PRESETS = {
     "sonyflake": "time:39@10ms,sequence:8,machine:16,epoch=1409529600000",
     "redis-lua": "time:41@1ms,shard:12,sequence:10,epoch=0",
     "baidu": "time:28@1s,worker:22,sequence:13,epoch=1463702400000",
+}
+# The 64-bit layouts of IDs other systems mint (idmint's UNSIGNED_PRESETS), each from its source:
+# Discord's developer docs ("Snowflakes"), Instagram's "Sharding & IDs at Instagram" (our_epoch),
+# Mastodon's lib/mastodon/snowflake.rb (48 bits of ms, 16 of "sequence data"), tsid-creator's
+# README (42 bits of ms from 2020-01-01, 10 node bits and 12 counter bits by default).
+PRESETS_64 = {
+    "discord": "time:42@1ms,worker:5,process:5,sequence:12,unsigned,epoch=1420070400000",
+    "instagram": "time:41@1ms,shard:13,sequence:10,unsigned,epoch=1314220021721",
+    "mastodon": "time:48@1ms,sequence:16,unsigned,epoch=0",
+    "tsid": "time:42@1ms,node:10,sequence:12,unsigned,epoch=1577836800000",
 }
 CUSTOM = {
     # sequence above a node field, 100 ms tick, no epoch (=0), 53 bits total
@@ -65,9 +75,14 @@ def rfc3339(ms, millis=True):
 
 
 def parse_layout(spec):
-    """Return dict(fields=[(name, bits)], tick=ms, epoch=ms) or raise Err('invalid_layout')."""
-    items = [s.strip() for s in PRESETS.get(spec, spec).split(",")]
+    """Return dict(fields=[(name, bits)], tick=ms, epoch=ms, unsigned=bool) or raise Err('invalid_layout')."""
+    items = [s.strip() for s in {**PRESETS, **PRESETS_64}.get(spec, spec).split(",")]
     epoch, fields, tick = 0, [], 1
+    # `unsigned`, a flag anywhere after the time field: up to 64 bits, no node field needed.
+    unsigned = "unsigned" in items[1:]
+    epochs = [n for n, item in enumerate(items) if item.startswith("epoch=")]
+    check(spec, [(unsigned and epochs and items.index("unsigned", 1) > epochs[0], "`epoch=` must be last")])
+    items = items[:1] + [i for i in items[1:] if i != "unsigned"]
     if items[-1].startswith("epoch="):
         text = items.pop()[len("epoch="):]
         try:
@@ -87,10 +102,10 @@ def parse_layout(spec):
         fields.append((name, bits))
     names = [f[0] for f in fields]
     check(spec, [(names.count("sequence") != 1, "need exactly one sequence"),
-                 (len(fields) < 3, "need at least one node field"),
-                 (sum(f[1] for f in fields) > 63, "more than 63 bits")])
-    check(spec, [(epoch + 2 ** fields[0][1] * tick > MAX_MS, "time range ends after year 9999")])
-    return {"fields": fields, "tick": tick, "epoch": epoch}
+                 (len(fields) < 3 - unsigned, "need at least one node field"),
+                 (sum(f[1] for f in fields) > 63 + unsigned, "more than 63 bits (64 if unsigned)")])
+    check(spec, [(not unsigned and epoch + 2 ** fields[0][1] * tick > MAX_MS, "time range ends after year 9999")])
+    return {"fields": fields, "tick": tick, "epoch": epoch, "unsigned": unsigned}
 
 
 def check(spec, conditions):
@@ -115,7 +130,7 @@ def compose(lay, time_ms, fields, sequence):
         if name not in fields:
             raise Err("missing_field", name)
     tv = (time_ms - lay["epoch"]) // lay["tick"]  # floor division, also below the epoch
-    if not 0 <= tv < 2 ** lay["fields"][0][1]:
+    if not 0 <= tv < 2 ** lay["fields"][0][1] or time_ms >= MAX_MS:
         raise Err("time_out_of_range", time_ms)
     values = dict(fields, time=tv, sequence=sequence)
     sh, bits = shifts(lay), dict(lay["fields"])
@@ -130,11 +145,14 @@ def compose(lay, time_ms, fields, sequence):
 
 def decompose(lay, text):
     ident = int(text) if re.fullmatch(r"[0-9]+", text) else -1
-    if not 0 <= ident <= U63 or ident >> sum(b for _, b in lay["fields"]):
+    limit = 2**64 - 1 if lay.get("unsigned") else U63
+    if not 0 <= ident <= limit or ident >> sum(b for _, b in lay["fields"]):
         raise Err("invalid_id", text)
     sh = shifts(lay)
     vals = {name: (ident >> sh[name]) & (2**bits - 1) for name, bits in lay["fields"]}
     time_ms = lay["epoch"] + vals["time"] * lay["tick"]
+    if time_ms >= MAX_MS:  # only an unsigned layout's time field reaches past the year 9999
+        raise Err("invalid_id", text)
     return time_ms, {n: vals[n] for n, _ in nodes(lay)}, vals["sequence"]
 
 
@@ -667,6 +685,184 @@ def template():
             "invalid_format": overflow, "daily": daily}
 
 
+# ---------------------------------------------------------------- formats
+XID32 = "0123456789abcdefghijklmnopqrstuv"  # base32hex, lower case (rs/xid)
+KSUID_EPOCH = 1_400_000_000
+GREGORIAN_100NS = 0x01B21DD213814000  # 1582-10-15 to 1970-01-01 in 100 ns
+
+
+def rfc3339_any(ms, millis=True):
+    """rfc3339 for any unix ms of years 1..9999 (None past 9999); before 1970 too."""
+    if ms >= MAX_MS:
+        return None
+    out = rfc3339(ms, millis)
+    dt = datetime(1, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=ms + 62135596800000)
+    assert out.startswith(dt.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0")), (out, dt)
+    return out
+
+
+def formats():
+    import uuid as uuidlib
+    snowflakes = []
+    for name, source, layout, text in [
+        ("discord_docs", "Discord developer docs, Reference > Snowflakes", "discord", "175928847299117063"),
+        ("tsid_number_readme", "tsid-creator README, TSID as number", "tsid", "38352658567418872"),
+        ("discord_top_bit", "oracle", "discord", str(2**63 + 12345)),
+        ("instagram_all_ones", "oracle", "instagram", str(2**64 - 1)),
+        ("mastodon_year_9999", "oracle", "mastodon", str((MAX_MS - 1) << 16 | 0xBEEF)),
+        ("custom_unsigned_spec", "oracle", "time:42,worker:10,sequence:12,unsigned,epoch=2024-01-01T00:00:00Z",
+         str(2**64 - 2)),
+    ]:
+        lay = parse_layout(layout)
+        time_ms, fields, seq = decompose(lay, text)
+        assert compose(lay, time_ms, fields, seq) == int(text)
+        snowflakes.append({"name": name, "source": source, "layout": layout, "id": text, "time_ms": time_ms,
+                           "time": rfc3339(time_ms), "fields": fields, "sequence": seq})
+    d = snowflakes[0]  # as Discord's docs decode it, by hand
+    assert (d["time"], d["fields"], d["sequence"]) == ("2016-04-30T11:18:25.796Z", {"worker": 1, "process": 0}, 7)
+    invalid_snowflakes = []
+    for name, layout, text in [
+        ("above_u64", "discord", str(2**64)), ("negative", "instagram", "-1"),
+        ("mastodon_past_year_9999", "mastodon", str(MAX_MS << 16)),
+    ]:
+        expect_err("invalid_id", decompose, parse_layout(layout), text)
+        invalid_snowflakes.append({"name": name, "layout": layout, "id": text, "error": "invalid_id"})
+    invalid_layouts = []
+    for name, spec in [("sixty_five_bits_unsigned", "time:43,worker:10,sequence:12,unsigned"),
+                       ("unsigned_first", "unsigned,time:42,worker:10,sequence:12"),
+                       ("unsigned_after_epoch", "time:42,worker:10,sequence:12,epoch=0,unsigned")]:
+        expect_err("invalid_layout", parse_layout, spec)
+        invalid_layouts.append({"name": name, "layout": spec, "error": "invalid_layout"})
+    specs = [{"layout": k, "spec": v, "total_bits": sum(b for _, b in parse_layout(k)["fields"])}
+             for k, v in PRESETS_64.items()]
+    assert all(c["total_bits"] == 64 for c in specs)
+
+    decode = []
+
+    def add(name, source, text, fmt, ident, time_ms, time, parts, value=None, layout=None):
+        decode.append({"name": name, "source": source, "text": text, "layout": layout, "format": fmt,
+                       "id": ident, "value": value, "time_ms": time_ms, "time": time, "parts": parts})
+
+    # Decimal IDs: with a layout a snowflake; without, only a 64-bit integer.
+    for c in snowflakes[:2]:
+        add(c["name"], c["source"], c["id"], "snowflake", c["id"], c["time_ms"], c["time"],
+            {**c["fields"], "sequence": c["sequence"]}, value=c["id"], layout=c["layout"])
+    for name, v in [("integer_discord_docs", 175928847299117063), ("integer_u64_max", 2**64 - 1), ("integer_zero", 0)]:
+        parts = {"bits": v.bit_length()}
+        if v > U63:
+            parts["as_signed"] = str(v - 2**64)
+        add(name, "oracle", str(v), "integer", str(v), None, None, parts, value=str(v))
+
+    # ObjectId: the MongoDB manual's ObjectId() example.
+    hx = "507f1f77bcf86cd799439011"
+    t = int(hx[:8], 16)
+    add("objectid_mongodb_manual", "MongoDB manual, ObjectId()", hx.upper(), "objectid", hx, t * 1000,
+        rfc3339(t * 1000, millis=False), {"time_s": t, "random": hx[8:18], "counter": int(hx[18:], 16)})
+
+    # UUIDs: RFC 9562's test vectors (appendix A.1, A.3, A.5, A.6, B.1) and the nil and max UUIDs.
+    for name, text in [("uuid_v1_rfc9562_a1", "C232AB00-9414-11EC-B3C8-9F6BDECED846"),
+                       ("uuid_v4_rfc9562_a3", "919108f7-52d1-4320-9bac-f847db4148a8"),
+                       ("uuid_v6_rfc9562_a5", "1EC9414C-232A-6B00-B3C8-9F6BDECED846"),
+                       ("uuid_v7_rfc9562_a6", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"),
+                       ("uuid_v8_rfc9562_b1", "2489E9AD-2EE2-8E00-8EC9-32D5F69181C0"),
+                       ("uuid_nil_rfc9562", "00000000-0000-0000-0000-000000000000"),
+                       ("uuid_max_rfc9562", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
+                       ("uuid_v1_32_hex_digits", "c232ab00941411ecb3c89f6bdeced846")]:
+        u = uuidlib.UUID(text)
+        v = u.int
+        version = v >> 76 & 15
+        variant = {0: "ncs", 1: "ncs", 2: "rfc9562", 3: "microsoft" if v >> 61 & 1 == 0 else "future"}[v >> 62 & 3]
+        assert variant != "rfc9562" or (u.variant == uuidlib.RFC_4122 and u.version == version)
+        parts, time_ms, time = {"version": version, "variant": variant}, None, None
+        if v in (0, 2**128 - 1):
+            parts["special"] = "nil" if v == 0 else "max"
+        elif version in (1, 6):
+            if version == 1:
+                ticks = u.time  # the stdlib's reading, v1 only
+            else:
+                ticks = (v >> 96) << 28 | (v >> 80 & 0xFFFF) << 12 | (v >> 64 & 0xFFF)
+            unix = ticks - GREGORIAN_100NS
+            time_ms = unix // 10_000
+            time = rfc3339_any(time_ms)[:-1] + f"{unix % 10_000:04d}Z"
+            parts.update(timestamp=ticks, clock_seq=v >> 48 & 0x3FFF, node=f"{v & (2**48 - 1):012x}")
+            if version == 1:
+                assert (parts["clock_seq"], int(parts["node"], 16)) == (u.clock_seq, u.node)
+        elif version == 7:
+            time_ms = v >> 80
+            time = rfc3339_any(time_ms)
+            parts.update(unix_ms=time_ms, rand_a=v >> 64 & 0xFFF, rand_b=f"{v & (2**62 - 1):016x}")
+        add(name, "RFC 9562" if "rfc9562" in name else "oracle", text, "uuid", str(u), time_ms, time, parts)
+    v1, v6 = decode[-8], decode[-6]
+    assert v1["time"] == v6["time"] == "2022-02-22T19:22:22.0000000Z"  # 2:22:22 PM GMT-05:00, as the RFC says
+    assert decode[-5]["time"] == "2022-02-22T19:22:22.000Z"
+
+    # ULIDs: the ulid/spec README's examples, and the largest ULID it names (its time is past 9999).
+    for name, text in [("ulid_spec_readme", "01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+                       ("ulid_spec_monotonic", "01BX5ZZKBKACTAV9WEVGEMMVRZ"),
+                       ("ulid_spec_largest", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"),
+                       ("ulid_lower_case", "01arz3ndektsv4rrffq69g5fav")]:
+        v = from_base(text, B32, B32_ALIASES)
+        assert v < 2**128
+        ms = v >> 80
+        add(name, "oracle" if name == "ulid_lower_case" else "ulid/spec README", text, "ulid", to_base(v, B32, 26),
+            ms, rfc3339_any(ms), {"time_ms": ms, "random": f"{v & (2**80 - 1):020x}"})
+
+    # KSUIDs: segmentio/ksuid README's `ksuid -f inspect` examples, and the largest KSUID.
+    for name, text, ts, payload in [
+        ("ksuid_readme_inspect", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", 107608047, "B5A1CD34B5F99D1154FB6853345C9735"),
+        ("ksuid_readme_generate_inspect", "0ujzPyRiIAffKhBux4PvQdDqMHY", 107610780, "73FC1AA3B2446246D6E89FCD909E8FE8"),
+        ("ksuid_largest", "aWgEPTl1tmebfsQzFP4bxwgy80V", 2**32 - 1, "F" * 32),
+    ]:
+        v = from_base(text, B62)
+        assert v == (ts << 128 | int(payload, 16)), name
+        add(name, "oracle" if name == "ksuid_largest" else "segmentio/ksuid README", text, "ksuid", text,
+            (KSUID_EPOCH + ts) * 1000, rfc3339((KSUID_EPOCH + ts) * 1000, millis=False),
+            {"timestamp": ts, "payload": payload.lower()})
+    assert decode[-3]["time"] == "2017-10-10T04:00:47Z"  # "2017-10-09 21:00:47 -0700 PDT" in the README
+
+    # xid: rs/xid's README example, with its parts from rs/xid's id_test.go.
+    text = "9m4e2mr0ui3e8a215n4g"
+    v = from_base(text, XID32)
+    assert v & 15 == 0
+    b = (v >> 4).to_bytes(12, "big")
+    assert b.hex() == "4d88e15b60f486e428412dc9"
+    t = int.from_bytes(b[:4], "big")
+    assert (t, b[4:7].hex(), int.from_bytes(b[7:9], "big"), int.from_bytes(b[9:], "big")) == (
+        1300816219, "60f486", 0xE428, 4271561)
+    add("xid_readme", "rs/xid README and id_test.go", text, "xid", text, t * 1000, rfc3339(t * 1000, millis=False),
+        {"time_s": t, "machine": "60f486", "pid": 0xE428, "counter": 4271561})
+
+    # TSIDs: tsid-creator README's string examples.
+    for name, text in [("tsid_readme_string", "01226N0640J7Q"), ("tsid_readme_from", "0123456789ABC"),
+                       ("tsid_lower_case", "0123456789abc")]:
+        v = from_base(text, B32, B32_ALIASES)
+        ms = 1577836800000 + (v >> 22)
+        add(name, "oracle" if name == "tsid_lower_case" else "tsid-creator README", text, "tsid", to_base(v, B32, 13),
+            ms, rfc3339(ms), {"time_ms": ms, "random": v & (2**22 - 1)}, value=str(v))
+
+    invalid = []
+    for name, text, kind in [
+        ("xid_padding_bits", "c6e52g2mrqcjl44hf179", "invalid_id"),  # rs/xid's id_test.go
+        ("xid_upper_case", "9M4E2MR0UI3E8A215N4G", "invalid_id"),  # rs/xid's id_test.go
+        ("ulid_above_128_bits", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "invalid_id"),  # ulid/spec README
+        ("ulid_letter_u", "01ARZ3NDEKTSV4RRFFQ69G5FAU", "invalid_id"),
+        ("ksuid_above_160_bits", "aWgEPTl1tmebfsQzFP4bxwgy80W", "invalid_id"),
+        ("ksuid_dash", "0ujtsYcgvSTl8PAuAdqWYSMnLO-", "invalid_id"),
+        ("tsid_above_64_bits", "G000000000000", "invalid_id"),
+        ("uuid_35_chars", "C232AB00-9414-11EC-B3C8-9F6BDECED84", "invalid_id"),
+        ("uuid_hyphen_moved", "C232AB009-414-11EC-B3C8-9F6BDECED846", "invalid_id"),
+        ("uuid_non_hex", "C232AB00-9414-11EC-B3C8-9F6BDECED84G", "invalid_id"),
+        ("objectid_letter_g", "507f1f77bcf86cd79943901g", "invalid_object_id"),
+        ("above_u64", "18446744073709551616", "invalid_id"), ("negative", "-1", "invalid_id"),
+        ("word", "hello", "invalid_id"), ("empty", "", "invalid_id"), ("spaces", " 123", "invalid_id"),
+    ]:
+        invalid.append({"name": name, "text": text, "error": kind})
+    for cases in (snowflakes, decode, invalid):
+        assert len({c["name"] for c in cases}) == len(cases)
+    return {"presets": specs, "snowflakes": snowflakes, "invalid_snowflakes": invalid_snowflakes,
+            "invalid_layouts": invalid_layouts, "decode": decode, "invalid": invalid}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -691,3 +887,4 @@ if __name__ == "__main__":
     emit("shortid.json", shortid())
     emit("uuid7.json", uuid7())
     emit("template.json", template())
+    emit("formats.json", formats())
