@@ -13,6 +13,12 @@
 #      public) -> target/generated-sources/errors (rewritten only where their text changed).
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
 # library or the generator changed. Generated code is not committed.
+#
+# The generator build can have a target directory of its own, IDMINT_JVM_BINDGEN_TARGET_DIR
+# (tests/run.sh keeps it outside the repository, as it keeps wasm-bindgen-cli: uniffi-bindgen-java
+# takes minutes of one core to compile and changes only with its pinned version), and
+# `build-native.sh --generator` builds only the generator (tests/run.sh starts it in the
+# background, so it overlaps the other builds).
 set -euo pipefail
 JAVA_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$JAVA_DIR/.." && pwd)
@@ -31,16 +37,20 @@ target_dir=${IDMINT_JVM_TARGET_DIR:-$ROOT/target/jvm}
 profile=${IDMINT_CARGO_PROFILE:-release}
 out="$target_dir/$profile"
 [ "$profile" = dev ] && out="$target_dir/debug"
-bindgen="$out/idmint-jvm-bindgen"
-[ -x "$bindgen" ] || echo "idmint: building bindings/jvm and its Java generator (first build: minutes)" >&2
 # Two builds, not one: the generator's `generate` feature turns on features of dependencies it
 # shares with the library (serde, ...), and in one build those would reach the core and its
 # database drivers, compiling them a second time beside the copy the other packages use.
 # `idmint-jvm-errors` needs only the core, so it is built with the library (same core build).
+bindgen_target_dir=${IDMINT_JVM_BINDGEN_TARGET_DIR:-$target_dir}
+bindgen_out="$bindgen_target_dir/$profile"
+[ "$profile" = dev ] && bindgen_out="$bindgen_target_dir/debug"
+bindgen="$bindgen_out/idmint-jvm-bindgen"
+[ -x "$bindgen" ] || echo "idmint: building the Java generator (first build: minutes)" >&2
+(cd "$ROOT" && CARGO_TARGET_DIR="$bindgen_target_dir" cargo build --quiet --profile "$profile" \
+    -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
+[ "${1:-}" = --generator ] && exit 0
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
     -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib)
-(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
 built="$out/$lib"
 
 native="$JAVA_DIR/target/native/$platform"

@@ -48,6 +48,17 @@ wasm_bindgen_cli() {
         nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
 }
 
+# The JVM package's Java generator (bindings/jvm/bindgen with `generate`: uniffi-bindgen-java,
+# about six minutes of one core to compile though its two large crates are at opt-level 0) is
+# built in a target directory of its own outside the repository, as wasm-bindgen-cli is
+# installed outside it: a new clone on a machine that built it once compiles it again only when
+# its pinned version, the toolchain or the profile changed. java/build-native.sh reads the
+# variable; jvm_bindgen builds the generator alone, at the lowest CPU priority.
+export IDMINT_JVM_BINDGEN_TARGET_DIR=${IDMINT_JVM_BINDGEN_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/idmint/jvm-bindgen}
+jvm_bindgen() {
+    nice -n 19 "$IDMINT_ROOT/java/build-native.sh" --generator
+}
+
 # rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
 # toolchain's files and two of it at once could clash.
 rustup_parts() {

@@ -95,7 +95,8 @@ start_prep() {
                 prep npm-web npm_ci web
                 prep wasm-bindgen wasm_bindgen_cli
                 ;;&
-            packages) prep packages-tools tests/packages.sh tools ;;
+            packages) prep packages-tools tests/packages.sh tools ;;&
+            jvm | packages) prep jvm-bindgen jvm_bindgen ;;
         esac
     done
     prep rustup rustup_parts $wasm
@@ -148,7 +149,10 @@ section_rust() {
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
     cargo clippy --workspace --all-targets -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
-    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+    # With the examples, so the dev-dependencies take part in choosing features as they do in
+    # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
+    # clippy's features and are not checked a second time.
+    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --lib --bins --examples --quiet
     step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB (apt-installed if missing)"
     start_ha_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
@@ -232,6 +236,8 @@ section_jvm() {
     # in-workspace generator bindings/jvm/bindgen (uniffi-bindgen-java pinned to the glue's uniffi)
     # in the `ci` profile, generates the internal io.idmint.ffi Java into java/target and puts
     # the .so where the jar carries it.
+    step "the Java generator (built once in $IDMINT_JVM_BINDGEN_TARGET_DIR)"
+    await jvm-bindgen
     step "test servers (the segment and lease tests draw from each store)"
     start_servers
     step "mvn test (java/: JUnit 5 through Surefire)"
@@ -315,6 +321,7 @@ section_packages() {
     # rustc or rustup on PATH: pip in a fresh venv, npm (CJS and ESM), a Maven consumer's
     # JUnit test, a Vite app's page in headless Chromium.
     await packages-tools
+    await jvm-bindgen
     await rustup
     rustup_parts wasm
     await wasm-bindgen
