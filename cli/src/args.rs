@@ -26,6 +26,12 @@ impl LayoutArgs {
         self.resolve_or(Layout::DEFAULT_PRESET)
     }
 
+    /// Whether `--layout` or `--layout-spec` was given (`idmint parse` says when it reads a
+    /// decimal ID with the default layout instead).
+    pub fn is_named(&self) -> bool {
+        self.layout.is_some() || self.layout_spec.is_some()
+    }
+
     /// The layout these options describe, `default` when neither `--layout` nor
     /// `--layout-spec` is given.
     pub fn resolve_or(&self, default: &str) -> idmint_core::Result<Layout> {

@@ -62,12 +62,22 @@ enum Command {
     )]
     ObjectId(ObjectIdArgs),
 
-    /// Take a snowflake ID (decimal) or an ObjectId (24 hex digits) apart, as one line of JSON
+    /// Take an ID apart, as one line of JSON: a snowflake ID (decimal), an ObjectId, a UUID, a
+    /// ULID, a KSUID, an xid or a TSID
     #[command(after_help = "Examples:
   idmint parse 1541815603606036480
   idmint parse --layout redis-lua 5981966696448054276
+  idmint parse --layout discord 175928847299117063
+  idmint parse --guess 175928847299117063
   idmint parse --layout-spec 'time:41,worker:10,sequence:12' --epoch 2020-01-01T00:00:00Z 2787405953712128
-  idmint parse 507f1f77bcf86cd799439011")]
+  idmint parse 507f1f77bcf86cd799439011
+  idmint parse 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
+  idmint parse 01ARZ3NDEKTSV4RRFFQ69G5FAV
+  idmint parse --format tsid 0123456789012
+
+Decimal IDs are read with the layout given (the 64-bit presets discord, instagram, mastodon and
+tsid too), else with twitter, said on stderr; --guess shows what every preset makes of one.
+Formats are told apart by length and alphabet (docs/formats.md).")]
     Parse(ParseArgs),
 
     /// Put a snowflake ID together from its time, node fields and sequence
@@ -204,7 +214,17 @@ struct ParseArgs {
     #[command(flatten)]
     layout: LayoutArgs,
 
-    /// A snowflake ID in decimal, or an ObjectId in 24 hex digits (either case)
+    /// Show what every preset makes of a decimal ID (the ID itself is then only a 64-bit
+    /// integer), instead of reading it with one layout
+    #[arg(long, conflicts_with_all = ["layout", "layout_spec", "format"])]
+    guess: bool,
+
+    /// Read the ID as this format only, without telling formats apart: snowflake, integer,
+    /// objectid, uuid, ulid, ksuid, xid or tsid (a TSID of digits alone reads as decimal otherwise)
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+
+    /// The ID: decimal, an ObjectId (24 hex digits), a UUID, a ULID, a KSUID, an xid or a TSID
     // Negative numbers are let through so that the core can say why they are wrong instead of
     // clap calling them an unknown flag.
     #[arg(value_name = "ID", allow_negative_numbers = true)]

@@ -1,22 +1,36 @@
-//! `idmint parse`: take a snowflake ID or an ObjectId apart, as one line of JSON.
+//! `idmint parse`: take an ID apart, as one line of JSON. The core tells the formats apart
+//! (`idmint_core::formats`); this prints what it found.
 
 use std::io::{self, Write};
 
-use idmint_core::{Clock, Layout, ObjectId, ParsedId, Parts, WallClock};
+use idmint_core::formats::{self, Decoded, Format, PartValue};
+use idmint_core::{Clock, Layout, ObjectId, WallClock};
 
 use crate::args::layout_name;
 use crate::report::{note, CliError};
 use crate::ParseArgs;
 
 pub fn run(args: &ParseArgs) -> Result<(), CliError> {
-    let layout = args.layout.resolve()?;
-    let json = match ParsedId::parse(&args.id, &layout)? {
-        ParsedId::ObjectId(oid) => object_id_json(&oid),
-        ParsedId::Snowflake { id, parts } => {
-            // After parsing, so that a bad ID gets its error alone, without a note beside the point.
+    let json = if args.guess {
+        guess_json(&args.id)?
+    } else {
+        let layout = args.layout.resolve()?;
+        let decoded = match &args.format {
+            Some(name) => formats::decode_as(&args.id, name.parse::<Format>()?, Some(&layout))?,
+            None => formats::decode(&args.id, Some(&layout))?,
+        };
+        // After parsing, so that a bad ID gets its error alone, without a note beside the point.
+        if decoded.format == Format::Snowflake {
             warn_if_exhausted(&layout);
-            snowflake_json(id, &parts)
+            if !args.layout.is_named() {
+                // A decimal says nothing of its layout: say which one read it, never silently.
+                note(format_args!(
+                    "read with layout {}, the default; name the layout with --layout, or see every preset's reading with --guess",
+                    layout_name(&layout)
+                ));
+            }
         }
+        decoded_json(&decoded)
     };
     let mut out = io::stdout().lock();
     writeln!(out, "{json}")?;
@@ -34,18 +48,88 @@ fn warn_if_exhausted(layout: &Layout) {
     }
 }
 
-fn snowflake_json(id: u64, parts: &Parts) -> String {
-    let mut json = JsonObject::new();
-    json.number("id", id);
-    json.number("time_ms", parts.time_ms);
-    json.string("time", &parts.time());
-    for (name, value) in &parts.nodes {
-        json.number(name, *value);
+/// `--guess`: a decimal ID as a 64-bit integer, with each preset's reading of it; any other
+/// text as `decode` reads it (only a decimal leaves its layout open).
+fn guess_json(text: &str) -> Result<String, CliError> {
+    let decoded = formats::decode(text, None)?;
+    let Some(id) = decoded.value.filter(|_| decoded.format == Format::Integer) else {
+        return Ok(decoded_json(&decoded));
+    };
+    let mut json = generic_json(&decoded);
+    json.key("readings");
+    json.0.push('[');
+    for (i, reading) in formats::guess(id).iter().enumerate() {
+        if i > 0 {
+            json.0.push(',');
+        }
+        let mut one = JsonObject::new();
+        one.string("layout", reading.layout.as_deref().unwrap_or_default());
+        timed_parts(&mut one, reading);
+        json.0.push_str(&one.finish());
     }
-    json.number("sequence", parts.sequence);
+    json.0.push(']');
+    Ok(json.finish())
+}
+
+/// The line for one decoded ID. Snowflakes and ObjectIds keep the lines `idmint parse` has
+/// always printed; the other formats name themselves first.
+fn decoded_json(d: &Decoded) -> String {
+    match d.format {
+        Format::Snowflake => snowflake_json(d),
+        Format::ObjectId => match ObjectId::parse_str(&d.id) {
+            Ok(oid) => object_id_json(&oid),
+            Err(_) => generic_json(d).finish(),
+        },
+        _ => generic_json(d).finish(),
+    }
+}
+
+fn snowflake_json(d: &Decoded) -> String {
+    let mut json = JsonObject::new();
+    json.number("id", d.value.unwrap_or_default());
+    timed_parts(&mut json, d);
     json.finish()
 }
 
+/// `time_ms`, `time` and the parts: what a snowflake line and a `--guess` reading hold.
+fn timed_parts(json: &mut JsonObject, d: &Decoded) {
+    if let Some(ms) = d.time_ms {
+        json.signed("time_ms", ms);
+    }
+    if let Some(time) = &d.time {
+        json.string("time", time);
+    }
+    parts(json, d);
+}
+
+fn parts(json: &mut JsonObject, d: &Decoded) {
+    for (name, value) in &d.parts {
+        match value {
+            PartValue::Int(v) => json.number(name, *v),
+            PartValue::Text(t) => json.string(name, t),
+        }
+    }
+}
+
+/// `{"format":…,"id":…,["value":…,]["time_ms":…,"time":…,]parts…}`: the ID as text, except an
+/// integer's, which is a number as a snowflake's is.
+fn generic_json(d: &Decoded) -> JsonObject {
+    let mut json = JsonObject::new();
+    json.string("format", d.format.name());
+    match (d.format, d.value) {
+        (Format::Integer, Some(v)) => json.number("id", v),
+        (_, value) => {
+            json.string("id", &d.id);
+            if let Some(v) = value {
+                json.number("value", v);
+            }
+        }
+    }
+    timed_parts(&mut json, d);
+    json
+}
+
+/// The ObjectId line, as it has always been (`idmint demo` prints the same parts).
 fn object_id_json(oid: &ObjectId) -> String {
     let mut json = JsonObject::new();
     json.string("id", &oid.to_hex());
@@ -81,6 +165,12 @@ impl JsonObject {
     fn number(&mut self, key: &str, value: impl Into<u64>) {
         self.key(key);
         self.0.push_str(itoa::Buffer::new().format(value.into()));
+    }
+
+    /// A time in ms may be negative (a UUIDv1 from before 1970).
+    fn signed(&mut self, key: &str, value: i64) {
+        self.key(key);
+        self.0.push_str(itoa::Buffer::new().format(value));
     }
 
     fn string(&mut self, key: &str, value: &str) {

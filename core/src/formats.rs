@@ -490,17 +490,8 @@ fn uuid(text: &str) -> Result<Decoded> {
         _ => return Err(not_valid(text, Format::Uuid, "wrong length")),
     };
     let value = parse_hex_u128(&hex_digits).map_err(|why| not_valid(text, Format::Uuid, why))?;
-    let canonical = {
-        let h = format!("{value:032x}");
-        format!(
-            "{}-{}-{}-{}-{}",
-            &h[..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..]
-        )
-    };
+    let h = hex::encode(value.to_be_bytes());
+    let canonical = [&h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]].join("-");
     let mut d = Decoded::new(Format::Uuid, canonical);
     let version = ((value >> 76) & 0xF) as u64;
     let variant = match (value >> 61) & 0b111 {
@@ -545,7 +536,7 @@ fn uuid(text: &str) -> Result<Decoded> {
         7 => {
             let ms = (value >> 80) as u64;
             d.at_ms(ms as i64);
-            d.int("unix_ms", ms);
+            d.int("unix_ts_ms", ms);
             d.int("rand_a", ((value >> 64) & 0xFFF) as u64);
             d.text("rand_b", format!("{:016x}", value & ((1 << 62) - 1)));
         }
@@ -573,9 +564,28 @@ fn ulid(text: &str) -> Result<Decoded> {
     let mut d = Decoded::new(Format::Ulid, canonical);
     let ms = (value >> 80) as u64;
     d.at_ms(ms as i64);
-    d.int("time_ms", ms);
+    d.int("timestamp", ms);
     d.text("random", format!("{:020x}", value & ((1 << 80) - 1)));
     Ok(d)
+}
+
+/// The value of `c`, character `i` of `text`, in `alphabet` (the format's digits, in order).
+fn digit(text: &str, format: Format, alphabet: &[u8], i: usize, c: char) -> Result<u8> {
+    u8::try_from(c)
+        .ok()
+        .and_then(|b| alphabet.iter().position(|a| *a == b))
+        .map(|d| d as u8)
+        .ok_or_else(|| {
+            not_valid(
+                text,
+                format,
+                format!(
+                    "character {} at position {i} is not one of its digits ({})",
+                    quoted_char(c),
+                    format.shape()
+                ),
+            )
+        })
 }
 
 /// KSUID's epoch: its timestamps count seconds from 2014-05-13T16:53:20Z.
@@ -589,20 +599,7 @@ fn ksuid(text: &str) -> Result<Decoded> {
     // digit; a carry out of the top byte is a value past 2^160-1.
     let mut bytes = [0u8; 20];
     for (i, c) in text.chars().enumerate() {
-        let digit = u8::try_from(c)
-            .ok()
-            .and_then(|b| BASE62_ALPHABET.iter().position(|a| *a == b))
-            .ok_or_else(|| {
-                not_valid(
-                    text,
-                    Format::Ksuid,
-                    format!(
-                        "character {} at position {i} is not base62 (0-9, A-Z, a-z)",
-                        quoted_char(c)
-                    ),
-                )
-            })?;
-        let mut carry = digit as u32;
+        let mut carry = u32::from(digit(text, Format::Ksuid, BASE62_ALPHABET, i, c)?);
         for b in bytes.iter_mut().rev() {
             let x = u32::from(*b) * 62 + carry;
             *b = x as u8;
@@ -633,20 +630,7 @@ fn xid(text: &str) -> Result<Decoded> {
     }
     let mut value = 0u128;
     for (i, c) in text.chars().enumerate() {
-        let digit = u8::try_from(c)
-            .ok()
-            .and_then(|b| XID_ALPHABET.iter().position(|a| *a == b))
-            .ok_or_else(|| {
-                not_valid(
-                    text,
-                    Format::Xid,
-                    format!(
-                        "character {} at position {i} is not one of 0-9 and a-v (xid text is lower case)",
-                        quoted_char(c)
-                    ),
-                )
-            })?;
-        value = (value << 5) | digit as u128;
+        value = (value << 5) | u128::from(digit(text, Format::Xid, XID_ALPHABET, i, c)?);
     }
     // 20 characters carry 100 bits for 96: the last character's low 4 bits are padding, 0 in
     // every xid (rs/xid refuses others, so one ID has one text).
@@ -683,9 +667,10 @@ fn tsid(text: &str) -> Result<Decoded> {
     let mut d = Decoded::new(Format::Tsid, Encoding::Base32Fixed.encode(value));
     d.value = Some(value);
     // 42 bits of milliseconds end in 2159: always an i64 and a four-digit year.
-    let ms = TSID_EPOCH_MS + (value >> 22);
-    d.at_ms(ms as i64);
-    d.int("time_ms", ms);
+    // tsid-creator's getTime(): milliseconds from its epoch.
+    let timestamp = value >> 22;
+    d.at_ms((TSID_EPOCH_MS + timestamp) as i64);
+    d.int("timestamp", timestamp);
     // Node and counter share these bits as each generator was configured (10 + 12 by
     // default: the `tsid` layout preset reads them so); only the whole is certain.
     d.int("random", value & 0x3F_FFFF);

@@ -14,8 +14,8 @@
 //!   of lowercase letters, digits and `_` starting with a letter) and exactly one `sequence:BITS`
 //!   (`seq:BITS` is accepted), in any order: the sequence may sit above a node field, as in
 //!   sonyflake.
-//! - `unsigned` after the fields (before `epoch=`), for layouts of IDs that use all 64 bits (see
-//!   below).
+//! - `unsigned` after the fields (before or after `epoch=`), for layouts of IDs that use all 64
+//!   bits (see below).
 //! - `epoch=EPOCH` last, as unix milliseconds or an RFC 3339 date-time; without it the epoch is
 //!   the Unix epoch.
 //!
@@ -527,7 +527,9 @@ impl Layout {
                 continue;
             }
             if let Some(e) = item.strip_prefix("epoch=") {
-                if i + 1 != items.len() {
+                // Only the `unsigned` flag may follow it (appended to a spec, as the error for a
+                // 64-bit spec without it suggests).
+                if items[i + 1..].iter().any(|item| *item != "unsigned") {
                     return Err(invalid(spec, "`epoch=` must be the last item"));
                 }
                 epoch_ms =

@@ -688,8 +688,7 @@ fn check_mintable(layout: &Layout, unsigned: bool) -> Result<()> {
             spec: name(),
             reason: format!(
                 "its IDs take all 64 bits (up to {}): from 2^63 on they are negative as a Java long or SQL BIGINT, \
-                 and JSON numbers lose digits above 2^53; to mint them anyway, opt in with SnowflakeBuilder::unsigned \
-                 (`--unsigned` on the command line)",
+                 and JSON numbers lose digits above 2^53; to mint them anyway, opt in with SnowflakeBuilder::unsigned",
                 layout.max_id()
             ),
         });

@@ -248,3 +248,21 @@ fn one_million_ids_from_four_threads_of_a_64_bit_layout_are_distinct() {
     assert_eq!(all.len(), threads * per_thread);
     assert_eq!(all.iter().collect::<HashSet<_>>().len(), all.len());
 }
+
+proptest::proptest! {
+    /// What the `parse_id` fuzz target asserts, on texts shaped like each format: read or
+    /// refused without a panic, and a text read reads again, from its canonical form, as the
+    /// same ID.
+    #[test]
+    fn decoded_text_reads_back_from_its_canonical_form(
+        text in "([0-9]{1,22}|[0-9a-fA-F]{24}|[0-9a-fA-F-]{32,38}|[0-9A-Za-z]{13}|[0-9A-Za-z]{20}|[0-9A-Za-z]{26,27}|.{0,40})"
+    ) {
+        let discord = Layout::preset("discord").unwrap();
+        for layout in [None, Some(&discord)] {
+            if let Ok(d) = decode(&text, layout) {
+                proptest::prop_assert_eq!(&decode(&d.id, layout).unwrap(), &d);
+                proptest::prop_assert_eq!(&decode_as(&text, d.format, layout).unwrap(), &d);
+            }
+        }
+    }
+}

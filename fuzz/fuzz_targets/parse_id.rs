@@ -1,8 +1,11 @@
 //! `parse_id`: what it accepts is 0..=2^63-1 and prints back as the same decimal (leading
 //! zeros aside); decimal text of any `u64` parses exactly when it is at most 2^63-1.
+//! `formats::decode`, the one reader of every ID format: any text is read or refused, never a
+//! panic, and what it reads, its canonical text reads again as the same ID.
 #![no_main]
 
-use idmint_core::parse_id;
+use idmint_core::formats::{decode, decode_as};
+use idmint_core::{parse_id, Layout};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,6 +22,17 @@ fuzz_target!(|data: &[u8]| {
                 }
             });
         }
+        let discord = Layout::preset("discord").expect("a preset");
+        for layout in [None, Some(&discord)] {
+            if let Ok(d) = decode(text, layout) {
+                assert_eq!(
+                    decode(&d.id, layout).expect("canonical text reads"),
+                    d,
+                    "{text:?}"
+                );
+                assert_eq!(decode_as(text, d.format, layout).expect("as its format"), d);
+            }
+        }
     }
     if data.len() >= 8 {
         let v = u64::from_le_bytes(data[..8].try_into().unwrap());
@@ -29,5 +43,8 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(e.kind(), "invalid_id");
             }
         }
+        // Every u64 is a 64-bit integer, and its decimal reads back as itself.
+        let d = decode(&v.to_string(), None).expect("any u64");
+        assert_eq!(d.value, Some(v));
     }
 });

@@ -80,9 +80,7 @@ def parse_layout(spec):
     epoch, fields, tick = 0, [], 1
     # `unsigned`, a flag anywhere after the time field: up to 64 bits, no node field needed.
     unsigned = "unsigned" in items[1:]
-    epochs = [n for n, item in enumerate(items) if item.startswith("epoch=")]
-    check(spec, [(unsigned and epochs and items.index("unsigned", 1) > epochs[0], "`epoch=` must be last")])
-    items = items[:1] + [i for i in items[1:] if i != "unsigned"]
+    items = items[:1] + [i for i in items[1:] if i != "unsigned"]  # before or after epoch=
     if items[-1].startswith("epoch="):
         text = items.pop()[len("epoch="):]
         try:
@@ -712,6 +710,7 @@ def formats():
         ("mastodon_year_9999", "oracle", "mastodon", str((MAX_MS - 1) << 16 | 0xBEEF)),
         ("custom_unsigned_spec", "oracle", "time:42,worker:10,sequence:12,unsigned,epoch=2024-01-01T00:00:00Z",
          str(2**64 - 2)),
+        ("custom_unsigned_after_epoch", "oracle", "time:42,worker:10,sequence:12,epoch=0,unsigned", str(2**63)),
     ]:
         lay = parse_layout(layout)
         time_ms, fields, seq = decompose(lay, text)
@@ -730,7 +729,7 @@ def formats():
     invalid_layouts = []
     for name, spec in [("sixty_five_bits_unsigned", "time:43,worker:10,sequence:12,unsigned"),
                        ("unsigned_first", "unsigned,time:42,worker:10,sequence:12"),
-                       ("unsigned_after_epoch", "time:42,worker:10,sequence:12,epoch=0,unsigned")]:
+                       ("unsigned_alone", "unsigned")]:
         expect_err("invalid_layout", parse_layout, spec)
         invalid_layouts.append({"name": name, "layout": spec, "error": "invalid_layout"})
     specs = [{"layout": k, "spec": v, "total_bits": sum(b for _, b in parse_layout(k)["fields"])}
@@ -790,7 +789,7 @@ def formats():
         elif version == 7:
             time_ms = v >> 80
             time = rfc3339_any(time_ms)
-            parts.update(unix_ms=time_ms, rand_a=v >> 64 & 0xFFF, rand_b=f"{v & (2**62 - 1):016x}")
+            parts.update(unix_ts_ms=time_ms, rand_a=v >> 64 & 0xFFF, rand_b=f"{v & (2**62 - 1):016x}")
         add(name, "RFC 9562" if "rfc9562" in name else "oracle", text, "uuid", str(u), time_ms, time, parts)
     v1, v6 = decode[-8], decode[-6]
     assert v1["time"] == v6["time"] == "2022-02-22T19:22:22.0000000Z"  # 2:22:22 PM GMT-05:00, as the RFC says
@@ -805,7 +804,7 @@ def formats():
         assert v < 2**128
         ms = v >> 80
         add(name, "oracle" if name == "ulid_lower_case" else "ulid/spec README", text, "ulid", to_base(v, B32, 26),
-            ms, rfc3339_any(ms), {"time_ms": ms, "random": f"{v & (2**80 - 1):020x}"})
+            ms, rfc3339_any(ms), {"timestamp": ms, "random": f"{v & (2**80 - 1):020x}"})
 
     # KSUIDs: segmentio/ksuid README's `ksuid -f inspect` examples, and the largest KSUID.
     for name, text, ts, payload in [
@@ -838,7 +837,10 @@ def formats():
         v = from_base(text, B32, B32_ALIASES)
         ms = 1577836800000 + (v >> 22)
         add(name, "oracle" if name == "tsid_lower_case" else "tsid-creator README", text, "tsid", to_base(v, B32, 13),
-            ms, rfc3339(ms), {"time_ms": ms, "random": v & (2**22 - 1)}, value=str(v))
+            ms, rfc3339(ms), {"timestamp": v >> 22, "random": v & (2**22 - 1)}, value=str(v))
+    # The README's getInstant(), getTime() and getRandom() examples are this TSID's.
+    assert (decode[-2]["time"], decode[-2]["parts"]) == (
+        "2020-04-15T22:31:02.458Z", {"timestamp": 9153062458, "random": 305516})
 
     invalid = []
     for name, text, kind in [

@@ -1,0 +1,221 @@
+//! `idmint parse` on every format it recognises: each format's published examples from
+//! `tests/vectors/formats.json`, the 64-bit presets, `--guess` and `--format`.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn idmint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idmint"))
+        .args(args)
+        .output()
+        .expect("run idmint")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// `idmint parse ARGS…`: its one line of JSON, and its stderr.
+fn parse(args: &[&str]) -> (Value, String) {
+    let mut all = vec!["parse"];
+    all.extend_from_slice(args);
+    let out = idmint(&all);
+    assert!(out.status.success(), "{all:?}: {}", stderr(&out));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    (serde_json::from_str(&text).expect("JSON"), stderr(&out))
+}
+
+/// `idmint parse ARGS…` failing with `code`: its stderr.
+fn failure(args: &[&str], code: i32) -> String {
+    let mut all = vec!["parse"];
+    all.extend_from_slice(args);
+    let out = idmint(&all);
+    assert_eq!(out.status.code(), Some(code), "{all:?}: {}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    stderr(&out)
+}
+
+fn vectors() -> Value {
+    let path = format!(
+        "{}/../tests/vectors/formats.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn published_examples_of_every_format() {
+    let v = vectors();
+    for case in v["decode"].as_array().unwrap() {
+        let name = &case["name"];
+        let text = case["text"].as_str().unwrap();
+        let format = case["format"].as_str().unwrap();
+        let layout = case["layout"].as_str();
+        let (json, err) = match layout {
+            Some(l) => parse(&["--layout", l, text]),
+            None if format == "integer" => parse(&["--guess", text]),
+            None => parse(&[text]),
+        };
+        assert_eq!(err, "", "{name}");
+        // Snowflakes and ObjectIds keep the lines `idmint parse` always printed; every other
+        // format names itself.
+        match format {
+            "snowflake" | "objectid" => assert!(json.get("format").is_none(), "{name}"),
+            other => assert_eq!(json["format"], other, "{name}"),
+        }
+        let id = match format {
+            "snowflake" | "integer" => {
+                Value::from(case["id"].as_str().unwrap().parse::<u64>().unwrap())
+            }
+            _ => case["id"].clone(),
+        };
+        assert_eq!(json["id"], id, "{name}");
+        if format != "objectid" {
+            assert_eq!(
+                json.get("time_ms"),
+                case.get("time_ms").filter(|t| !t.is_null()),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            json.get("time"),
+            case.get("time").filter(|t| !t.is_null()),
+            "{name}"
+        );
+        for (part, value) in case["parts"].as_object().unwrap() {
+            assert_eq!(&json[part], value, "{name}: {part}");
+        }
+    }
+}
+
+#[test]
+fn discords_documented_example() {
+    let out = idmint(&["parse", "--layout", "discord", "175928847299117063"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        "{\"id\":175928847299117063,\"time_ms\":1462015105796,\"time\":\"2016-04-30T11:18:25.796Z\",\"worker\":1,\"process\":0,\"sequence\":7}\n"
+    );
+    assert_eq!(stderr(&out), "");
+    let (json, _) = parse(&["--layout", "discord", "175928847299117063"]);
+    // The same spec by hand needs `unsigned`, and the error says so.
+    let spec = "time:42,worker:5,process:5,sequence:12,epoch=1420070400000";
+    let err = failure(&["--layout-spec", spec, "175928847299117063"], 2);
+    assert!(err.contains("add `unsigned`"), "{err}");
+    let (same, _) = parse(&[
+        "--layout-spec",
+        &format!("{spec},unsigned"),
+        "175928847299117063",
+    ]);
+    assert_eq!(same, json);
+}
+
+#[test]
+fn a_top_bit_id_reads_with_a_64_bit_layout_only() {
+    let id = "18446744073709551615";
+    let (json, _) = parse(&["--layout", "instagram", id]);
+    assert_eq!(json["id"].as_u64(), Some(u64::MAX));
+    assert_eq!(
+        (json["shard"].as_u64(), json["sequence"].as_u64()),
+        (Some(8191), Some(1023))
+    );
+    let err = failure(&["--layout", "twitter", id], 1);
+    assert!(err.contains("above 2^63-1"), "{err}");
+}
+
+#[test]
+fn a_decimal_without_a_layout_says_which_one_read_it() {
+    let (json, err) = parse(&["175928847299117063"]);
+    assert!(
+        err.starts_with("note: read with layout twitter, the default"),
+        "{err}"
+    );
+    assert!(err.contains("--guess"), "{err}");
+    assert_eq!(json["worker"], 0);
+    // Given, it says nothing.
+    let (_, err) = parse(&["--layout", "twitter", "175928847299117063"]);
+    assert_eq!(err, "");
+}
+
+#[test]
+fn guess_lists_every_presets_reading() {
+    let (json, err) = parse(&["--guess", "175928847299117063"]);
+    assert_eq!(err, "");
+    assert_eq!(json["format"], "integer");
+    assert_eq!(json["bits"], 58);
+    let readings = json["readings"].as_array().unwrap();
+    let discord = readings
+        .iter()
+        .find(|r| r["layout"] == "discord")
+        .expect("a discord reading");
+    assert_eq!(discord["time"], "2016-04-30T11:18:25.796Z");
+    assert_eq!(
+        (
+            &discord["worker"],
+            &discord["process"],
+            &discord["sequence"]
+        ),
+        (&Value::from(1), &Value::from(0), &Value::from(7))
+    );
+    let layouts: Vec<&str> = readings
+        .iter()
+        .map(|r| r["layout"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        layouts,
+        [
+            "twitter",
+            "sonyflake",
+            "redis-lua",
+            "baidu",
+            "discord",
+            "instagram",
+            "mastodon",
+            "tsid"
+        ]
+    );
+    // Above 2^63-1 only the 64-bit presets can hold it; Java would read it as a negative long.
+    let (json, _) = parse(&["--guess", "18446744073709551615"]);
+    assert_eq!(json["as_signed"], "-1");
+    assert_eq!(json["readings"].as_array().unwrap().len(), 3); // mastodon's time is past 9999
+                                                               // Text that is not decimal reads as its format: nothing is left to guess.
+    let (json, _) = parse(&["--guess", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
+    assert_eq!(json["format"], "ulid");
+    let err = failure(&["--guess", "--layout", "discord", "1"], 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[test]
+fn format_reads_a_text_as_the_format_named() {
+    // 13 digits read as a decimal; named, they are a TSID.
+    let (json, _) = parse(&["--layout", "twitter", "0123456789012"]);
+    assert!(json.get("format").is_none());
+    let (json, _) = parse(&["--format", "tsid", "0123456789012"]);
+    assert_eq!(json["format"], "tsid");
+    assert_eq!(json["time"], "2020-04-15T22:31:02.458Z");
+    let err = failure(&["--format", "guid", "1"], 2);
+    assert!(err.contains("snowflake, integer, objectid"), "{err}");
+    let err = failure(&["--format", "ulid", "0123456789012"], 1);
+    assert!(err.contains("not a valid ULID"), "{err}");
+}
+
+#[test]
+fn unrecognised_text_fails_naming_the_formats_tried() {
+    let v = vectors();
+    for case in v["invalid"].as_array().unwrap() {
+        let text = case["text"].as_str().unwrap();
+        // The integer's errors are those of `--guess`, which reads without a layout.
+        let err = failure(&["--guess", text], 1);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let err = failure(&["hello"], 1);
+    for format in [
+        "decimal", "ObjectId", "UUID", "ULID", "KSUID", "xid", "TSID",
+    ] {
+        assert!(err.contains(format), "{format}: {err}");
+    }
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
