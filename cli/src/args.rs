@@ -6,8 +6,9 @@ use idmint_core::Layout;
 /// `--layout`, `--layout-spec` and `--epoch`.
 #[derive(Args, Debug, Clone)]
 pub struct LayoutArgs {
-    /// Layout preset: twitter, sonyflake, redis-lua or baidu (see `idmint layouts`) [default:
-    /// twitter; redis-lua for `snowflake --redis`]
+    /// Layout preset: twitter, sonyflake, redis-lua or baidu (see `idmint layouts`); for reading
+    /// 64-bit IDs also discord, instagram, mastodon and tsid [default: twitter; redis-lua for
+    /// `snowflake --redis`]
     #[arg(long, value_name = "PRESET", conflicts_with = "layout_spec")]
     layout: Option<String>,
 

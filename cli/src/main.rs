@@ -216,7 +216,7 @@ struct ParseArgs {
 
     /// Show what every preset makes of a decimal ID (the ID itself is then only a 64-bit
     /// integer), instead of reading it with one layout
-    #[arg(long, conflicts_with_all = ["layout", "layout_spec", "format"])]
+    #[arg(long, conflicts_with_all = ["layout", "layout_spec", "epoch", "format"])]
     guess: bool,
 
     /// Read the ID as this format only, without telling formats apart: snowflake, integer,

@@ -1,6 +1,7 @@
 //! Reading an ID whose format the caller does not name: a decimal snowflake ID of a given
-//! layout, or an ObjectId (24 hex digits). The CLI's `idmint parse` and the server's
-//! `/v1/parse` both read IDs through [`ParsedId::parse`], so they tell formats apart alike.
+//! layout, or an ObjectId (24 hex digits). The server's `/v1/parse` reads IDs through
+//! [`ParsedId::parse`]; [`crate::formats::decode`] reads these two alike and every other format
+//! (UUID, ULID, KSUID, xid, TSID) too, and is what `idmint parse` calls.
 
 use crate::layout::{Layout, Parts};
 use crate::objectid::ObjectId;

@@ -225,6 +225,28 @@ fn top_bit_ids_round_trip_through_compose_and_decode() {
 }
 
 #[test]
+fn a_generator_mints_top_bit_ids_in_order_once_opted_in() {
+    let discord = Layout::preset("discord").unwrap();
+    // 2090: Discord's IDs have had bit 63 set since 2084-09-06.
+    let clock = ManualClock::new(3_786_912_000_000);
+    let gen = Snowflake::with_clock(discord.clone(), &clock)
+        .unsigned()
+        .node("worker", 31)
+        .node("process", 31)
+        .build()
+        .unwrap();
+    let ids = gen.next_ids(10_000).unwrap();
+    assert!(ids.iter().all(|id| *id > i64::MAX as u64));
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    for id in [ids[0], ids[9_999]] {
+        let d = decode(&id.to_string(), Some(&discord)).unwrap();
+        assert_eq!(d.part("worker"), Some(&PartValue::Int(31)));
+        let parts = discord.decompose(id).unwrap();
+        assert_eq!(discord.compose(&parts).unwrap(), id);
+    }
+}
+
+#[test]
 fn one_million_ids_from_four_threads_of_a_64_bit_layout_are_distinct() {
     let gen = Snowflake::builder(Layout::preset("discord").unwrap())
         .unsigned()
