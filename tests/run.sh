@@ -88,7 +88,7 @@ start_prep() {
         case $s in
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node --ignore-scripts ;;
-            fuzz) prep fuzz-tools cargo_fuzz ;;
+            fuzz) prep fuzz-build fuzz_build ;;
             rust | server) prep server-tools server_tools ;;
             web | packages)
                 wasm=wasm
@@ -263,18 +263,26 @@ section_mixed() {
     tests/mixed.sh "$IDMINT_TEST_POSTGRES_URL" 250000 2
 }
 
+# cargo-fuzz (installed when missing), then the fuzz targets built (sanitizer none: the parsers
+# are safe Rust; coverage only) at the lowest CPU priority: started with the other preparations,
+# the build takes the CPU the sections before it leave idle (servers' waits, the JVM, the
+# browser) instead of minutes of its own at the end.
+FUZZ_TARGET_DIR=$CARGO_TARGET_DIR/fuzz
+fuzz_build() {
+    cargo_fuzz
+    (cd fuzz && CARGO_TARGET_DIR=$FUZZ_TARGET_DIR nice -n 19 cargo +nightly fuzz build -s none)
+}
+
 section_fuzz() {
     # The fuzz targets of the core's parsers (fuzz/: layout specs, IDs, ObjectIds, templates,
     # short strings, UUIDv7/ULID, the tagged obfuscation form, store/lease/counter URLs), built
     # with cargo-fuzz on the nightly toolchain and run IDMINT_FUZZ_SECONDS (default 4) each from
     # their committed seeds (fuzz/corpus/<target>); inputs they find go to a temp dir. A panic
     # or a broken round trip fails the section. The long run is in fuzz/README.md.
-    step "cargo-fuzz $CARGO_FUZZ on nightly (installed when missing)"
-    await fuzz-tools
-    cargo_fuzz
-    local dir=$CARGO_TARGET_DIR/fuzz secs=${IDMINT_FUZZ_SECONDS:-4} t found
-    step "fuzz: build the targets (sanitizer none: the parsers are safe Rust; coverage only)"
-    (cd fuzz && CARGO_TARGET_DIR=$dir cargo +nightly fuzz build -s none)
+    step "cargo-fuzz $CARGO_FUZZ on nightly, the targets built (in the background since the start)"
+    await fuzz-build
+    fuzz_build
+    local dir=$FUZZ_TARGET_DIR secs=${IDMINT_FUZZ_SECONDS:-4} t found
     found=$(mktemp -d)
     for t in $(cd fuzz && cargo +nightly fuzz list); do
         step "fuzz $t: ${secs} s"
