@@ -189,7 +189,7 @@ def main() -> int:
     epoch = gen.layout.epoch_ms
     theirs = rate(lambda: SfidSnowflake.parse(some_id, epoch), n(300_000), repeat) if SfidSnowflake else None
     for label, fn in (
-        ("`idmint.parse(id)`", lambda: idmint.parse(some_id)),
+        ("`idmint.parse(id, layout)`", lambda: idmint.parse(some_id, "twitter")),
         ("`Snowflake.parse(id)`", lambda: gen.parse(some_id)),
     ):
         ours = rate(fn, n(1_000_000), repeat)

@@ -61,7 +61,7 @@ PY_VENV=python/.venv
 python_tools() {
     [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
     "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10"
+        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10" "python-ulid>=3" "cyksuid>=2"
 }
 
 # The server tests' Python tools (tests/server/): a gRPC client generated from the .proto

@@ -3,7 +3,8 @@
 - :class:`Snowflake`: 64-bit, time-ordered IDs of any bit :class:`Layout` (presets ``twitter``,
   ``sonyflake``, ``redis-lua``, ``baidu``, or a spec such as ``time:41,worker:10,sequence:12``),
   lock-free and thread-safe, with explicit policies for a full sequence and a clock that moves
-  backwards; :func:`parse` takes any ID apart.
+  backwards; :func:`parse` takes any ID apart: snowflakes of any layout (64-bit ones such as
+  Discord's too), ObjectIds, UUIDs, ULIDs, KSUIDs, xids and TSIDs.
 - :class:`SegmentClient`: dense, increasing IDs per tag drawn in ranges from SQLite,
   PostgreSQL, MySQL or Redis (with an asyncio surface); snowflake node values leased from the
   same stores (``Snowflake(lease=URL)``, :func:`lease_list`).
@@ -21,9 +22,11 @@ means the same bits everywhere.
 
 >>> import idmint
 >>> gen = idmint.Snowflake(datacenter=0, worker=1)   # twitter layout
->>> parts = idmint.parse(gen.next_id())
+>>> parts = idmint.parse(gen.next_id(), "twitter")
 >>> (parts.datacenter, parts.worker)
 (0, 1)
+>>> idmint.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").time_text
+'2016-07-30T23:54:10.259Z'
 >>> idmint.encode(1541815603606036480, "base62")
 '1ptWyK4WgZU'
 >>> idmint.Template("%L%Y%M%D%m%5S", tz="+08:00", label="7").format(1716309000000, 42)

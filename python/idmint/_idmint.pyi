@@ -28,7 +28,9 @@ __all__ = [
     "ObjectIdGenerator",
     "OrderNumbers",
     "PRESETS",
+    "UNSIGNED_PRESETS",
     "Parts",
+    "Decoded",
     "RedisSnowflake",
     "SegmentClient",
     "Snowflake",
@@ -41,6 +43,7 @@ __all__ = [
     "Uuid7Generator",
     "decode",
     "encode",
+    "guess",
     "lease_list",
     "parse",
     "parse_uuid7",
@@ -53,14 +56,54 @@ _Encoding = Literal["base62", "base62-fixed", "base32", "base32-fixed"]
 _Check = Literal["none", "luhn", "mod97"]
 
 PRESETS: Final[tuple[str, ...]]
+UNSIGNED_PRESETS: Final[tuple[str, ...]]
+"""The presets of 64-bit IDs other systems mint (``discord``, ``instagram``, ``mastodon``, ``tsid``): ``unsigned`` layouts."""
 ENCODINGS: Final[tuple[_Encoding, ...]]
 ERROR_KINDS: Final[tuple[str, ...]]
 _ERROR_TABLE: Final[tuple[tuple[str, str, str, str], ...]]
 """The core's error kinds as ``(kind, name, family, description)``; ``idmint._errors`` builds its classes from it."""
 __version__: Final[str]
 
-def parse(id: int | str, layout: str | Layout | None = None, *, epoch: _Time | None = None) -> Parts:
-    """Take a snowflake ID (int or decimal str) apart; ``layout`` defaults to ``"twitter"``."""
+_Format = Literal["snowflake", "integer", "objectid", "uuid", "ulid", "ksuid", "xid", "tsid"]
+
+def parse(
+    id: int | str,
+    layout: str | Layout | None = None,
+    *,
+    epoch: _Time | None = None,
+    format: _Format | None = None,
+) -> Decoded:
+    """Recognise and take apart an ID of any format: a decimal (int or str) is a snowflake of
+    ``layout``, or without one a 64-bit ``integer``; other text an ObjectId, UUID, ULID, KSUID, xid
+    or TSID. ``format`` reads the text as that format only. ``InvalidId`` lists the formats tried."""
+
+def guess(id: int | str) -> list[Decoded]:
+    """What each preset layout makes of a 64-bit ID (up to 2**64-1): one reading per preset that holds it."""
+
+@final
+class Decoded:
+    """An ID taken apart by :func:`parse`. Its parts are attributes too (``d.worker``, ``d.random``)."""
+
+    @property
+    def format(self) -> _Format: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def value(self) -> int | None: ...
+    @property
+    def timestamp_ms(self) -> int | None: ...
+    @property
+    def time(self) -> datetime | None: ...
+    @property
+    def time_text(self) -> str | None: ...
+    @property
+    def layout(self) -> str | None: ...
+    @property
+    def parts(self) -> dict[str, int | str]: ...
+    def asdict(self) -> dict[str, int | str | datetime | None]: ...
+    def __getattr__(self, name: str, /) -> int | str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @final
 class Field:
@@ -94,6 +137,8 @@ class Layout:
     def total_bits(self) -> int: ...
     @property
     def max_id(self) -> int: ...
+    @property
+    def unsigned(self) -> bool: ...
     @property
     def fields(self) -> list[Field]: ...
     @property
@@ -184,6 +229,7 @@ class Snowflake:
         on_exhausted: str | None = None,
         on_rollback: str | None = None,
         clock: _Clock = None,
+        unsigned: bool = False,
         **node_fields: SupportsIndex,
     ) -> Snowflake: ...
     def next_id(self) -> int: ...

@@ -101,7 +101,7 @@ def test_layout_exhausted_while_running():
 )
 def test_never_a_silent_wrap_on_ids(value):
     with pytest.raises(idmint.InvalidId):
-        idmint.parse(value)
+        idmint.parse(value, "twitter")
     with pytest.raises(ValueError):
         idmint.Snowflake(datacenter=0, worker=1).parse(value)
 
@@ -214,7 +214,7 @@ def test_integer_like_values_are_accepted_and_huge_epochs_reported_exactly():
 
     assert idmint.Layout("twitter", epoch=Index(1_700_000_000_000)).epoch_ms == 1_700_000_000_000
     assert idmint.Snowflake(datacenter=0, worker=Index(3)).nodes["worker"] == 3
-    assert idmint.parse(Index(0)).timestamp_ms == 1288834974657
+    assert idmint.parse(Index(0), "twitter").timestamp_ms == 1288834974657
     with pytest.raises(idmint.InvalidArgument, match=str(2**200)):
         idmint.Layout("twitter", epoch=2**200)
 

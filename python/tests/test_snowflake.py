@@ -18,7 +18,7 @@ def test_issue_example_runs_in_a_fresh_interpreter(tmp_path):
         capture_output=True,
         text=True,
     ).stdout
-    parts = idmint.parse(int(out))
+    parts = idmint.parse(int(out), "twitter")
     assert (parts.datacenter, parts.worker) == (0, 1)
 
 
@@ -75,8 +75,12 @@ def test_parse_gives_a_frozen_parts():
         parts.worker = 5
     with pytest.raises(AttributeError):
         parts.shard
-    same = idmint.parse(str(gen.compose(parts.time, sequence=parts.sequence)))
+    same = gen.parse(str(gen.compose(parts.time, sequence=parts.sequence)))
     assert same == parts and hash(same) == hash(parts)
+    assert idmint.parse(str(gen.compose(parts.time, sequence=parts.sequence)), "twitter").parts == {
+        **parts.fields,
+        "sequence": parts.sequence,
+    }
     assert "worker=3" in repr(parts)
 
 
@@ -105,8 +109,9 @@ def test_epoch_forms(epoch):
     assert gen.layout.epoch == datetime(2023, 11, 14, 22, 13, 20, tzinfo=UTC)
     assert gen.layout.preset is None  # a preset given a new epoch is no longer that preset
     i = gen.next_id()
-    assert idmint.parse(i, epoch=epoch) == gen.parse(i)
-    assert idmint.parse(i, gen.layout) == gen.parse(i)
+    assert idmint.parse(i, epoch=epoch).timestamp_ms == gen.parse(i).timestamp_ms
+    assert idmint.parse(i, epoch=epoch) == idmint.parse(i, gen.layout)
+    assert idmint.parse(i, gen.layout).parts == {**gen.parse(i).fields, "sequence": gen.parse(i).sequence}
 
 
 def test_layout_objects():

@@ -51,7 +51,7 @@ def test_generators_per_worker_do_not_collide():
     results = run_threads(lambda i: idmint.Snowflake(datacenter=0, worker=i).next_ids(20_000))
     every = [i for ids in results for i in ids]
     assert len(set(every)) == len(every)
-    assert {idmint.parse(ids[0]).worker for ids in results} == set(range(THREADS))
+    assert {idmint.parse(ids[0], "twitter").worker for ids in results} == set(range(THREADS))
 
 
 def test_one_uuid7_generator_shared_by_8_threads_has_no_duplicates():

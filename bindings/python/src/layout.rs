@@ -12,6 +12,8 @@ use idmint_core::FieldKind;
 
 use crate::convert::{self, datetime_from_ms, epoch_text, int_value, time_value};
 use crate::errors::{wrong_type, IntoPy};
+use crate::formats::{id_text, Decoded};
+use idmint_core::formats;
 
 /// A snowflake bit layout: a time field, node fields, a sequence and an epoch.
 #[pyclass(frozen, module = "idmint", name = "Layout")]
@@ -134,6 +136,13 @@ impl Layout {
     #[getter]
     fn max_id(&self) -> u64 {
         self.inner.max_id()
+    }
+
+    /// Whether IDs may use all 64 bits (the spec's `unsigned`): read as unsigned values, up to
+    /// 2^64-1, and minted only by `Snowflake(..., unsigned=True)`.
+    #[getter]
+    fn unsigned(&self) -> bool {
+        self.inner.is_unsigned()
     }
 
     /// The fields below the time field, most significant first.
@@ -399,6 +408,7 @@ fn cached_layout(spec: &str) -> PyResult<Arc<core::Layout>> {
     let presets = PRESETS.get_or_init(|| {
         core::PRESETS
             .iter()
+            .chain(core::UNSIGNED_PRESETS)
             .filter_map(|p| core::Layout::preset(p).ok().map(Arc::new))
             .collect()
     });
@@ -417,32 +427,37 @@ fn cached_layout(spec: &str) -> PyResult<Arc<core::Layout>> {
     Ok(layout)
 }
 
-/// Take a snowflake ID (int or decimal str) apart with `layout` (a preset name, a spec or a
-/// `Layout`; default `twitter`), `epoch` overriding the layout's.
+/// Recognise and take apart an ID of any format the core reads (`idmint_core::formats`): an
+/// `int` or decimal `str` is a snowflake of `layout` (a preset name, a spec or a `Layout`;
+/// `epoch` overriding its epoch), or without one a 64-bit integer; other text is an ObjectId,
+/// UUID, ULID, KSUID, xid or TSID. `format` (a format's name) reads the text as that format
+/// only, for text another format would claim (a TSID of digits only).
 #[pyfunction]
-#[pyo3(signature = (id, layout = None, *, epoch = None))]
+#[pyo3(signature = (id, layout = None, *, epoch = None, format = None))]
 pub fn parse(
     id: &Bound<'_, PyAny>,
     layout: Option<&Bound<'_, PyAny>>,
     epoch: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Parts> {
-    if epoch.is_none() {
-        match layout {
-            None => {
-                return cached_layout(core::Layout::DEFAULT_PRESET)
-                    .and_then(|l| convert::decompose(&l, id))
-                    .map(Parts::from)
-            }
-            Some(l) => {
-                if let Ok(s) = l.cast::<PyString>() {
-                    let l = cached_layout(s.to_str()?)?;
-                    return convert::decompose(&l, id).map(Parts::from);
-                }
-                if let Ok(l) = l.cast::<Layout>() {
-                    return convert::decompose(&l.get().inner, id).map(Parts::from);
-                }
-            }
+    format: Option<&str>,
+) -> PyResult<Decoded> {
+    let text = id_text(id)?;
+    let owned;
+    let cached;
+    let layout: Option<&core::Layout> = match (layout, epoch) {
+        (None, None) => None,
+        (Some(l), None) if l.is_instance_of::<PyString>() => {
+            cached = cached_layout(l.cast::<PyString>()?.to_str()?)?;
+            Some(&*cached)
         }
-    }
-    convert::decompose(&layout_arg(layout, epoch)?, id).map(Parts::from)
+        (Some(l), None) if l.is_instance_of::<Layout>() => Some(&l.cast::<Layout>()?.get().inner),
+        (l, e) => {
+            owned = layout_arg(l, e)?;
+            Some(&owned)
+        }
+    };
+    let decoded = match format {
+        None => formats::decode(&text, layout),
+        Some(f) => formats::decode_as(&text, f.parse().py()?, layout),
+    };
+    decoded.py().map(Decoded::from)
 }

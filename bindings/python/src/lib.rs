@@ -11,6 +11,7 @@ use pyo3::types::PyTuple;
 mod aio;
 mod convert;
 mod errors;
+mod formats;
 mod layout;
 mod lease;
 mod obfuscate;
@@ -29,6 +30,8 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<layout::Layout>()?;
     m.add_class::<layout::Field>()?;
     m.add_class::<layout::Parts>()?;
+    m.add_class::<formats::Decoded>()?;
+    m.add_function(wrap_pyfunction!(formats::guess, m)?)?;
     m.add_class::<snowflake::Snowflake>()?;
     m.add_class::<snowflake::Stats>()?;
     m.add_class::<snowflake::ManualClock>()?;
@@ -55,6 +58,10 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<template::MemoryDailyCounter>()?;
     m.add_class::<template::OrderNumbers>()?;
     m.add("PRESETS", PyTuple::new(py, idmint_core::PRESETS)?)?;
+    m.add(
+        "UNSIGNED_PRESETS",
+        PyTuple::new(py, idmint_core::UNSIGNED_PRESETS)?,
+    )?;
     m.add("ERROR_KINDS", PyTuple::new(py, idmint_core::Error::KINDS)?)?;
     // Not in `__all__`: idmint/_errors.py builds one exception class per row.
     m.setattr("_ERROR_TABLE", errors::table(py)?)?;

@@ -10,7 +10,7 @@ use idmint_core as core;
 use idmint_core::lease::LeaseOptions;
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
-use crate::convert::{self, fit, id63, int_value, opt_duration, time_value};
+use crate::convert::{self, fit, int_value, opt_duration, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::{compose, layout_arg, merge, Layout, Parts};
 
@@ -233,7 +233,7 @@ impl Snowflake {
         layout = None, *, epoch = None, nodes = None, random_nodes = false,
         lease = None, lease_range = None, lease_ttl = None, lease_freeze = None,
         lease_holder = None, high_water_mark = None, resume_after = None,
-        on_exhausted = None, on_rollback = None, clock = None, **node_fields
+        on_exhausted = None, on_rollback = None, clock = None, unsigned = false, **node_fields
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -252,6 +252,7 @@ impl Snowflake {
         on_exhausted: Option<&str>,
         on_rollback: Option<&str>,
         clock: Option<&Bound<'_, PyAny>>,
+        unsigned: bool,
         node_fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let layout = layout_arg(layout, epoch)?;
@@ -279,7 +280,18 @@ impl Snowflake {
         let pairs = given.iter().map(|(n, v)| (n.as_str(), *v));
         // Each node field's value is given, random or leased: the core applies the rule
         // (a missing field, a lease with anything else) and says what is wrong.
+        // An ID to resume after is read as the layout reads IDs (up to 2^64-1 when `unsigned`).
+        let resume_after = match resume_after.map(|r| u64_or_digits("resume_after", r)) {
+            None => None,
+            Some(r) => Some(match r? {
+                Ok(v) => v,
+                Err(digits) => layout.parse_id(&digits).py()?,
+            }),
+        };
         let mut b = core::Snowflake::with_clock(layout, clock_arg(clock)?).nodes(pairs);
+        if unsigned {
+            b = b.unsigned();
+        }
         if random_nodes {
             b = b.random_nodes();
         }
@@ -290,7 +302,7 @@ impl Snowflake {
             b = b.high_water_mark(path);
         }
         if let Some(last) = resume_after {
-            b = b.resume_after(id63("resume_after", last)?);
+            b = b.resume_after(last);
         }
         let b = b
             .on_exhausted(on_exhausted.unwrap_or_default())
