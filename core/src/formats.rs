@@ -63,6 +63,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order [`decode`] tries them.
+    ///
+    /// ```
+    /// use idmint_core::formats::Format;
+    /// assert_eq!(Format::ALL[0], Format::Snowflake);
+    /// ```
     pub const ALL: [Format; 8] = [
         Format::Snowflake,
         Format::Integer,
@@ -75,6 +80,10 @@ impl Format {
     ];
 
     /// The format's stable lowercase name, as the CLI and bindings print it.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::formats::Format::ObjectId.name(), "objectid");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Format::Snowflake => "snowflake",
@@ -150,6 +159,10 @@ pub enum PartValue {
 
 impl PartValue {
     /// The number, if it is one.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::formats::PartValue::Text("ab".into()).as_u64(), None);
+    /// ```
     pub fn as_u64(&self) -> Option<u64> {
         match self {
             PartValue::Int(v) => Some(*v),
@@ -722,6 +735,15 @@ mod tests {
         let d = decode("00000000-0000-1000-8000-000000000000", None).unwrap();
         assert_eq!(d.time.as_deref(), Some("1582-10-15T00:00:00.0000000Z"));
         assert_eq!(d.time_ms, Some(-12_219_292_800_000));
+    }
+
+    #[test]
+    fn a_tsid_whose_canonical_text_is_digits_reads_back_as_named() {
+        // Found by the parse_id fuzz target: `I` reads as 1, so the canonical text is digits.
+        let d = decode("000050I700004", None).unwrap();
+        assert_eq!((d.format, d.id.as_str()), (Format::Tsid, "0000501700004"));
+        assert_eq!(decode_as(&d.id, Format::Tsid, None).unwrap(), d);
+        assert_eq!(decode(&d.id, None).unwrap().format, Format::Integer);
     }
 
     #[test]
