@@ -16,6 +16,26 @@ pub(crate) fn to_long(v: u64) -> Result<i64> {
     })
 }
 
+/// An ID of `layout` as a Java `long`: the ID's 64 bits for an `unsigned` layout (an ID of 2^63
+/// or more reads as a negative `long`; `Long.toUnsignedString` shows it), else [`to_long`].
+pub(crate) fn id_bits(layout: &core::Layout, id: u64) -> Result<i64> {
+    if layout.is_unsigned() {
+        Ok(id as i64)
+    } else {
+        to_long(id)
+    }
+}
+
+/// A Java `long` ID of `layout` as the core's `u64`: its bits for an `unsigned` layout (the
+/// inverse of [`id_bits`]), else [`java_id`].
+pub(crate) fn layout_id(layout: &core::Layout, id: i64) -> Result<u64> {
+    if layout.is_unsigned() {
+        Ok(id as u64)
+    } else {
+        java_id(id)
+    }
+}
+
 /// A counter (issued IDs, waits): saturates at `Long.MAX_VALUE`, which it cannot reach in practice.
 pub(crate) fn count(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)

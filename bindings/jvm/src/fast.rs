@@ -52,7 +52,9 @@ pub(crate) fn id_out(id: u64) -> core::Result<i64> {
     })
 }
 
-/// The next ID of the generator at `handle`, or a negative failure code.
+/// The next ID of the generator at `handle`, or a negative failure code; an ID of 2^63 or more
+/// (an `unsigned` layout's) is refused, since it would read as one: the facade takes those
+/// through [`idmint_jvm_fast_next_ids`].
 ///
 /// # Safety
 /// `handle` is [`Snowflake::fast_handle`] of a generator that stays alive during the call.
@@ -78,7 +80,8 @@ pub unsafe extern "C" fn idmint_jvm_fast_next_ids(handle: i64, out: *mut i64, n:
             return Ok(0);
         }
         // SAFETY: `out` holds `n` i64s, which have the layout of u64s; the core writes IDs
-        // below 2^63, so each reads back as the same non-negative i64.
+        // below 2^63, each read back as the same non-negative i64, or for an `unsigned` layout
+        // any 64 bits, as the facade reads them (the return value is only a status).
         let ids = unsafe { std::slice::from_raw_parts_mut(out as *mut u64, n) };
         gen.0.next_ids_into(ids)?;
         Ok(0)

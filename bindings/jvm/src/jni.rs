@@ -37,7 +37,8 @@ pub extern "system" fn Java_io_idmint_Jni_nextId(
     guard(|| id_out(gen.0.next_id()?))
 }
 
-/// Write `n` increasing IDs of the generator at `handle` to `out[0..n]`; 0, or a negative
+/// Write `n` increasing IDs of the generator at `handle` to `out[0..n]` (an `unsigned` layout's
+/// as their 64 bits); 0, or a negative
 /// failure code (a negative `n` is `invalid_argument`; an `out` shorter than `n` leaves Java's
 /// `ArrayIndexOutOfBoundsException` pending, which the JVM throws on return).
 #[no_mangle]
@@ -52,6 +53,9 @@ pub extern "system" fn Java_io_idmint_Jni_nextIds(
     let gen = unsafe { &*(handle as *const Snowflake) };
     guard(|| {
         let n = java_count("n", n)?;
+        // An `unsigned` layout's IDs are any 64 bits, written as they are (the return value
+        // is only a status); others stay below 2^63.
+        let unsigned = gen.0.layout().is_unsigned();
         let mut buf = [0u64; STEP];
         let mut done = 0;
         while done < n {
@@ -59,7 +63,7 @@ pub extern "system" fn Java_io_idmint_Jni_nextIds(
             gen.0.next_ids_into(&mut buf[..k])?;
             let mut ids = [0i64; STEP];
             for (slot, &id) in ids.iter_mut().zip(&buf[..k]) {
-                *slot = id_out(id)?;
+                *slot = if unsigned { id as i64 } else { id_out(id)? };
             }
             if env
                 .set_long_array_region(&out, done as i32, &ids[..k])

@@ -106,9 +106,15 @@ impl Layout {
         to_long(self.0.epoch_ms())
     }
 
-    /// Largest ID.
+    /// Largest ID (as its 64 bits for an `unsigned` layout: -1 when it uses all 64).
     pub fn max_id(&self) -> Result<i64> {
-        to_long(self.0.max_id())
+        id_bits(&self.0, self.0.max_id())
+    }
+
+    /// Whether IDs may use all 64 bits (the spec's `unsigned`): Java `long`s then hold an ID's
+    /// bits, negative from 2^63 on.
+    pub fn is_unsigned(&self) -> bool {
+        self.0.is_unsigned()
     }
 
     /// Fields below the time field, most significant first.
@@ -143,8 +149,12 @@ impl Layout {
         self.0.ids_per_second_cap()
     }
 
-    /// Split an ID; negative is `invalid_id`.
+    /// Split an ID: for an `unsigned` layout the `long`'s 64 bits, else negative is
+    /// `invalid_id`.
     pub fn decompose(&self, id: i64) -> Result<Parts> {
+        if self.0.is_unsigned() {
+            return parts(self.0.decompose(id as u64).ffi()?);
+        }
         parts(self.0.decompose_wide(id as i128).ffi()?)
     }
 
@@ -155,7 +165,8 @@ impl Layout {
 
     /// Put parts together; every value is checked by the core.
     pub fn compose(&self, time_ms: i64, nodes: Vec<NodeValue>, sequence: i64) -> Result<i64> {
-        to_long(
+        id_bits(
+            &self.0,
             self.0
                 .compose_values(
                     time_ms as i128,
@@ -183,6 +194,22 @@ pub fn parse_time_ms(what: String, text: String) -> Result<i64> {
 #[uniffi::export]
 pub fn presets() -> Vec<String> {
     core::PRESETS.iter().map(|s| s.to_string()).collect()
+}
+
+/// The presets of 64-bit IDs other systems mint (`unsigned` layouts: discord, instagram, ...).
+#[uniffi::export]
+pub fn unsigned_presets() -> Vec<String> {
+    core::UNSIGNED_PRESETS
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// Read a decimal ID up to 2^64-1 as its 64 bits in a `long` (`Long.parseUnsignedLong`'s
+/// result, with the core's errors).
+#[uniffi::export]
+pub fn parse_unsigned_id(text: String) -> Result<i64> {
+    Ok(core::layout::parse_u64(&text).ffi()? as i64)
 }
 
 /// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).

@@ -18,6 +18,7 @@ uniffi::setup_scaffolding!();
 mod convert;
 mod errors;
 pub mod fast;
+mod formats;
 mod jni;
 mod layout;
 mod lease;
@@ -33,6 +34,7 @@ mod uuid7;
 // The uniffi items of each module, at the crate root as before the split into modules.
 pub use errors::*;
 pub use fast::take_fast_error;
+pub use formats::*;
 pub use layout::*;
 pub use lease::*;
 pub use obfuscate::*;
@@ -76,6 +78,7 @@ mod tests {
             None,
             None,
             None,
+            false,
         )
         .unwrap();
         assert_eq!(kind(g.next_ids(-1)), "invalid_argument");

@@ -76,7 +76,8 @@ impl fmt::Debug for Snowflake {
 
 #[uniffi::export]
 impl Snowflake {
-    /// Build a generator; policies in the core's text forms (`wait`, `borrow:MS`; `error`,
+    /// Build a generator; `unsigned` lets it mint with a 64-bit layout (the core refuses one
+    /// without it, saying why); policies in the core's text forms (`wait`, `borrow:MS`; `error`,
     /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default
     /// monotonic clock; `resume_after` an ID this node issued before a restart (negative is
     /// `invalid_id`; the core checks it against the layout); `lease` a worker lease that fills
@@ -94,6 +95,7 @@ impl Snowflake {
         resume_after: Option<i64>,
         lease: Option<LeaseSpec>,
         high_water_mark: Option<String>,
+        unsigned: bool,
     ) -> Result<Arc<Self>> {
         let on_exhausted = on_exhausted.as_deref().map(str::parse::<OnExhausted>);
         let on_exhausted = on_exhausted.transpose().ffi()?.unwrap_or_default();
@@ -106,8 +108,11 @@ impl Snowflake {
         if random_nodes {
             builder = builder.random_nodes();
         }
+        if unsigned {
+            builder = builder.unsigned();
+        }
         if let Some(last_id) = resume_after {
-            builder = builder.resume_after(java_id(last_id)?);
+            builder = builder.resume_after(layout_id(&layout.0, last_id)?);
         }
         let mut given = None;
         if let Some(spec) = lease {
@@ -124,15 +129,17 @@ impl Snowflake {
         Ok(Arc::new(Snowflake(gen)))
     }
 
-    /// The next ID.
+    /// The next ID (its 64 bits for an `unsigned` layout).
     pub fn next_id(&self) -> Result<i64> {
-        to_long(self.0.next_id().ffi()?)
+        id_bits(self.0.layout(), self.0.next_id().ffi()?)
     }
 
     /// `n` increasing IDs; negative `n` is `invalid_argument`.
     pub fn next_ids(&self, n: i32) -> Result<Vec<i64>> {
         let n = java_count("n", n).ffi()?;
-        self.0.next_ids(n).ffi()?.into_iter().map(to_long).collect()
+        let layout = self.0.layout();
+        let ids = self.0.next_ids(n).ffi()?;
+        ids.into_iter().map(|id| id_bits(layout, id)).collect()
     }
 
     /// The generator's layout.
@@ -176,9 +183,9 @@ impl Snowflake {
         }
     }
 
-    /// Split an ID of this generator's layout.
+    /// Split an ID of this generator's layout (as [`Layout::decompose`]).
     pub fn decompose(&self, id: i64) -> Result<Parts> {
-        parts(self.0.layout().decompose_wide(id as i128).ffi()?)
+        Layout(self.0.layout().clone()).decompose(id)
     }
 
     /// The address of this generator, for the [`crate::fast`] entry points. Valid while the Java object

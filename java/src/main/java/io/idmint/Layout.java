@@ -15,7 +15,10 @@ import java.util.Optional;
  *
  * <p>Written as a preset name ({@code twitter}, {@code sonyflake}, {@code redis-lua}, {@code baidu})
  * or a spec such as {@code time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657}. At
- * most 63 bits, so every ID is a non-negative {@code long}. Immutable and thread-safe.
+ * most 63 bits, so every ID is a non-negative {@code long}, unless the spec says {@code unsigned}
+ * (the presets {@code discord}, {@code instagram}, {@code mastodon}, {@code tsid}): then a
+ * {@code long} holds the ID's 64 bits, negative from 2^63 on (see {@link #isUnsigned()}).
+ * Immutable and thread-safe.
  *
  * <pre>{@code
  * Layout twitter = Layout.of("twitter");
@@ -59,6 +62,11 @@ public final class Layout {
         return Idmint.presets();
     }
 
+    /** The presets of 64-bit IDs other systems mint: discord, instagram, mastodon, tsid. */
+    public static List<String> unsignedPresets() {
+        return Idmint.unsignedPresets();
+    }
+
     /** The canonical spec, even for a preset. */
     public String spec() {
         return spec;
@@ -69,7 +77,16 @@ public final class Layout {
         return Optional.ofNullable(inner.presetName());
     }
 
-    /** Bits used in all (at most 63). */
+    /**
+     * Whether IDs may use all 64 bits (the spec's {@code unsigned}, the {@link #unsignedPresets()}):
+     * a {@code long} then holds an ID's 64 bits, negative from 2^63 on; {@link #idText(long)} shows
+     * it, {@link #parse(String)} and {@link #parseId(String)} read IDs up to 18446744073709551615.
+     */
+    public boolean isUnsigned() {
+        return inner.isUnsigned();
+    }
+
+    /** Bits used in all (at most 63, or 64 for an {@link #isUnsigned() unsigned} layout). */
     public int totalBits() {
         return inner.totalBits();
     }
@@ -89,7 +106,7 @@ public final class Layout {
         return call(inner::epochMs);
     }
 
-    /** The largest ID this layout can hold. */
+    /** The largest ID this layout can hold (its 64 bits for an unsigned layout: -1 when all 64 are used). */
     public long maxId() {
         return call(inner::maxId);
     }
@@ -118,7 +135,10 @@ public final class Layout {
         return inner.idsPerSecondCap();
     }
 
-    /** Take an ID apart; {@link InvalidIdException} if it is negative or uses bits above the layout's. */
+    /**
+     * Take an ID apart; {@link InvalidIdException} if it is negative (for an unsigned layout a
+     * negative {@code long} is an ID of 2^63 or more) or uses bits above the layout's.
+     */
     public IdParts parse(long id) {
         try {
             return parts(inner.decompose(id));
@@ -127,7 +147,10 @@ public final class Layout {
         }
     }
 
-    /** Take an ID written in decimal apart; {@link InvalidIdException} if it is not one. */
+    /**
+     * Take an ID written in decimal apart (up to 18446744073709551615 for an unsigned layout);
+     * {@link InvalidIdException} if it is not one.
+     */
     public IdParts parse(String id) {
         try {
             return parts(inner.decomposeStr(id));
@@ -147,6 +170,19 @@ public final class Layout {
         } catch (FfiException e) {
             throw NativeLibrary.rethrow(e);
         }
+    }
+
+    /**
+     * Read an ID of this layout written in decimal: up to 2^63-1, or for an unsigned layout up
+     * to 18446744073709551615, returned as its 64 bits. {@link InvalidIdException} if not one.
+     */
+    public long parseId(String text) {
+        return isUnsigned() ? Idmint.parseUnsignedId(text) : Idmint.parseId(text);
+    }
+
+    /** An ID of this layout as decimal text: {@link Long#toUnsignedString(long)} (the same as {@code Long.toString} below 2^63). */
+    public String idText(long id) {
+        return Long.toUnsignedString(id);
     }
 
     /** {@link #compose(long, Map, long)} from an {@link Instant}. */

@@ -70,6 +70,8 @@ public final class Snowflake implements AutoCloseable {
      * native half goes with the garbage collector, so the hot path pays no count.
      */
     private final AtomicLong calls;
+    /** Whether IDs may use all 64 bits: then {@link #nextId()} reads them through {@code nextIds}. */
+    private final boolean unsigned;
     private volatile boolean closed;
     private static final long CLOSED = 1L << 62;
 
@@ -100,6 +102,7 @@ public final class Snowflake implements AutoCloseable {
         this.inner = inner;
         this.handle = inner.fastHandle();
         this.layout = new Layout(inner.layout());
+        this.unsigned = layout.isUnsigned();
         this.calls = guarded ? new AtomicLong() : null;
         int blockLen = inner.blockLen();
         this.blocks = blockLen > 1 ? ThreadLocal.withInitial(() -> new Block(blockLen)) : null;
@@ -148,6 +151,15 @@ public final class Snowflake implements AutoCloseable {
         }
         enter();
         try {
+            if (unsigned) {
+                // Any 64 bits are an ID here: the status comes apart from the ID.
+                long[] one = new long[1];
+                long rc = Jni.nextIds(handle, one, 1);
+                if (rc < 0) {
+                    throw Fast.fail(rc);
+                }
+                return one[0];
+            }
             long id = Jni.nextId(handle);
             if (id < 0) {
                 throw Fast.fail(id);
@@ -324,6 +336,7 @@ public final class Snowflake implements AutoCloseable {
         private Long leaseFreezeMs;
         private String leaseHolder;
         private Path highWaterMark;
+        private boolean unsigned;
 
         private Builder(String spec, Layout layout) {
             this.spec = spec;
@@ -442,6 +455,17 @@ public final class Snowflake implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Allow minting with a 64-bit layout ({@link Layout#isUnsigned()}, such as {@code discord}):
+         * its IDs are {@code long}s holding 64 unsigned bits, negative from 2^63 on (show them with
+         * {@link Long#toUnsignedString(long)}); they no longer fit SQL {@code BIGINT} as positive
+         * numbers. Without it {@link #build()} throws {@link InvalidLayoutException} for such a layout.
+         */
+        public Builder unsigned() {
+            this.unsigned = true;
+            return this;
+        }
+
         /** Use a {@link ManualClock} instead of the default monotonic clock (for tests). */
         public Builder clock(ManualClock clock) {
             this.clock = clock;
@@ -467,7 +491,7 @@ public final class Snowflake implements AutoCloseable {
                         ? null : new io.idmint.ffi.LeaseSpec(leaseUrl, leaseRange, leaseTtlMs, leaseFreezeMs, leaseHolder);
                 return new io.idmint.ffi.Snowflake(l.inner, Layout.nodeValues(nodes), randomNodes,
                         onExhausted, onRollback, clock == null ? null : clock.inner, resumeAfter, lease,
-                        highWaterMark == null ? null : highWaterMark.toString());
+                        highWaterMark == null ? null : highWaterMark.toString(), unsigned);
             } catch (FfiException e) {
                 throw NativeLibrary.rethrow(e);
             }
