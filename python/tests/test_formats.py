@@ -115,6 +115,8 @@ def test_discord_docs_example():
     d = idmint.parse(175928847299117063, "discord")
     assert d.time == datetime(2016, 4, 30, 11, 18, 25, 796000, tzinfo=timezone.utc)
     assert (d.worker, d.process, d.sequence) == (1, 0, 7)
+    assert d.fields == {"worker": 1, "process": 0}
+    assert idmint.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").fields == {}
     assert idmint.Layout("discord").decompose(175928847299117063).fields == {"worker": 1, "process": 0}
 
 

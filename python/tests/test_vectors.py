@@ -47,6 +47,7 @@ def test_valid_decompose(case):
                 # idmint.parse: every part, the sequence last, in layout order
                 assert (parts.format, parts.value) == ("snowflake", int(case["id"]))
                 assert list(parts.parts.items()) == [*case["fields"].items(), ("sequence", case["sequence"])]
+                assert list(parts.fields.items()) == list(case["fields"].items())
             else:
                 assert parts.fields == case["fields"]
                 assert list(parts.fields) == list(case["fields"])  # layout order

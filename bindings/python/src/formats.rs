@@ -115,6 +115,21 @@ impl Decoded {
         Ok(d)
     }
 
+    /// A snowflake's node fields, name -> value in layout order (its parts but the sequence), as
+    /// `Parts.fields` has them; empty for the other formats.
+    #[getter]
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if self.inner.format == formats::Format::Snowflake {
+            for (n, v) in &self.inner.parts {
+                if let (PartValue::Int(i), false) = (v, n == "sequence") {
+                    d.set_item(n, i)?;
+                }
+            }
+        }
+        Ok(d)
+    }
+
     /// Everything as a dict: `format`, `id`, `value`, `time`, `timestamp_ms`, `time_text`,
     /// `layout`, then each part.
     fn asdict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
