@@ -5,7 +5,7 @@ use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString, PyType};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyType};
 
 use idmint_core::formats::{self, PartValue};
 
@@ -83,7 +83,7 @@ impl Decoded {
         self.inner.time_ms
     }
 
-    /// That time as an aware UTC datetime (microseconds at most), or None without a time or
+    /// That time as an aware UTC datetime (to the millisecond), or None without a time or
     /// outside the years 1 to 9999.
     #[getter]
     fn time<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -210,6 +210,11 @@ impl Decoded {
 pub fn id_text(id: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = id.cast::<PyString>() {
         return Ok(s.to_str()?.to_string());
+    }
+    if id.is_instance_of::<PyInt>() && !id.is_instance_of::<PyBool>() {
+        if let Ok(v) = id.extract::<u64>() {
+            return Ok(v.to_string());
+        }
     }
     int_value("id", id).map_err(|_| wrong_type("id", "a str or an int", id))?;
     Ok(match u64_or_digits("id", id)? {
