@@ -107,6 +107,8 @@ const backend = {
   uuid7Parse: (text) => uuidRow(native.uuid7Parse(text)),
   ulidParse: (text) => uuidRow(native.ulidParse(text)),
   uuid7Generator: () => new native.NativeUuid7Generator(),
+  decodeAny: (text, layout) => native.decodeAny(text, layout),
+  guessId: (text) => native.guessId(text),
   template(pattern, label, offset, check) {
     const n = new native.NativeTemplate(pattern, label, offset, check);
     return {
@@ -135,7 +137,7 @@ function codeError(kind, message) {
  * The facade's Snowflake arguments as the addon takes them: `[SnowflakeArgs, LeaseArgs or
  * undefined]`, the native-only options (`extras`) converted.
  */
-function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras]) {
+function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned]) {
   const { wholeValue, show } = convert;
   const str = (name, v) => {
     if (v === undefined || typeof v === 'string') return v;
@@ -166,7 +168,7 @@ function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRol
           holder: str('leaseHolder', extras.leaseHolder),
         };
   const highWaterMark = str('highWaterMark', extras.highWaterMark);
-  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark }, lease];
+  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark, unsigned }, lease];
 }
 
 /** A NativeSnowflake as the facade's generator. */

@@ -9,6 +9,7 @@ export const {
   Layout,
   ObjectId,
   parse,
+  guess,
   compose,
   encode,
   decode,
@@ -49,6 +50,7 @@ export const {
   ClosedError,
   WouldBlockError,
   PRESETS,
+  UNSIGNED_PRESETS,
   // END generated
   // The native package's own: segment IDs and the lease listing (segment.js), snowflake IDs
   // minted on Redis (redis-snowflake.js).

@@ -71,7 +71,7 @@ function layoutOf(w) {
         out.sequence = wide[0] ? raw[1] : Number(raw[1]);
         return out;
     };
-    const [timeBits, tickMs, epochMs, totalBits, , exhaustsAtMs] = w.shape();
+    const [timeBits, tickMs, epochMs, totalBits, , exhaustsAtMs, idsPerSecondCap] = w.shape();
     return {
         raw: w,
         decompose: (id) => parts(w.decompose(id)),
@@ -88,7 +88,7 @@ function layoutOf(w) {
         totalBits,
         exhaustsAtMs,
         maxId: () => w.maxId(),
-        idsPerSecondCap: () => w.idsPerSecondCap(),
+        idsPerSecondCap: () => idsPerSecondCap,
     };
 }
 
@@ -104,7 +104,8 @@ function need() {
 function ex() {
     if (extras === null) {
         throw new Error('the display IDs of idmint-web (encode, decode, Keyring, uuid7, parseUuid7, parseUlid, '
-            + 'Uuid7Generator, Template, OrderNumbers) are a second wasm module: `await initExtras()` '
+            + 'Uuid7Generator, Template, OrderNumbers) and the reader of every ID format (parse without a layout, '
+            + 'or of text other than a decimal ID; guess) are a second wasm module: `await initExtras()` '
             + '(or `await init({ extras: true })`) first');
     }
     return extras;
@@ -119,18 +120,25 @@ const backend = {
     sharedCounters: false,
     layout: (spec, epoch) => layoutOf(new wasm.WasmLayout(spec, epoch)),
     parseTimeMs: (what, text) => wasm.parseTimeMs(what, text),
-    snowflake(spec, epoch, names, values, random, onExhausted, onRollback) {
+    snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned) {
         const layout = new wasm.WasmLayout(spec, epoch);
-        const w = new wasm.WasmSnowflake(layout, names, values, random, onRollback, onExhausted);
+        const w = new wasm.WasmSnowflake(layout, names, values, random, onRollback, onExhausted, unsigned);
         const l = layoutOf(layout);
+        const nextId = () => {
+            const id = w.nextIdOrNeg(Date.now()); // -1: failed, the error is kept for takeError
+            if (id < 0n) {
+                // Or an ID of a 64-bit layout from 2^63 on, as its two's complement.
+                const e = wasm.takeError();
+                if (e !== undefined) throw e;
+                return BigInt.asUintN(64, id);
+            }
+            return id;
+        };
         return {
             layout: l,
-            nextId() {
-                const id = w.nextIdOrNeg(Date.now()); // -1: failed, the error is kept for takeError
-                if (id < 0n) throw wasm.takeError();
-                return id;
-            },
-            nextIdString: () => w.nextIdString(),
+            nextId,
+            // In decimal here: one export fewer in the main module (its size budget).
+            nextIdString: () => String(nextId()),
             nextIds: (n) => w.nextIds(n),
             stats() {
                 const [issued, waits, rollbacks, leadMs, maxLeadMs] = w.stats();
@@ -143,8 +151,8 @@ const backend = {
                 for (let i = 0; i < l.nodeNames.length; i++) out[l.nodeNames[i]] = bits[i] > 53 ? v[i] : Number(v[i]);
                 return out;
             },
-            onExhausted: () => w.onExhausted(),
-            onRollback: () => w.onRollback(),
+            onExhausted: () => w.policies().split('\n')[1],
+            onRollback: () => w.policies().split('\n')[0],
         };
     },
     oidBlock,
@@ -152,9 +160,17 @@ const backend = {
     oidParseFast,
     oidParseHex: (text) => wasm.oidParseHex(text),
     oidFromBytes: (bytes) => wasm.oidFromBytes(bytes),
-    oidFromTime: (seconds) => wasm.oidFromTime(seconds),
+    // Seconds (checked by the facade: 0..=2^32-1) as an ObjectId's first 4 bytes, big-endian,
+    // the rest zero; the core reads the 12 bytes (one export fewer in the main module).
+    oidFromTime(seconds) {
+        const bytes = new Uint8Array(12);
+        new DataView(bytes.buffer).setUint32(0, seconds);
+        return wasm.oidFromBytes(bytes);
+    },
     oidBytes: (hex) => wasm.oidBytes(hex),
-    oidTimestamp: (hex) => wasm.oidTimestamp(hex),
+    // The hex the facade passes is an ObjectId's canonical text: the core reads its seconds
+    // through the code-unit path (no string crossing, one export fewer).
+    oidTimestamp: (hex) => oidParseFast(hex),
     encodeId: (value, encoding) => ex().encodeId(value, encoding),
     decodeId: (text, encoding) => ex().decodeId(text, encoding),
     keyGenerate: (version) => ex().keyGenerate(version),
@@ -188,7 +204,21 @@ const backend = {
         };
     },
     orderNumbers: (template, day, first) => new (ex().WasmOrderNumbers)(template.raw, day, first),
+    decodeAny: (text, layout) => plainDecoded(ex().decodeAny(text, layout)),
+    guessId: (text) => ex().guessId(text).map(plainDecoded),
 };
+
+/** A WasmDecoded as a plain object (its fields copied out, the wasm's copy freed). */
+function plainDecoded(w) {
+    try {
+        return {
+            format: w.format, id: w.id, value: w.value, timeMs: w.timeMs, time: w.time, layout: w.layout,
+            partNames: w.partNames, partValues: w.partValues, partInts: w.partInts,
+        };
+    } finally {
+        w.free();
+    }
+}
 
 const idmint = createIdmint(backend);
 
@@ -200,7 +230,7 @@ export let ERROR_KINDS = Object.freeze(Object.keys(errors));
 function ready_() {
     initialized = true;
     // A kind the core has but the facade names no class for still gets one of its own.
-    idmint.addKinds(wasm.errorKinds());
+    idmint.addKinds(wasm.errorKinds().split(','));
     errors = idmint.errors();
     ERROR_KINDS = Object.freeze(Object.keys(errors));
 }
@@ -248,8 +278,9 @@ export default function init(input) {
 
 /**
  * Load and instantiate the second wasm module, the display IDs (`encode`, `decode`, `Keyring`,
- * `uuid7`, `parseUuid7`, `parseUlid`, `Uuid7Generator`, `Template`, `OrderNumbers`); until then
- * they throw an Error saying so. Loads the main module too if `init` has not been called. Call
+ * `uuid7`, `parseUuid7`, `parseUlid`, `Uuid7Generator`, `Template`, `OrderNumbers`) and the
+ * reader of every ID format (`parse` without a layout or of non-decimal text, `guess`); until
+ * then they throw an Error saying so. Loads the main module too if `init` has not been called. Call
  * again: a no-op.
  *
  * In a browser it fetches `pkg/idmint_wasm_extras_bg.wasm` next to this file (or `input`, as
@@ -295,6 +326,7 @@ export const {
     Layout,
     ObjectId,
     parse,
+    guess,
     compose,
     encode,
     decode,
@@ -335,5 +367,6 @@ export const {
     ClosedError,
     WouldBlockError,
     PRESETS,
+    UNSIGNED_PRESETS,
     // END generated
 } = idmint.api;

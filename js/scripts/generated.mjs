@@ -5,8 +5,8 @@
 //     table of error kinds (`idmint_core::Error::TABLE`, read through the Node addon's
 //     `errorTable()`). The facade needs the table in its own text: the browser package makes
 //     its error classes before the wasm has loaded.
-//   - js/facade.js (PRESETS and the default layout) and js/facade.d.ts (the LayoutSpec type and
-//     PRESETS): from the core's preset names and default (`idmint_core::PRESETS`,
+//   - js/facade.js (PRESETS, UNSIGNED_PRESETS and the default layout) and js/facade.d.ts (the LayoutSpec type,
+//     PRESETS and UNSIGNED_PRESETS): from the core's preset names and default (`idmint_core::PRESETS`, `UNSIGNED_PRESETS`,
 //     `Layout::DEFAULT_PRESET`, read through the addon's `presets()` and `defaultPreset()`); the
 //     browser package exports PRESETS before the wasm has loaded.
 //   - node/index.mjs and web/index.js (the ES module entries' named exports, which ES modules
@@ -91,6 +91,7 @@ const BLOCKS = [
     what: PRESETS,
     body: (indent) =>
       `${indent}const PRESETS = Object.freeze([${quoted(addon().presets())}]);\n` +
+      `${indent}const UNSIGNED_PRESETS = Object.freeze([${quoted(addon().unsignedPresets())}]);\n` +
       `${indent}const DEFAULT_PRESET = '${addon().defaultPreset()}';\n`,
   },
   {
@@ -98,9 +99,11 @@ const BLOCKS = [
     what: PRESETS,
     body: () =>
       '/** A preset name or a layout spec such as `time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z`. */\n' +
-      `export type LayoutSpec = ${addon().presets().map((n) => `'${n}' | `).join('')}(string & {});\n` +
+      `export type LayoutSpec = ${[...addon().presets(), ...addon().unsignedPresets()].map((n) => `'${n}' | `).join('')}(string & {});\n` +
       '/** The preset layout names. */\n' +
-      `export declare const PRESETS: readonly [${quoted(addon().presets())}];\n`,
+      `export declare const PRESETS: readonly [${quoted(addon().presets())}];\n` +
+      '/** The presets of 64-bit IDs other systems mint (`unsigned` layouts): they parse and compose; a Snowflake mints with them only with `unsigned: true`. */\n' +
+      `export declare const UNSIGNED_PRESETS: readonly [${quoted(addon().unsignedPresets())}];\n`,
   },
   { file: 'node/index.mjs', what: EXPORTS, body: (indent) => exportList(null, indent) },
   { file: 'web/index.js', what: EXPORTS, body: (indent) => exportList(null, indent) },

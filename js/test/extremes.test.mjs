@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { idmint, TARGET } from './target.mjs';
 
 const {
-  Snowflake, Layout, ObjectId, parse, compose, encode, Keyring, Template, OrderNumbers,
+  Snowflake, Layout, ObjectId, parse, guess, compose, encode, Keyring, Template, OrderNumbers,
   uuid7, IdmintError,
 } = idmint;
 
@@ -46,7 +46,8 @@ const CALLS = {
     .map((k) => () => sf().compose(twitterParts({ [k]: x }))),
   'ObjectId': (x) => [() => new ObjectId(x)],
   'ObjectId.createFromTime': (x) => [() => ObjectId.createFromTime(x)],
-  'parse': (x) => [() => parse(x, 'twitter')],
+  'parse': (x) => [() => parse(x, 'twitter'), () => parse(x), () => parse(x, 'discord')],
+  'guess': (x) => [() => guess(x)],
   'compose': (x) => ['timestampMs', 'datacenter', 'sequence']
     .map((k) => () => compose(twitterParts({ [k]: x }), 'twitter')),
   'encode': (x) => [() => encode(x, 'base62'), () => encode(x, 'base32-fixed')],

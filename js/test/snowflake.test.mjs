@@ -232,8 +232,11 @@ describe('no silent precision loss', () => {
     const l = 'time:35@100ms,sequence:10,node:8';
     assert.equal(idmint.compose(idmint.parse(2 ** 53 - 1, l), l), 2n ** 53n - 1n);
   });
-  test('parse and compose need the layout', () => {
-    assertKind(thrown(() => idmint.parse(1n)), 'invalid_argument');
+  test('compose needs the layout; parse without one reads a decimal ID only as an integer', () => {
+    const p = idmint.parse(1n);
+    assert.equal(p.format, 'integer');
+    assert.equal(p.value, 1n);
+    assert.equal(p.time, null);
     assertKind(thrown(() => idmint.compose({ timestampMs: 0, sequence: 0, shard: 0 })), 'invalid_argument');
   });
   test('compose needs a time and a sequence; time and timestampMs must agree', () => {

@@ -5,7 +5,8 @@
 //   in a browser (web/test/run-browser.mjs: import map for node:test / node:assert/strict): web
 //
 // Exports: `idmint` (the module namespace), `vectors` (tests/vectors/*.json by name: snowflake,
-// objectid, and the display IDs' shortid, obfuscate, uuid7, template), `TARGET` ('native' | 'web').
+// objectid, and the display IDs' shortid, obfuscate, uuid7, template; formats: 64-bit layouts and
+// every format `parse` reads), `TARGET` ('native' | 'web').
 
 const inBrowser = typeof window !== 'undefined';
 
@@ -40,4 +41,5 @@ export const vectors = {
   obfuscate: await readVector('obfuscate.json'),
   uuid7: await readVector('uuid7.json'),
   template: await readVector('template.json'),
+  formats: await readVector('formats.json'),
 };

@@ -1,5 +1,5 @@
 // The idmint-web demo: everything below is the package's public API.
-import init, { Snowflake, Layout, ObjectId, parse, PRESETS } from '../index.js';
+import init, { initExtras, Snowflake, Layout, ObjectId, parse, PRESETS, UNSIGNED_PRESETS } from '../index.js';
 
 const $ = (id) => document.getElementById(id);
 const CUSTOM = 'custom spec';
@@ -10,6 +10,13 @@ $('status').textContent = '';
 for (const sel of [$('layout'), $('decode-layout')]) {
     for (const name of [...PRESETS, CUSTOM]) sel.add(new Option(name, name));
 }
+// The 64-bit layouts (Discord's, Instagram's, ...) for decoding; minting with them needs the
+// `unsigned` opt-in, which this page does not offer.
+for (const name of UNSIGNED_PRESETS) $('decode-layout').add(new Option(name, name), $('decode-layout').length - 1);
+
+// The reader of the other formats (ULID, UUID, KSUID, xid, TSID) is in the second wasm module,
+// loaded the first time such an ID is pasted.
+let extras = null;
 
 let generator = null;
 
@@ -127,6 +134,24 @@ function decode() {
                 ['counter', String(parseInt(hex.slice(18), 16))],
             ]));
             $('decode-out').dataset.kind = 'objectid';
+        } else if (!/^[0-9]+$/.test(text)) {
+            // Any other format: parse without a layout names it and its parts.
+            if (extras === null) {
+                extras = initExtras();
+                extras.then(decode, (e) => { $('decode-error').textContent = `${e.name}: ${e.message}`; });
+                return;
+            }
+            const d = parse(text);
+            const rows = [['kind', d.format], ['canonical', d.id]];
+            if (d.time !== null) {
+                rows.push(['created (UTC)', d.timeText ?? d.time.toISOString()]);
+                rows.push(['created (local)', d.time.toLocaleString()]);
+                rows.push(['timestampMs', String(d.timestampMs)]);
+            }
+            if (d.value !== null) rows.push(['value', String(d.value)]);
+            for (const [k, v] of Object.entries(d.parts)) rows.push([k, String(v)]);
+            $('decode-out').append(table(rows));
+            $('decode-out').dataset.kind = d.format;
         } else {
             const layout = currentSpec($('decode-layout'));
             const p = parse(text, layout);

@@ -11,6 +11,7 @@
 
 #![deny(missing_docs)]
 
+pub mod decode;
 mod fast;
 pub mod formats;
 pub mod redis_snowflake;
@@ -19,9 +20,7 @@ pub mod segment;
 use std::sync::{Arc, Mutex};
 
 use idmint_core::lease::LeaseOptions;
-use idmint_core::{
-    parse_id, Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake, SnowflakeBuilder,
-};
+use idmint_core::{Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake, SnowflakeBuilder};
 use napi::bindgen_prelude::{
     BigInt, BigUint64Array, Buffer, FromNapiValue, Object, ToNapiValue, TypeName, Uint8Array,
     ValidateNapiValue, ValueType,
@@ -439,12 +438,23 @@ pub struct SnowflakeArgs {
     pub resume_after: Option<String>,
     /// The high-water-mark file.
     pub high_water_mark: Option<String>,
+    /// Mint with a layout of 64 bits (the core's `SnowflakeBuilder::unsigned` opt-in).
+    pub unsigned: Option<bool>,
 }
 
 impl SnowflakeArgs {
     fn builder(&self) -> Result<SnowflakeBuilder> {
         let layout = parse_layout(&self.layout, self.epoch.as_deref())?;
+        // Decimal text (index.js sends bigints and numbers as text): the layout reads it (up to
+        // 2^64-1 for an unsigned one) and reports a bad one with its exact value.
+        let resume_after = match &self.resume_after {
+            Some(last) => Some(layout.parse_id(last).map_err(js_err)?),
+            None => None,
+        };
         let mut b = Snowflake::builder(layout);
+        if self.unsigned == Some(true) {
+            b = b.unsigned();
+        }
         for (n, v) in self.names.iter().zip(&self.values) {
             b = b.node(n, wide(n, v)?);
         }
@@ -457,10 +467,8 @@ impl SnowflakeArgs {
         if let Some(p) = &self.on_rollback {
             b = b.on_rollback(p.parse::<OnRollback>().map_err(js_err)?);
         }
-        if let Some(last) = &self.resume_after {
-            // Decimal text (index.js sends bigints and numbers as text): the core reads it and
-            // reports a bad one with its exact value.
-            b = b.resume_after(parse_id(last).map_err(js_err)?);
+        if let Some(last) = resume_after {
+            b = b.resume_after(last);
         }
         if let Some(path) = &self.high_water_mark {
             b = b.high_water_mark(path);
@@ -706,6 +714,13 @@ pub fn error_table() -> Vec<ErrorKindInfo> {
 #[napi(catch_unwind)]
 pub fn presets() -> Vec<&'static str> {
     idmint_core::PRESETS.to_vec()
+}
+
+/// The preset names of 64-bit layouts ([`idmint_core::UNSIGNED_PRESETS`]): they parse and
+/// compose; a generator mints with them only with the `unsigned` opt-in.
+#[napi(catch_unwind)]
+pub fn unsigned_presets() -> Vec<&'static str> {
+    idmint_core::UNSIGNED_PRESETS.to_vec()
 }
 
 /// The preset of a generator given no layout ([`idmint_core::Layout::DEFAULT_PRESET`]).

@@ -376,3 +376,77 @@ impl WasmOrderNumbers {
         out.map_err(to_js)
     }
 }
+
+/// A [`Decoded`](idmint_core::formats::Decoded) as it crosses to JS: part values as text
+/// (decimal for whole numbers, which `partInts` marks), so none above 2^53 loses digits on the
+/// way; `index.js` gives it the facade's shape.
+#[wasm_bindgen(getter_with_clone)]
+pub struct WasmDecoded {
+    /// The format's name.
+    pub format: String,
+    /// The ID in the format's canonical text.
+    pub id: String,
+    /// The ID as a 64-bit integer, in decimal, for the formats that are one.
+    pub value: Option<String>,
+    /// Unix milliseconds of the time the ID carries (exact: at most year 10889).
+    #[wasm_bindgen(js_name = timeMs)]
+    pub time_ms: Option<f64>,
+    /// That time as RFC 3339 at the format's precision.
+    pub time: Option<String>,
+    /// The layout a snowflake was read with: a preset name or a spec.
+    pub layout: Option<String>,
+    /// The parts' names, most significant first.
+    #[wasm_bindgen(js_name = partNames)]
+    pub part_names: Vec<String>,
+    /// Their values, as text.
+    #[wasm_bindgen(js_name = partValues)]
+    pub part_values: Vec<String>,
+    /// 1 where a value is a whole number, 0 where it is text.
+    #[wasm_bindgen(js_name = partInts)]
+    pub part_ints: Vec<u8>,
+}
+
+fn decoded(d: idmint_core::formats::Decoded) -> WasmDecoded {
+    use idmint_core::formats::PartValue;
+    let mut out = WasmDecoded {
+        format: d.format.name().to_string(),
+        id: d.id,
+        value: d.value.map(|v| v.to_string()),
+        time_ms: d.time_ms.map(|ms| ms as f64),
+        time: d.time,
+        layout: d.layout,
+        part_names: Vec::with_capacity(d.parts.len()),
+        part_values: Vec::with_capacity(d.parts.len()),
+        part_ints: Vec::with_capacity(d.parts.len()),
+    };
+    for (name, value) in d.parts {
+        out.part_ints.push(matches!(value, PartValue::Int(_)) as u8);
+        out.part_values.push(value.to_string());
+        out.part_names.push(name);
+    }
+    out
+}
+
+/// Recognise and take apart `text` (the core's `formats::decode`): ObjectId, UUID, ULID, KSUID,
+/// xid, TSID or a decimal ID, read with `layout` (a preset name or spec) when given.
+#[wasm_bindgen(js_name = decodeAny)]
+pub fn decode_any(text: &str, layout: Option<String>) -> Result<WasmDecoded, JsValue> {
+    let layout = match layout {
+        Some(spec) => Some(Layout::parse(&spec).map_err(to_js)?),
+        None => None,
+    };
+    idmint_core::formats::decode(text, layout.as_ref())
+        .map(decoded)
+        .map_err(to_js)
+}
+
+/// What each preset makes of the 64-bit integer in decimal `text` (the core's
+/// `formats::guess`).
+#[wasm_bindgen(js_name = guessId)]
+pub fn guess_id(text: &str) -> Result<Vec<WasmDecoded>, JsValue> {
+    let id = idmint_core::parse_u64(text).map_err(to_js)?;
+    Ok(idmint_core::formats::guess(id)
+        .into_iter()
+        .map(decoded)
+        .collect())
+}

@@ -129,7 +129,8 @@ impl WasmLayout {
         self.layout.preset_name().map(str::to_string)
     }
 
-    /// `[time_bits, tick_ms, epoch_ms, total_bits, sequence_bits, exhausts_at_ms]`.
+    /// `[time_bits, tick_ms, epoch_ms, total_bits, sequence_bits, exhausts_at_ms,
+    /// ids_per_second_cap]` (one export for all of them: the main module's size budget).
     pub fn shape(&self) -> Vec<f64> {
         let l = &self.layout;
         vec![
@@ -139,13 +140,8 @@ impl WasmLayout {
             l.total_bits() as f64,
             l.sequence_field().bits() as f64,
             l.exhausts_at_ms() as f64,
+            l.ids_per_second_cap(),
         ]
-    }
-
-    /// The IDs per second one generator of this layout can mint at most.
-    #[wasm_bindgen(js_name = idsPerSecondCap)]
-    pub fn ids_per_second_cap(&self) -> f64 {
-        self.layout.ids_per_second_cap()
     }
 
     /// The names of the fields below the time field, most significant first.
@@ -233,7 +229,8 @@ pub struct WasmSnowflake {
 #[wasm_bindgen]
 impl WasmSnowflake {
     /// A generator of `layout` with node fields `names` = `values`; `random` draws the node
-    /// fields not given from `crypto.getRandomValues`. Policies are the core's text forms.
+    /// fields not given from `crypto.getRandomValues`. Policies are the core's text forms;
+    /// `unsigned` is the core's opt-in to mint with a layout of 64 bits.
     #[wasm_bindgen(constructor)]
     pub fn new(
         layout: &WasmLayout,
@@ -242,8 +239,12 @@ impl WasmSnowflake {
         random: bool,
         on_rollback: Option<String>,
         on_exhausted: Option<String>,
+        unsigned: bool,
     ) -> Result<WasmSnowflake, JsValue> {
         let mut b = Snowflake::with_clock(layout.layout.clone(), DateClock);
+        if unsigned {
+            b = b.unsigned();
+        }
         for (n, v) in names.iter().zip(&values) {
             b = b.node(n, wide(v, n)?);
         }
@@ -261,14 +262,10 @@ impl WasmSnowflake {
             .map_err(to_js)
     }
 
-    /// The next ID.
-    #[wasm_bindgen(js_name = nextId)]
-    pub fn next_id(&self) -> Result<u64, JsValue> {
-        self.inner.next_id().map_err(to_js)
-    }
-
-    /// The next ID, or -1 on error (then [`take_error`] has it): IDs are at most 2^63-1, and a
-    /// plain `i64` return crosses to JS as a bigint with nothing else made.
+    /// The next ID, or -1 on error (then [`take_error`] has it): a plain `i64` return crosses
+    /// to JS as a bigint with nothing else made. An ID of a 64-bit layout from 2^63 on arrives
+    /// negative, as its two's complement; `index.js` reads it back unsigned when
+    /// [`take_error`] has no error.
     /// `now_ms` is `Date.now()`, read by the caller just before.
     #[wasm_bindgen(js_name = nextIdOrNeg)]
     pub fn next_id_or_neg(&self, now_ms: f64) -> i64 {
@@ -281,23 +278,10 @@ impl WasmSnowflake {
         }
     }
 
-    /// The next ID in decimal.
-    #[wasm_bindgen(js_name = nextIdString)]
-    pub fn next_id_string(&self) -> Result<String, JsValue> {
-        self.inner.next_id().map(|id| id.to_string()).map_err(to_js)
-    }
-
     /// `n` increasing IDs (a `BigUint64Array` in JS).
     #[wasm_bindgen(js_name = nextIds)]
     pub fn next_ids(&self, n: usize) -> Result<Vec<u64>, JsValue> {
         self.inner.next_ids(n).map_err(to_js)
-    }
-
-    /// The layout, for `parse` and `compose` on this generator.
-    pub fn layout(&self) -> WasmLayout {
-        WasmLayout {
-            layout: self.inner.layout().clone(),
-        }
     }
 
     /// This generator's node values, in layout order.
@@ -318,16 +302,14 @@ impl WasmSnowflake {
         ]
     }
 
-    /// The rollback policy, in its text form.
-    #[wasm_bindgen(js_name = onRollback)]
-    pub fn on_rollback(&self) -> String {
-        self.inner.on_rollback().to_string()
-    }
-
-    /// The exhaustion policy, in its text form.
-    #[wasm_bindgen(js_name = onExhausted)]
-    pub fn on_exhausted(&self) -> String {
-        self.inner.on_exhausted().to_string()
+    /// The rollback and exhaustion policies in their text forms, joined by a newline (one
+    /// export for both: the main module's size budget).
+    pub fn policies(&self) -> String {
+        format!(
+            "{}\n{}",
+            self.inner.on_rollback(),
+            self.inner.on_exhausted()
+        )
     }
 }
 
@@ -399,22 +381,6 @@ pub fn oid_from_bytes(bytes: &[u8]) -> Result<String, JsValue> {
         .map_err(to_js)
 }
 
-/// An ObjectId for a time in unix seconds with zero random and counter, for range queries.
-#[wasm_bindgen(js_name = oidFromTime)]
-pub fn oid_from_time(seconds: JsValue) -> Result<String, JsValue> {
-    let s = wide(&seconds, "seconds")?;
-    let s = u32::try_from(s).map_err(|_| {
-        to_js(Error::ValueOutOfRange {
-            field: "seconds".into(),
-            value: s,
-            max: u32::MAX as u64,
-        })
-    })?;
-    ObjectId::from_parts(s, [0; 5], 0)
-        .map(|o| o.to_hex())
-        .map_err(to_js)
-}
-
 fn canonical(hex: &str) -> Result<ObjectId, JsValue> {
     ObjectId::parse_str(hex).map_err(to_js)
 }
@@ -425,22 +391,17 @@ pub fn oid_bytes(hex: &str) -> Result<Vec<u8>, JsValue> {
     canonical(hex).map(|o| <[u8; 12]>::from(o).to_vec())
 }
 
-/// The unix seconds of an ObjectId given in hex.
-#[wasm_bindgen(js_name = oidTimestamp)]
-pub fn oid_timestamp(hex: &str) -> Result<u32, JsValue> {
-    canonical(hex).map(|o| o.timestamp())
-}
-
 /// The version of this package.
 #[wasm_bindgen(js_name = version)]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// Every error kind the core can report, for `index.js` to check its classes against.
+/// Every error kind the core can report, joined by commas, for `index.js` to check its classes
+/// against (one string: less glue in the main module).
 #[wasm_bindgen(js_name = errorKinds)]
-pub fn error_kinds() -> Vec<String> {
-    Error::KINDS.iter().map(|s| s.to_string()).collect()
+pub fn error_kinds() -> String {
+    Error::KINDS.join(",")
 }
 
 /// Unix milliseconds of a time given as text: digits (unix ms) or RFC 3339, as the core reads
