@@ -200,6 +200,11 @@ struct SnowflakeArgs {
     /// or continue from the last time
     #[arg(long, value_name = "error|wait:MS|continue", default_value = "error")]
     on_rollback: OnRollback,
+
+    /// Mint with a 64-bit layout (discord, instagram, or a spec saying `unsigned`): its IDs
+    /// from 2^63 on are negative as a Java long or SQL BIGINT and lose digits as JSON numbers
+    #[arg(long)]
+    unsigned: bool,
 }
 
 #[derive(Args, Debug)]

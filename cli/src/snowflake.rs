@@ -93,9 +93,12 @@ pub fn run(args: &SnowflakeArgs) -> Result<(), CliError> {
         return redis_run(args, urls);
     }
     let layout = args.layout.resolve()?;
-    let builder = Snowflake::builder(layout)
+    let mut builder = Snowflake::builder(layout)
         .on_exhausted(args.on_exhausted)
         .on_rollback(args.on_rollback);
+    if args.unsigned {
+        builder = builder.unsigned();
+    }
     let generator = match args.lease.options() {
         // The leased value fills every node field; clap rejects --node with --lease.
         Some(lease) => builder.lease(lease).build()?,

@@ -219,3 +219,40 @@ fn unrecognised_text_fails_naming_the_formats_tried() {
     }
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// `idmint snowflake` mints with a 64-bit layout only with `--unsigned`; what it mints then
+/// parses back with the layout, the top bit's IDs included.
+#[test]
+fn snowflake_mints_64_bit_layouts_only_with_unsigned() {
+    let args = [
+        "snowflake",
+        "--layout",
+        "discord",
+        "--node",
+        "worker=31",
+        "--node",
+        "process=31",
+        "--count",
+        "3",
+    ];
+    let refused = idmint(&args);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("64 bits"), "{}", stderr(&refused));
+
+    let mut opted = args.to_vec();
+    opted.push("--unsigned");
+    let out = idmint(&opted);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ids: Vec<u64> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().expect("an unsigned decimal"))
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    for id in ids {
+        let (v, _) = parse(&["--layout", "discord", &id.to_string()]);
+        assert_eq!(v["worker"], 31, "{v}");
+        assert_eq!(v["process"], 31, "{v}");
+    }
+}

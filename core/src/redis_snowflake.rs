@@ -472,6 +472,19 @@ impl RedisSnowflakeBuilder {
             ));
         }
         let layout = &self.opts.layout;
+        // A 64-bit layout mints IDs that are negative as a Java long or SQL BIGINT from 2^63
+        // on; Snowflake mints them only when asked (SnowflakeBuilder::unsigned), and minting on
+        // Redis has no such opt-in, so it refuses them.
+        if layout.total_bits() > 63 {
+            return Err(Error::InvalidLayout {
+                spec: layout.spec(),
+                reason: format!(
+                    "it takes {} bits; minting on Redis takes layouts of at most 63 bits, whose \
+                     IDs are positive as a Java long or SQL BIGINT",
+                    layout.total_bits()
+                ),
+            });
+        }
         let nodes: Vec<_> = layout.node_fields().collect();
         if nodes.len() != 1 {
             return Err(Error::InvalidLayout {
@@ -1346,5 +1359,26 @@ impl RedisSnowflake {
             round_trips: self.inner.round_trips.load(Ordering::Relaxed),
             node_failures: self.inner.node_failures.load(Ordering::Relaxed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 64-bit layout is refused before any server is reached: minting on Redis has no
+    /// unsigned opt-in.
+    #[test]
+    fn sixty_four_bit_layouts_are_refused() {
+        let layout = Layout::preset("instagram").unwrap();
+        let e = RedisSnowflake::builder()
+            .urls("redis://127.0.0.1:1")
+            .layout(layout)
+            .connect_blocking()
+            .unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidLayout { reason, .. } if reason.contains("64 bits")),
+            "{e}"
+        );
     }
 }
