@@ -27,10 +27,10 @@ impl LayoutArgs {
         self.resolve_or(Layout::DEFAULT_PRESET)
     }
 
-    /// Whether `--layout` or `--layout-spec` was given (`idmint parse` says when it reads a
-    /// decimal ID with the default layout instead).
+    /// Whether `--layout`, `--layout-spec` or `--epoch` was given: without them `idmint parse`
+    /// reads a decimal ID as a 64-bit integer, not as any one layout's.
     pub fn is_named(&self) -> bool {
-        self.layout.is_some() || self.layout_spec.is_some()
+        self.layout.is_some() || self.layout_spec.is_some() || self.epoch.is_some()
     }
 
     /// The layout these options describe, `default` when neither `--layout` nor

@@ -65,7 +65,7 @@ enum Command {
     /// Take an ID apart, as one line of JSON: a snowflake ID (decimal), an ObjectId, a UUID, a
     /// ULID, a KSUID, an xid or a TSID
     #[command(after_help = "Examples:
-  idmint parse 1541815603606036480
+  idmint parse --layout twitter 1541815603606036480
   idmint parse --layout redis-lua 5981966696448054276
   idmint parse --layout discord 175928847299117063
   idmint parse --guess 175928847299117063
@@ -76,7 +76,7 @@ enum Command {
   idmint parse --format tsid 0123456789012
 
 Decimal IDs are read with the layout given (the 64-bit presets discord, instagram, mastodon and
-tsid too), else with twitter, said on stderr; --guess shows what every preset makes of one.
+tsid too); without one, as a 64-bit integer; --guess shows what every preset makes of one.
 Formats are told apart by length and alphabet (docs/formats.md).")]
     Parse(ParseArgs),
 

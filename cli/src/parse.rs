@@ -14,21 +14,19 @@ pub fn run(args: &ParseArgs) -> Result<(), CliError> {
     let json = if args.guess {
         guess_json(&args.id)?
     } else {
-        let layout = args.layout.resolve()?;
+        // A decimal says nothing of its layout: without one named, core reads it as a 64-bit
+        // integer (and --guess shows what each preset makes of it), never as one of them.
+        let layout = match args.layout.is_named() {
+            true => Some(args.layout.resolve()?),
+            false => None,
+        };
         let decoded = match &args.format {
-            Some(name) => formats::decode_as(&args.id, name.parse::<Format>()?, Some(&layout))?,
-            None => formats::decode(&args.id, Some(&layout))?,
+            Some(name) => formats::decode_as(&args.id, name.parse::<Format>()?, layout.as_ref())?,
+            None => formats::decode(&args.id, layout.as_ref())?,
         };
         // After parsing, so that a bad ID gets its error alone, without a note beside the point.
-        if decoded.format == Format::Snowflake {
-            warn_if_exhausted(&layout);
-            if !args.layout.is_named() {
-                // A decimal says nothing of its layout: say which one read it, never silently.
-                note(format_args!(
-                    "read with layout {}, the default; name the layout with --layout, or see every preset's reading with --guess",
-                    layout_name(&layout)
-                ));
-            }
+        if let (Format::Snowflake, Some(layout)) = (decoded.format, &layout) {
+            warn_if_exhausted(layout);
         }
         decoded_json(&decoded)
     };

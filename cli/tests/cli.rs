@@ -84,7 +84,8 @@ fn parse_rejects_bad_ids_with_exit_1() {
         ("9223372036854775808", "above 2^63-1"),
         ("abc", "not a decimal integer"),
     ] {
-        let err = failure(&["parse", id], 1);
+        // With a layout named: a 64-bit integer without one may take all 64 bits.
+        let err = failure(&["parse", "--layout", "twitter", "--", id], 1);
         assert!(err.contains(says), "{id}: {err}");
         assert!(err.contains(id), "{id}: {err}");
     }
@@ -143,7 +144,7 @@ fn snowflake_100000_increasing_distinct_with_node_values() {
         assert_eq!(parts.node("worker"), Some(9), "{id}");
     }
     for id in ids.iter().step_by(20_000).chain(ids.last()) {
-        let json = parse(&[], &id.to_string());
+        let json = parse(&["--layout", "twitter"], &id.to_string());
         assert_eq!(json["datacenter"], 3);
         assert_eq!(json["worker"], 9);
         assert_eq!(json["id"].as_u64(), Some(*id));
@@ -166,7 +167,7 @@ fn snowflake_node_values_are_given_random_or_leased_never_defaulted() {
     assert_eq!(ids.len(), 3);
     let id = lines_of(&["snowflake", "--random-nodes", "--node", "worker=9"]);
     assert_eq!(
-        parse(&[], &id[0])["worker"],
+        parse(&["--layout", "twitter"], &id[0])["worker"],
         9,
         "--node keeps its field, the rest are drawn"
     );
@@ -312,7 +313,7 @@ fn compose_round_trips_with_parse() {
         "7",
     ];
     let id = lines_of(&args).remove(0);
-    let json = parse(&[], &id);
+    let json = parse(&["--layout", "twitter"], &id);
     assert_eq!(json["time_ms"], 1656432460105u64);
     assert_eq!(json["datacenter"], 11);
     assert_eq!(json["worker"], 26);

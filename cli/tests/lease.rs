@@ -56,7 +56,8 @@ fn sequential_runs_reuse_the_released_value_above_its_fence() {
     assert!(second[0] > *first.last().unwrap());
     // Value 0 both times (the lowest free; released at exit, no freeze after a release).
     let parse = |id: u64| -> serde_json::Value {
-        serde_json::from_str(&ok_lines(&["parse", &id.to_string()])[0]).unwrap()
+        serde_json::from_str(&ok_lines(&["parse", "--layout", "twitter", &id.to_string()])[0])
+            .unwrap()
     };
     for id in [first[0], second[0]] {
         let parts = parse(id);

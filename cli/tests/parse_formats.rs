@@ -126,17 +126,15 @@ fn a_top_bit_id_reads_with_a_64_bit_layout_only() {
 }
 
 #[test]
-fn a_decimal_without_a_layout_says_which_one_read_it() {
+fn a_decimal_without_a_layout_is_a_64_bit_integer() {
+    // No preset is picked for it: a reading needs --layout (or --guess for every preset's).
     let (json, err) = parse(&["175928847299117063"]);
-    assert!(
-        err.starts_with("note: read with layout twitter, the default"),
-        "{err}"
-    );
-    assert!(err.contains("--guess"), "{err}");
-    assert_eq!(json["worker"], 0);
-    // Given, it says nothing.
-    let (_, err) = parse(&["--layout", "twitter", "175928847299117063"]);
     assert_eq!(err, "");
+    assert_eq!(json["format"], "integer", "{json}");
+    assert_eq!(json["id"].as_u64(), Some(175928847299117063));
+    assert!(json.get("worker").is_none(), "{json}");
+    let (json, _) = parse(&["--layout", "discord", "175928847299117063"]);
+    assert_eq!(json["worker"], 1, "{json}");
 }
 
 #[test]
