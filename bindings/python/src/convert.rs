@@ -242,3 +242,18 @@ pub fn opt_duration(
 ) -> PyResult<Option<std::time::Duration>> {
     obj.map(|o| duration_arg(name, o)).transpose()
 }
+
+/// `__richcmp__` of a type with equality only: `==` and `!=` by `same`; ordering, and another
+/// type (`same` is None), are NotImplemented, so Python tries the other side.
+pub fn eq_only(
+    py: Python<'_>,
+    same: Option<bool>,
+    op: pyo3::basic::CompareOp,
+) -> PyResult<Py<PyAny>> {
+    use pyo3::basic::CompareOp;
+    Ok(match (same, op) {
+        (Some(same), CompareOp::Eq) => same.into_pyobject(py)?.to_owned().into_any().unbind(),
+        (Some(same), CompareOp::Ne) => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
+        _ => py.NotImplemented(),
+    })
+}

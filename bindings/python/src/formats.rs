@@ -158,16 +158,11 @@ impl Decoded {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<Decoded>() else {
-            return Ok(py.NotImplemented());
-        };
-        let same = self.inner == other.get().inner;
-        Ok(match op {
-            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        let same = other
+            .cast::<Decoded>()
+            .ok()
+            .map(|o| self.inner == o.get().inner);
+        crate::convert::eq_only(other.py(), same, op)
     }
 
     fn __hash__(&self) -> u64 {

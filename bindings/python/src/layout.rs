@@ -237,16 +237,11 @@ impl Layout {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<Layout>() else {
-            return Ok(py.NotImplemented());
-        };
-        let same = self.inner.spec() == other.get().inner.spec();
-        Ok(match op {
-            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        let same = other
+            .cast::<Layout>()
+            .ok()
+            .map(|o| self.inner.spec() == o.get().inner.spec());
+        crate::convert::eq_only(other.py(), same, op)
     }
 
     fn __hash__(&self) -> u64 {
@@ -371,16 +366,11 @@ impl Parts {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<Parts>() else {
-            return Ok(py.NotImplemented());
-        };
-        let same = self.inner == other.get().inner;
-        Ok(match op {
-            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        let same = other
+            .cast::<Parts>()
+            .ok()
+            .map(|o| self.inner == o.get().inner);
+        crate::convert::eq_only(other.py(), same, op)
     }
 
     fn __hash__(&self) -> u64 {

@@ -82,16 +82,11 @@ impl Key {
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<Key>() else {
-            return Ok(py.NotImplemented());
-        };
-        let same = self.inner == other.get().inner;
-        Ok(match op {
-            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        let same = other
+            .cast::<Key>()
+            .ok()
+            .map(|o| self.inner == o.get().inner);
+        crate::convert::eq_only(other.py(), same, op)
     }
 }
 
