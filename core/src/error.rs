@@ -387,6 +387,23 @@ pub enum Error {
         /// The store, without credentials.
         store: String,
     },
+
+    /// A store that refused the caller's credentials: an `http(s)://` store (`idmint serve`)
+    /// answered 401 (no token, or one it does not know) or 403 (the token lacks the scope).
+    /// Retrying does not help until the token or its scopes change, so clients never retry it
+    /// in a loop: each call that needs the store tries once.
+    #[error("store `{store}` refused the credentials (HTTP {status}): {reason}")]
+    #[kind("not_authorized", Store)]
+    NotAuthorized {
+        /// The store, without credentials.
+        store: String,
+        /// The HTTP status: 401 (unauthenticated) or 403 (forbidden). A `u64` as the other
+        /// numbers here: a `u16` field alone cost the browser's main wasm module 450 bytes
+        /// gzipped (the whole error enum's code grew), which its 40 KB budget has not.
+        status: u64,
+        /// The server's message (it names the token's name and the scope, never the token).
+        reason: String,
+    },
 }
 }
 

@@ -61,6 +61,7 @@ mod orders;
 mod parsed;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
+pub mod remote;
 #[cfg(feature = "segment")]
 pub mod segment;
 pub mod shortid;

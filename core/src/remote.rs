@@ -1,0 +1,297 @@
+//! The rules of a client whose I/O is not Rust's: the browser package's lease and segment client
+//! (`idmint-web`, its HTTP over `fetch`, in JavaScript) talks to `idmint serve` itself and reads
+//! every number and text it needs from here (the wasm extras module exports
+//! [`rules_json`] and [`client_error`]), so that JavaScript does the I/O, the timers and the
+//! conversions, and decides nothing.
+//!
+//! The numbers are those of the core's own lease keeper ([`crate::lease`]: renew every TTL/3, a
+//! lease counts as lost a margin of TTL/5 before it ends, a failed renewal is retried after
+//! TTL/10, one store call may take TTL/4) and segment client ([`crate::segment`]: the next range
+//! is fetched once 20 % of the current one is used, …).
+//!
+//! ```
+//! use idmint_core::remote;
+//! assert_eq!(remote::lease_renew_ms(9_000), 3_000);
+//! assert_eq!(remote::lease_margin_ms(10_000), 2_000);
+//! let e = remote::client_error("store_unavailable", &["http://127.0.0.1:8080", "connection refused"]);
+//! assert_eq!(e.kind(), "store_unavailable");
+//! ```
+
+use crate::Error;
+
+/// A lease is renewed every TTL / this.
+pub const LEASE_RENEW_DIVISOR: u64 = 3;
+/// An unrenewed lease counts as lost TTL / this before it ends.
+pub const LEASE_MARGIN_DIVISOR: u64 = 5;
+/// A failed renewal (or lease) is tried again after TTL / this.
+pub const LEASE_RETRY_DIVISOR: u64 = 10;
+/// One lease call may take TTL / this.
+pub const LEASE_OP_TIMEOUT_DIVISOR: u64 = 4;
+/// The shortest TTL a lease may have: renewals every TTL/3 must fit a round trip.
+pub const LEASE_MIN_TTL_MS: u64 = 300;
+/// The longest TTL a lease may have (a day).
+pub const LEASE_MAX_TTL_MS: u64 = 86_400_000;
+/// The TTL of a lease unless set (the core's [`crate::lease::DEFAULT_TTL`] with feature
+/// `segment`).
+pub const LEASE_DEFAULT_TTL_MS: u64 = 10_000;
+
+/// The share of a range used, in percent, when the next one is fetched.
+pub const SEGMENT_REFILL_AT: u64 = 20;
+/// The IDs one refill asks for unless set (the step of the tags a client creates).
+pub const SEGMENT_DEFAULT_STEP: u64 = 1000;
+/// The longest a caller waits for a refill before `store_unavailable`, ms.
+pub const SEGMENT_MAX_WAIT_MS: u64 = 3000;
+/// The longest one store call may take, ms.
+pub const SEGMENT_OP_TIMEOUT_MS: u64 = 3000;
+/// The first pause after a failed refill, ms; each further failure doubles it.
+pub const SEGMENT_RETRY_MIN_MS: u64 = 50;
+/// The longest pause between refills that fail, ms.
+pub const SEGMENT_RETRY_MAX_MS: u64 = 2000;
+
+/// The most IDs a JavaScript tag handle takes from the buffered ranges at once and counts
+/// through itself (as the Node binding's blocks): the hot path stays in JavaScript.
+pub const SEGMENT_JS_BLOCK: u64 = 64;
+
+/// Why a lease whose renewals did not succeed in time is lost.
+pub const LOST_NOT_RENEWED: &str = "not renewed in time";
+/// Why a lease the store no longer holds with our token is lost.
+pub const LOST_TAKEN: &str = "the store no longer holds the lease";
+
+/// How often a lease of `ttl_ms` is renewed, ms.
+///
+/// ```
+/// assert_eq!(idmint_core::remote::lease_renew_ms(10_000), 3_333);
+/// ```
+pub fn lease_renew_ms(ttl_ms: u64) -> u64 {
+    ttl_ms / LEASE_RENEW_DIVISOR
+}
+
+/// How long before a lease of `ttl_ms` ends, unrenewed, its holder stops, ms.
+///
+/// ```
+/// assert_eq!(idmint_core::remote::lease_margin_ms(30_000), 6_000);
+/// ```
+pub fn lease_margin_ms(ttl_ms: u64) -> u64 {
+    ttl_ms / LEASE_MARGIN_DIVISOR
+}
+
+/// Every rule above as one JSON object, for a client in another language (the browser's).
+///
+/// ```
+/// let rules = idmint_core::remote::rules_json();
+/// assert!(rules.contains("\"lease_renew_divisor\":3"));
+/// assert!(rules.starts_with('{') && rules.ends_with('}'));
+/// ```
+pub fn rules_json() -> String {
+    let numbers: [(&str, u64); 14] = [
+        ("lease_renew_divisor", LEASE_RENEW_DIVISOR),
+        ("lease_margin_divisor", LEASE_MARGIN_DIVISOR),
+        ("lease_retry_divisor", LEASE_RETRY_DIVISOR),
+        ("lease_op_timeout_divisor", LEASE_OP_TIMEOUT_DIVISOR),
+        ("lease_min_ttl_ms", LEASE_MIN_TTL_MS),
+        ("lease_max_ttl_ms", LEASE_MAX_TTL_MS),
+        ("lease_default_ttl_ms", LEASE_DEFAULT_TTL_MS),
+        ("segment_refill_at", SEGMENT_REFILL_AT),
+        ("segment_default_step", SEGMENT_DEFAULT_STEP),
+        ("segment_max_wait_ms", SEGMENT_MAX_WAIT_MS),
+        ("segment_op_timeout_ms", SEGMENT_OP_TIMEOUT_MS),
+        ("segment_retry_min_ms", SEGMENT_RETRY_MIN_MS),
+        ("segment_retry_max_ms", SEGMENT_RETRY_MAX_MS),
+        ("segment_js_block", SEGMENT_JS_BLOCK),
+    ];
+    let texts = [
+        ("lost_not_renewed", LOST_NOT_RENEWED),
+        ("lost_taken", LOST_TAKEN),
+    ];
+    let mut out: Vec<String> = numbers
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":{v}"))
+        .collect();
+    out.extend(texts.iter().map(|(k, v)| format!("\"{k}\":\"{v}\"")));
+    format!("{{{}}}", out.join(","))
+}
+
+/// The core's error of `kind` with its fields given as text, in the variant's order, for a
+/// client that found it outside Rust (a network failure, a 401, an empty buffer):
+///
+/// | kind | fields |
+/// |---|---|
+/// | `store_unavailable` | store, reason |
+/// | `segment_unavailable` (a `store_unavailable`: a caller waited `max_wait` in vain) | store, tag, waited ms, last store error or empty |
+/// | `timed_out` (a `store_unavailable`: one call took over `op_timeout`) | store, what, ms |
+/// | `lease_lost` | value, store, reason |
+/// | `not_authorized` | store, status, reason |
+/// | `would_block` | tag, store |
+/// | `closed` | what |
+/// | `range_below_issued` | tag, start, end, issued |
+/// | `invalid_argument` | name, value, expected |
+///
+/// Any other kind, or a field that does not read, is `invalid_argument` naming it.
+///
+/// ```
+/// use idmint_core::remote::client_error;
+/// let e = client_error("lease_lost", &["7", "http://ids", "not renewed in time"]);
+/// assert!(e.to_string().contains("not renewed in time"), "{e}");
+/// assert_eq!(client_error("nope", &[]).kind(), "invalid_argument");
+/// ```
+pub fn client_error(kind: &str, fields: &[&str]) -> Error {
+    let text = |i: usize| fields.get(i).copied().unwrap_or_default().to_string();
+    let num = |i: usize| text(i).parse::<u64>();
+    let bad = || Error::InvalidArgument {
+        name: "kind".into(),
+        value: format!("{kind}: {}", fields.join(", ")),
+        expected: "a kind of idmint_core::remote::client_error with its fields".into(),
+    };
+    match kind {
+        "store_unavailable" => Error::StoreUnavailable {
+            store: text(0),
+            reason: text(1),
+        },
+        "segment_unavailable" => Error::StoreUnavailable {
+            store: text(0),
+            reason: format!(
+                "tag `{}` has no buffered IDs left and no range arrived within {} ms (max_wait); last store error: {}",
+                text(1),
+                text(2),
+                fields
+                    .get(3)
+                    .filter(|e| !e.is_empty())
+                    .map_or("none (the store did not answer)", |e| e)
+            ),
+        },
+        "timed_out" => Error::StoreUnavailable {
+            store: text(0),
+            reason: format!("{}: no answer within {} ms (op_timeout)", text(1), text(2)),
+        },
+        "lease_lost" => match num(0) {
+            Ok(value) => Error::LeaseLost {
+                value,
+                store: text(1),
+                reason: text(2),
+            },
+            Err(_) => bad(),
+        },
+        "not_authorized" => match num(1) {
+            Ok(status) => Error::NotAuthorized {
+                store: text(0),
+                status,
+                reason: text(2),
+            },
+            Err(_) => bad(),
+        },
+        "would_block" => Error::WouldBlock {
+            tag: text(0),
+            store: text(1),
+        },
+        "closed" => Error::Closed { what: text(0) },
+        "range_below_issued" => match (num(1), num(2), num(3)) {
+            (Ok(start), Ok(end), Ok(issued)) => Error::RangeBelowIssued {
+                tag: text(0),
+                start,
+                end,
+                issued,
+            },
+            _ => bad(),
+        },
+        "invalid_argument" => Error::InvalidArgument {
+            name: text(0),
+            value: text(1),
+            expected: text(2),
+        },
+        _ => bad(),
+    }
+}
+
+/// The largest step a tag may have (the core's segment `MAX_STEP`).
+pub const SEGMENT_MAX_STEP: u64 = 1 << 40;
+
+/// An option of the browser's client, given as decimal text, checked as the core's builders
+/// check theirs: `refillAt` (0..=99), `defaultStep`, `maxStep` and `n` (1..=2^40),
+/// `maxWaitMs`, `opTimeoutMs` (1 ms ..= a day), `leaseTtlMs` (300 ms ..= a day), `leaseRange`
+/// (a node value, 0..=2^62-1), `id` (an ID as a JavaScript number: at most 2^53-1).
+///
+/// ```
+/// use idmint_core::remote::check_option;
+/// assert_eq!(check_option("refillAt", "20")?, 20);
+/// assert_eq!(check_option("refillAt", "100").unwrap_err().kind(), "invalid_argument");
+/// assert_eq!(check_option("id", "9007199254740993").unwrap_err().kind(), "value_out_of_range");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn check_option(name: &str, value: &str) -> crate::Result<u64> {
+    let (lo, hi, expected): (i64, i64, &str) = match name {
+        "refillAt" => (0, 99, "a share in percent, 0..=99"),
+        "defaultStep" | "maxStep" | "n" => (1, SEGMENT_MAX_STEP as i64, "a step 1..=2^40"),
+        "maxWaitMs" | "opTimeoutMs" => (1, LEASE_MAX_TTL_MS as i64, "a duration 1..=86400000 ms"),
+        "leaseTtlMs" => (
+            LEASE_MIN_TTL_MS as i64,
+            LEASE_MAX_TTL_MS as i64,
+            "a TTL 300..=86400000 ms",
+        ),
+        "leaseRange" => (0, (1 << 62) - 1, "a node value 0..=2^62-1"),
+        "id" => {
+            let id = value.parse::<u64>().map_err(|_| Error::InvalidId {
+                id: value.into(),
+                reason: "not a decimal ID".into(),
+            })?;
+            return crate::args::exact_double("id", id).map(|v| v as u64);
+        }
+        _ => (1, 0, "an option of the browser's lease or segment client"),
+    };
+    match value.parse::<i64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v as u64),
+        _ => Err(Error::InvalidArgument {
+            name: name.into(),
+            value: value.into(),
+            expected: expected.into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(feature = "segment")]
+    #[test]
+    fn defaults_are_the_stores_clients() {
+        assert_eq!(
+            LEASE_DEFAULT_TTL_MS,
+            crate::lease::DEFAULT_TTL.as_millis() as u64
+        );
+        assert_eq!(SEGMENT_DEFAULT_STEP, crate::segment::DEFAULT_STEP);
+        assert_eq!(SEGMENT_MAX_STEP, crate::segment::MAX_STEP);
+    }
+
+    #[test]
+    fn every_listed_kind_is_built() {
+        for (kind, fields) in [
+            ("segment_unavailable", &["s", "t", "3000", ""][..]),
+            ("timed_out", &["s", "renewal", "2500"][..]),
+        ] {
+            assert_eq!(client_error(kind, fields).kind(), "store_unavailable");
+        }
+        let cases: [(&str, &[&str]); 7] = [
+            ("store_unavailable", &["s", "r"]),
+            ("lease_lost", &["3", "s", "r"]),
+            ("not_authorized", &["s", "401", "r"]),
+            ("would_block", &["t", "s"]),
+            ("closed", &["segment client"]),
+            ("range_below_issued", &["t", "1", "2", "5"]),
+            ("invalid_argument", &["n", "v", "e"]),
+        ];
+        for (kind, fields) in cases {
+            assert_eq!(client_error(kind, fields).kind(), kind);
+        }
+        assert_eq!(
+            client_error("lease_lost", &["x"]).kind(),
+            "invalid_argument"
+        );
+    }
+
+    #[test]
+    fn rules_are_json() {
+        let r = rules_json();
+        assert_eq!(r.matches(':').count(), 16);
+        assert!(r.contains("\"segment_refill_at\":20"));
+    }
+}
