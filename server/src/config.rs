@@ -125,6 +125,8 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// Logging.
     pub log: LogConfig,
+    /// What browsers need to call the API from a page of another origin.
+    pub http: HttpConfig,
     /// Meituan Leaf's endpoints.
     pub leaf: CompatConfig,
     /// Didi Tinyid's endpoints.
@@ -150,6 +152,7 @@ impl Default for Config {
             tls: None,
             limits: LimitsConfig::default(),
             log: LogConfig::default(),
+            http: HttpConfig::default(),
             leaf: CompatConfig::default(),
             tinyid: CompatConfig::default(),
             path: None,
@@ -324,6 +327,48 @@ impl Default for LogConfig {
     }
 }
 
+/// `[http]`: what browsers need to call the API from a page of another origin (CORS).
+///
+/// ```
+/// let c = idmint_server::config::Config::from_toml_str("[http]\ncors_origins = [\"https://app.example\"]\n", "inline")?;
+/// assert_eq!(c.http.cors_origins, ["https://app.example"]);
+/// assert!(idmint_server::config::Config::default().http.cors_origins.is_empty()); // off by default
+/// # Ok::<(), idmint_server::config::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpConfig {
+    /// The origins (`https://app.example`, `http://127.0.0.1:5173`) whose pages may call the
+    /// API, or `["*"]` for any; empty (the default): no CORS headers, so browsers allow only
+    /// pages of the server's own origin. Tokens and scopes apply to these calls as to any.
+    pub cors_origins: Vec<String>,
+}
+
+/// An origin as browsers send it in `Origin`: `http` or `https`, a host, an optional port, no
+/// path; or `*` alone (any origin).
+///
+/// ```
+/// assert!(idmint_server::config::cors_origin("https://app.example:8443").is_ok());
+/// assert!(idmint_server::config::cors_origin("https://app.example/").is_err());
+/// ```
+pub fn cors_origin(text: &str) -> Result<(), String> {
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"));
+    let host_ok = rest.is_some_and(|r| {
+        !r.is_empty()
+            && r.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+    });
+    if text == "*" || host_ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{text}` is not an origin: expected http(s)://HOST[:PORT] without a path, e.g. https://app.example, or \"*\" alone for any origin"
+        ))
+    }
+}
+
 /// `[leaf]`, `[tinyid]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -459,6 +504,13 @@ impl Config {
                     "log.format",
                     format!("`{other}`: valid values are text, json"),
                 ))
+            }
+        }
+        for (i, origin) in self.http.cors_origins.iter().enumerate() {
+            let key = format!("http.cors_origins[{i}]");
+            cors_origin(origin).map_err(|e| bad(&key, e))?;
+            if origin == "*" && self.http.cors_origins.len() > 1 {
+                return Err(bad(key, "\"*\" (any origin) must be the only entry"));
             }
         }
         if self.leases.default_ttl_ms > self.leases.max_ttl_ms {

@@ -125,7 +125,8 @@ impl Server {
             .fallback(|| async { ApiError::NotFound("no such route: see /openapi.json".into()) })
             .with_state(self.clone());
         let limits = self.config.limits.clone();
-        api.merge(grpc::router(self.clone()))
+        let api = api
+            .merge(grpc::router(self.clone()))
             .layer(tower_http::limit::RequestBodyLimitLayer::new(
                 limits.max_body_bytes,
             ))
@@ -136,7 +137,151 @@ impl Server {
             .layer(axum::middleware::map_response(move |r: Response| {
                 let limits = limits.clone();
                 async move { limit_bodies(r, &limits) }
-            }))
+            }));
+        match cors(&self.config.http) {
+            Some(layer) => api.layer(layer),
+            None => api,
+        }
+    }
+}
+
+/// The CORS layer of `[http] cors_origins` (checked at start), outermost: it answers the
+/// browsers' preflight requests itself and adds its headers to every answer, refusals
+/// included, so a page reads a 401 or a 503 as such. Tokens, scopes and limits stay as they
+/// are: a page sends its token in `Authorization` like any client. `None` when off.
+///
+/// ```
+/// let mut http = idmint_server::config::HttpConfig::default();
+/// assert!(idmint_server::cors(&http).is_none());
+/// http.cors_origins = vec!["https://app.example".into()];
+/// assert!(idmint_server::cors(&http).is_some());
+/// ```
+pub fn cors(http: &config::HttpConfig) -> Option<tower_http::cors::CorsLayer> {
+    use axum::http::{header, HeaderValue, Method};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    if http.cors_origins.is_empty() {
+        return None;
+    }
+    let origins = if http.cors_origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            http.cors_origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o).ok()),
+        )
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(origins)
+            // The methods of the /v1 routes.
+            .allow_methods([Method::GET, Method::POST, Method::PATCH])
+            .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+            .expose_headers([header::RETRY_AFTER, header::WWW_AUTHENTICATE])
+            .max_age(Duration::from_secs(600)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::{header, Method, Request as HttpRequest, StatusCode};
+    use tower::ServiceExt;
+
+    async fn router(origins: &[&str]) -> Router {
+        let mut config = Config {
+            store: "memory:".into(),
+            ..Config::default()
+        };
+        config.http.cors_origins = origins.iter().map(|o| o.to_string()).collect();
+        config.check().expect("valid config");
+        Server::open(config).await.expect("server").api_router()
+    }
+
+    fn preflight(origin: &str) -> HttpRequest<Body> {
+        HttpRequest::builder()
+            .method(Method::OPTIONS)
+            .uri("/v1/leases")
+            .header(header::ORIGIN, origin)
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .header(
+                header::ACCESS_CONTROL_REQUEST_HEADERS,
+                "authorization,content-type",
+            )
+            .body(Body::empty())
+            .expect("request")
+    }
+
+    fn allowed(r: &Response) -> Option<&str> {
+        r.headers()
+            .get(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+            .and_then(|v| v.to_str().ok())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn cors_answers_preflight_for_configured_origins_only() {
+        let api = router(&["https://app.example"]).await;
+        let ok = api
+            .clone()
+            .oneshot(preflight("https://app.example"))
+            .await
+            .expect("answer");
+        assert_eq!(ok.status(), StatusCode::OK);
+        assert_eq!(allowed(&ok), Some("https://app.example"));
+        let listed = |name: header::HeaderName| {
+            let text = ok.headers()[name].to_str().expect("ascii");
+            text.to_ascii_lowercase()
+        };
+        let methods = listed(header::ACCESS_CONTROL_ALLOW_METHODS);
+        assert!(
+            methods.contains("post") && methods.contains("get"),
+            "{methods}"
+        );
+        let headers = listed(header::ACCESS_CONTROL_ALLOW_HEADERS);
+        assert!(
+            headers.contains("authorization") && headers.contains("content-type"),
+            "{headers}"
+        );
+
+        let other = api
+            .clone()
+            .oneshot(preflight("https://evil.example"))
+            .await
+            .expect("answer");
+        assert_eq!(allowed(&other), None);
+
+        // An actual call from the page: the answer carries the header, the route still runs.
+        let call = HttpRequest::builder()
+            .method(Method::POST)
+            .uri("/v1/segment/orders/range?count=3")
+            .header(header::ORIGIN, "https://app.example")
+            .body(Body::empty())
+            .expect("request");
+        let r = api.oneshot(call).await.expect("answer");
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(allowed(&r), Some("https://app.example"));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn cors_is_off_by_default() {
+        let api = router(&[]).await;
+        let r = api
+            .oneshot(preflight("https://app.example"))
+            .await
+            .expect("answer");
+        assert_eq!(allowed(&r), None);
+    }
+
+    #[test]
+    fn cors_origins_are_checked_naming_the_key() {
+        let mut c = Config::default();
+        c.http.cors_origins = vec!["https://a.example".into(), "app.example".into()];
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("config key `http.cors_origins[1]`"), "{e}");
+        c.http.cors_origins = vec!["*".into(), "https://a.example".into()];
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.starts_with("config key `http.cors_origins[0]`"), "{e}");
     }
 }
 
