@@ -96,6 +96,30 @@ export interface SnowflakeOptions {
   unsigned?: boolean;
   /** Node fields whose names clash with an option (`layout`, `random`, `nodes`, ...). */
   nodes?: Record<string, Whole>;
+  /**
+   * Lease the node value instead of setting it (`Snowflake.create` only: building waits on the
+   * lease). Every node field is filled from the leased value, which is renewed every third of
+   * its TTL and released by `close()` (in a browser also on `pagehide`). NoFreeLeaseError when
+   * every value of the range is held. While the lease is not known to be held (renewals failed
+   * for TTL - TTL/5: a frozen tab, a sleeping laptop, the server unreachable) `nextId()` throws
+   * LeaseLostError, and the generator leases again by itself (possibly another value, which it
+   * switches to; IDs then carry times above the value's fence). A 401/403 is NotAuthorizedError,
+   * never retried.
+   *
+   * - `http://` / `https://`: an ID server (`idmint serve`, its `/v1/leases`): both packages
+   *   (the browser over `fetch`; the server needs `[http] cors_origins` for a page of another
+   *   origin);
+   * - Node also: `sqlite:PATH`, `postgres://…`, `mysql://…`, `redis://…` or `memory:`.
+   */
+  lease?: string;
+  /** The bearer token of an ID server (`lease`): sent as `Authorization: Bearer …` (in Node as the URL's `?token=`). */
+  token?: string;
+  /** The values to lease, `[first, last]` (default: every value of the layout's node fields). */
+  leaseRange?: readonly [Whole, Whole];
+  /** How long a lease lasts without renewal, ms (default: the core's 10 s for a store, the server's for an ID server; renewed every third). */
+  leaseTtlMs?: Whole;
+  /** The holder's name shown by the store (default: Node the host name and process ID; an ID server the token's name). */
+  leaseHolder?: string;
   /** Node fields by name: every node field of the layout is required (unless `random: true`). */
   // (`readonly Whole[]`: for the options a package adds, such as Node's `leaseRange`.)
   [nodeField: string]: Whole | string | boolean | Date | Layout | Record<string, Whole> | readonly Whole[] | undefined;
@@ -110,7 +134,20 @@ export interface Stats {
 }
 
 export declare class Snowflake {
+  /** Refuses `lease` (InvalidArgumentError): a lease is waited for, use `Snowflake.create`. */
   constructor(options?: SnowflakeOptions);
+  /**
+   * A generator whose building may wait: with `lease`, a Promise of a generator holding a
+   * leased node value (NoFreeLeaseError when none is free). Any option of `new Snowflake`
+   * works here too.
+   */
+  static create(options?: SnowflakeOptions): Promise<Snowflake>;
+  /** Stop the generator and release its lease: settled once released. Later calls throw ClosedError. */
+  close(): Promise<void>;
+  /** `using gen = …`: starts `close()` (the release finishes in the background). */
+  [Symbol.dispose](): void;
+  /** `await using gen = …`: `close()`. */
+  [Symbol.asyncDispose](): Promise<void>;
   nextId(): bigint;
   nextIdString(): string;
   nextIds(n: number): BigUint64Array;
@@ -121,6 +158,92 @@ export declare class Snowflake {
   readonly nodes: Record<string, number | bigint>;
   readonly onExhausted: string;
   readonly onRollback: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Segment IDs: the double-buffered client of Leaf's segment scheme (docs/segments.md).
+
+/**
+ * Options of `SegmentClient.connect`; every one defaults to the core's. The package's own
+ * (Node: `autoCreate`, `defaultTag`) are added by its index.d.ts.
+ */
+export interface SegmentClientOptions {
+  /** Share of a range used, in percent (0..=99), when the next one is fetched in the background (default 20). */
+  refillAt?: Whole;
+  /** The largest step (IDs per fetch) (default 1,000,000; 1..=2^40). */
+  maxStep?: Whole;
+  /** The step of tags this client creates; from an ID server, the IDs one fetch asks for (default 1000). */
+  defaultStep?: Whole;
+  /** The longest a caller waits for a refill before StoreUnavailableError, ms (default 3000). */
+  maxWaitMs?: Whole;
+  /** The longest one store call may take, ms (default 3000). */
+  opTimeoutMs?: Whole;
+  /** The bearer token of an ID server (`http(s)://` URL): sent as `Authorization: Bearer …` (in Node as the URL's `?token=`). */
+  token?: string;
+}
+
+/** A tag's counters. */
+export interface TagMetrics {
+  /** The tag as stored. */
+  tag: string;
+  /** IDs left in memory (the client's ranges and the handle's block). */
+  remaining: number;
+  /** The step of the last range fetched. */
+  step: number;
+  /** Ranges fetched from the store. */
+  refills: number;
+  lastRefillLatencyMs: number;
+  maxRefillLatencyMs: number;
+  meanRefillLatencyMs: number;
+  /** Failed store calls (each retry counts). */
+  storeErrors: number;
+  /** The last store error, if any. */
+  lastError: string | null;
+}
+
+/** A cached tag of a SegmentClient (`await client.tag(name)`). */
+export declare class SegmentTag {
+  private constructor();
+  /** The next ID from memory, no Promise; WouldBlockError when none is in memory (await `nextIdAsync()`). */
+  nextId(): bigint;
+  /** The next ID: from memory, or once the refill is in (StoreUnavailableError after `maxWaitMs`). */
+  nextIdAsync(): Promise<bigint>;
+  /** `nextId()` as a number; ValueOutOfRangeError (a RangeError) above 2^53-1. */
+  nextNumber(): number;
+  /** `nextIdAsync()` as a number; ValueOutOfRangeError above 2^53-1. */
+  nextNumberAsync(): Promise<number>;
+  /** `n` contiguous IDs: start, start + 1, …, end - 1. */
+  nextIds(n: Whole): Promise<{ start: bigint; end: bigint }>;
+  metrics(): TagMetrics;
+  /** The tag as stored (the default tag's name when this tag falls back to it). */
+  readonly tag: string;
+}
+
+/**
+ * Segment IDs from a shared store: unique across every client of the store, each client's only
+ * grow. Two ranges in memory; the next is fetched in the background. With the store
+ * unreachable, buffered IDs keep flowing, then StoreUnavailableError; the client recovers by
+ * itself. A 401/403 from an ID server is NotAuthorizedError, tried once per call.
+ */
+export declare class SegmentClient {
+  private constructor();
+  /**
+   * Connect to an ID server, `http://…` or `https://…` (`idmint serve`, its
+   * `/v1/segment/{tag}/range`; both packages), or in Node to a store: `sqlite:PATH`,
+   * `postgres://…`, `mysql://…`, `redis://…` (`?shards=N`) or `memory:`.
+   */
+  static connect(url: string, options?: SegmentClientOptions): Promise<SegmentClient>;
+  /** The tag's handle, loaded on first use (in a browser: its first range fetched), then cached. */
+  tag(name: string): Promise<SegmentTag>;
+  /** Whether `tag` was created (false: it existed, nothing changed). An ID server needs the token's `admin` scope. */
+  createTag(tag: string, options?: { start?: Whole; step?: Whole; description?: string }): Promise<boolean>;
+  /** Every loaded tag's counters, sorted by tag. */
+  metrics(): TagMetrics[];
+  /** Stop the background refills; IDs in memory are dropped; later calls throw ClosedError. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+  /** The store, as kind and address (no credentials). */
+  readonly store: string;
 }
 
 /** Anything with a `toHexString()`, such as bson's ObjectId. */
@@ -326,6 +449,11 @@ export declare class ClosedError extends IdmintError {
 export declare class WouldBlockError extends IdmintError {
   readonly kind: 'would_block';
   readonly code: 'WOULD_BLOCK';
+}
+/** A store that refused the caller's credentials: an `http(s)://` store (`idmint serve`) answered 401 (no token, or one it does not know) or 403 (the token lacks the scope). Retrying does not help until the token or its scopes change, so clients never retry it in a loop: each call that needs the store tries once. */
+export declare class NotAuthorizedError extends IdmintError {
+  readonly kind: 'not_authorized';
+  readonly code: 'NOT_AUTHORIZED';
 }
 // END generated
 

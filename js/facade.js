@@ -58,6 +58,7 @@ function createIdmint(backend) {
     ['forked', 'Forked', 'state'],
     ['closed', 'Closed', 'state'],
     ['would_block', 'WouldBlock', 'state'],
+    ['not_authorized', 'NotAuthorized', 'store'],
   ];
   // END generated
 
@@ -569,6 +570,9 @@ function createIdmint(backend) {
   if (backend.resumeAfter) OPTION_KEYS.add('resumeAfter');
   const EXTRA_KEYS = backend.snowflakeOptions ?? [];
   for (const k of EXTRA_KEYS) OPTION_KEYS.add(k);
+  // The options of a node lease (`lease`: the store's or the ID server's URL), where the backend
+  // has leases: its bearer `token` and the `lease…` options, which need `lease`.
+  const LEASE_KEYS = EXTRA_KEYS.filter((k) => k === 'token' || (k.startsWith('lease') && k !== 'lease'));
 
   /**
    * An ID option (`resumeAfter`) as decimal text for the core, which reads it and reports a bad one
@@ -654,6 +658,10 @@ function createIdmint(backend) {
       !backend.resumeAfter || options.resumeAfter === undefined ? undefined : idText('resumeAfter', options.resumeAfter);
     const extras = {};
     for (const k of EXTRA_KEYS) if (options[k] !== undefined) extras[k] = options[k];
+    if (extras.lease === undefined) {
+      const stray = LEASE_KEYS.find((k) => extras[k] !== undefined);
+      if (stray) throw new InvalidArgumentError(`invalid argument \`${stray}\`: an option of \`lease\`, which is not given`);
+    }
     return [spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned];
   }
 
@@ -669,13 +677,19 @@ function createIdmint(backend) {
     #layout;
     constructor(options = {}, handle = undefined) {
       need();
+      if (options !== SNOWFLAKE && isPlainObject(options) && options.lease !== undefined && EXTRA_KEYS.includes('lease')) {
+        throw new InvalidArgumentError(
+          'invalid argument `lease`: building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`'
+        );
+      }
       this.#n = options === SNOWFLAKE ? handle : call(() => backend.snowflake(...snowflakeArgs(options)));
       this.#layout = Layout._wrap(this.#n.layout);
     }
 
     /**
-     * A generator whose building may wait on a store (a worker lease): a Promise of it. Native
-     * package only (`backend.snowflakeAsync`).
+     * A generator whose building may wait on a store (a worker lease): a Promise of it. Where
+     * the backend builds generators asynchronously (`backend.snowflakeAsync`: Node, and the
+     * browser for a lease from an ID server).
      */
     static async create(options = {}) {
       need();
@@ -691,7 +705,7 @@ function createIdmint(backend) {
 
     /**
      * Stop the generator and release its worker lease: a Promise settled once released. Later
-     * calls throw ClosedError. Native package only.
+     * calls throw ClosedError (a generator without a lease: nothing to release).
      */
     async close() {
       try {

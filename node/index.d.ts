@@ -1,6 +1,6 @@
 // Types for idmint (Node): the shared API (facade.d.ts, copied from js/facade.d.ts by
 // scripts/build.js) and what only the native package has.
-import type { IdInput, Whole, TimeInput, SnowflakeOptions as Options } from './facade';
+import type { IdInput, Whole, TimeInput } from './facade';
 import * as api from './facade';
 
 export * from './facade';
@@ -17,43 +17,13 @@ declare module './facade' {
      * of the layout.
      */
     resumeAfter?: IdInput;
-    /**
-     * Lease the node value from a store instead of setting it (`Snowflake.create` only: building
-     * waits on the store): `sqlite:PATH`, `postgres://…`, `mysql://…`, `redis://…` or `memory:`.
-     * Every node field is filled from the leased value, renewed in the background and released
-     * by `close()` (or when the generator is collected). NoFreeLeaseError when every value of
-     * the range is held; LeaseLostError from `nextId()` while renewals fail.
-     */
-    lease?: string;
-    /** The values to lease, `[first, last]` (default: every value of the layout's node fields). */
-    leaseRange?: readonly [Whole, Whole];
-    /** How long a lease lasts without renewal, ms (the core's default: 10 s; renewed every third). */
-    leaseTtlMs?: Whole;
-    /** How long an expired lease stays frozen before others may take it, ms. */
+    /** How long an expired lease stays frozen before others may take it, ms (a store URL; an ID server decides it itself). */
     leaseFreezeMs?: Whole;
-    /** The holder's name in the store (default: host name and process ID). */
-    leaseHolder?: string;
     /**
      * A file the generator keeps the last time its IDs may carry in (written ahead of time): after
      * a restart, new IDs are later than any the previous process issued, even if the clock is behind.
      */
     highWaterMark?: string;
-  }
-  interface Snowflake {
-    /** Stop the generator and release its lease: settled once released. Later calls throw ClosedError. */
-    close(): Promise<void>;
-    /** `using gen = …`: starts `close()` (the release finishes in the background). */
-    [Symbol.dispose](): void;
-    /** `await using gen = …`: `close()`. */
-    [Symbol.asyncDispose](): Promise<void>;
-  }
-  namespace Snowflake {
-    /**
-     * A generator whose building may wait on a store: with `lease`, a Promise of a generator
-     * holding a leased node value (NoFreeLeaseError when none is free). Any option of
-     * `new Snowflake` works here too.
-     */
-    function create(options?: Options): Promise<Snowflake>;
   }
   interface OrderNumbers {
     /**
@@ -61,6 +31,13 @@ declare module './facade' {
      * event loop. With a shared counter `next()` throws InvalidArgumentError: use this.
      */
     nextAsync(time?: TimeInput): Promise<string>;
+  }
+  /** Node's own options of `SegmentClient.connect` (a store URL's; an ID server decides them itself). */
+  interface SegmentClientOptions {
+    /** Whether unknown tags are created on first use (default true) or are UnknownTagError. */
+    autoCreate?: boolean;
+    /** A tag that tags unknown to the store draw from (with `autoCreate: false`). */
+    defaultTag?: string;
   }
   /** With a shared counter (`counter`, `name`, `step`), `day`/`first` is an InvalidArgumentError. */
   interface OrderNumbersOptions {
@@ -75,79 +52,6 @@ declare module './facade' {
     /** SQL stores: how many numbers a process takes at once (default 100); only with `counter`. */
     step?: Whole;
   }
-}
-
-/** Options of `SegmentClient.connect`; every one defaults to the core's. */
-export interface SegmentClientOptions {
-  /** Share of a range used, in percent (0..=99), when the next one is fetched in the background (default 20). */
-  refillAt?: Whole;
-  /** The largest step the dynamic step grows to (default 1,000,000; 1..=2^40). */
-  maxStep?: Whole;
-  /** The step of tags this client creates (default 1000). */
-  defaultStep?: Whole;
-  /** Whether unknown tags are created on first use (default true) or are UnknownTagError. */
-  autoCreate?: boolean;
-  /** A tag that tags unknown to the store draw from (with `autoCreate: false`). */
-  defaultTag?: string;
-  /** The longest a caller waits for a refill before StoreUnavailableError, ms (default 3000). */
-  maxWaitMs?: Whole;
-  /** The longest one store call may take, ms (default 3000). */
-  opTimeoutMs?: Whole;
-}
-
-/** A tag's counters. */
-export interface TagMetrics {
-  /** The tag as stored. */
-  tag: string;
-  /** IDs left in memory (the client's ranges and the handle's block). */
-  remaining: number;
-  /** The step of the last range fetched. */
-  step: number;
-  /** Ranges fetched from the store. */
-  refills: number;
-  lastRefillLatencyMs: number;
-  maxRefillLatencyMs: number;
-  meanRefillLatencyMs: number;
-  /** Failed store calls (each retry counts). */
-  storeErrors: number;
-  /** The last store error, if any. */
-  lastError: string | null;
-}
-
-/** A cached tag of a SegmentClient (`await client.tag(name)`). */
-export declare class SegmentTag {
-  private constructor();
-  /** The next ID from memory, no Promise; WouldBlockError when none is in memory (await `nextIdAsync()`). */
-  nextId(): bigint;
-  /** The next ID: from memory, or once the refill is in. */
-  nextIdAsync(): Promise<bigint>;
-  /** `nextId()` as a number; ValueOutOfRangeError (a RangeError) above 2^53-1. */
-  nextNumber(): number;
-  /** `nextIdAsync()` as a number; ValueOutOfRangeError above 2^53-1. */
-  nextNumberAsync(): Promise<number>;
-  /** `n` contiguous IDs: start, start + 1, …, end - 1. */
-  nextIds(n: Whole): Promise<{ start: bigint; end: bigint }>;
-  metrics(): TagMetrics;
-  /** The tag as stored (the default tag's name when this tag falls back to it). */
-  readonly tag: string;
-}
-
-/** Segment IDs from a shared store. */
-export declare class SegmentClient {
-  private constructor();
-  /** Connect to `sqlite:PATH`, `postgres://…`, `mysql://…`, `redis://…` (`?shards=N`) or `memory:`. */
-  static connect(url: string, options?: SegmentClientOptions): Promise<SegmentClient>;
-  /** The tag's handle, loaded from the store on first use, then cached. */
-  tag(name: string): Promise<SegmentTag>;
-  /** Whether `tag` was created (false: it existed, nothing changed). */
-  createTag(tag: string, options?: { start?: Whole; step?: Whole; description?: string }): Promise<boolean>;
-  /** Every loaded tag's counters, sorted by tag. */
-  metrics(): TagMetrics[];
-  /** Stop the background refills; IDs in memory are dropped; later calls throw ClosedError. */
-  close(): Promise<void>;
-  [Symbol.asyncDispose](): Promise<void>;
-  /** The store, as kind and address (no credentials). */
-  readonly store: string;
 }
 
 /** Options of `RedisSnowflake.connect`; every one defaults to the core's. */

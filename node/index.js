@@ -7,7 +7,7 @@ const { loadAddon } = require('./platform.js');
 // The published package lists its prebuilt platform packages (tests/packages.sh adds them).
 const native = loadAddon(Object.keys(require('./package.json').optionalDependencies || {}));
 const { createIdmint } = require('./facade.cjs');
-const { segmentApi } = require('./segment.js');
+const { segmentApi } = require('./segment.cjs');
 const { redisSnowflakeApi } = require('./redis-snowflake.js');
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
@@ -77,16 +77,10 @@ const backend = {
   parseTimeMs: (what, text) => native.parseTimeMs(what, text),
   // Native-only Snowflake options (facade.js passes them in one object): a worker lease, which
   // `Snowflake.create` waits on (`new Snowflake` refuses it), and a high-water-mark file.
-  snowflakeOptions: ['lease', 'leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder', 'highWaterMark'],
+  snowflakeOptions: ['lease', 'token', 'leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder', 'highWaterMark'],
   snowflake(...options) {
-    const [args, lease] = snowflakeArgs(options);
-    if (lease !== undefined) {
-      throw codeError(
-        'invalid_argument',
-        'invalid argument `lease`: building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`'
-      );
-    }
-    return snowflakeBackend(new native.NativeSnowflake(args));
+    // (`lease` is refused by the facade: it needs `Snowflake.create`.)
+    return snowflakeBackend(new native.NativeSnowflake(snowflakeArgs(options)[0]));
   },
   async snowflakeAsync(...options) {
     const [args, lease] = snowflakeArgs(options);
@@ -144,12 +138,7 @@ function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRol
     throw codeError('invalid_argument', `invalid argument \`${name}\` = ${show(v)}: a string`);
   };
   const ms = (name, v) => (v === undefined ? undefined : wholeValue(name, v));
-  const url = str('lease', extras.lease);
-  const leaseKeys = ['leaseRange', 'leaseTtlMs', 'leaseFreezeMs', 'leaseHolder'];
-  if (url === undefined) {
-    const stray = leaseKeys.find((k) => extras[k] !== undefined);
-    if (stray) throw codeError('invalid_argument', `invalid argument \`${stray}\`: an option of \`lease\`, which is not given`);
-  }
+  const url = withToken(str('lease', extras.lease), str('token', extras.token));
   let range = extras.leaseRange;
   if (range !== undefined) {
     if (!Array.isArray(range) || range.length !== 2) {
@@ -169,6 +158,16 @@ function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRol
         };
   const highWaterMark = str('highWaterMark', extras.highWaterMark);
   return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark, unsigned }, lease];
+}
+
+/**
+ * A store URL with the bearer token `token` (an option of the shared API) as the core reads it:
+ * the `?token=` URL parameter of an `http(s)://` store (conversion only; the core refuses it
+ * for other stores).
+ */
+function withToken(url, token) {
+  if (url === undefined || token === undefined) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
 
 /** A NativeSnowflake as the facade's generator. */
@@ -201,7 +200,18 @@ const idmint = createIdmint(backend);
 const { convert } = idmint;
 idmint.addKinds(native.errorKinds());
 const errors = idmint.errors();
-const { SegmentClient, SegmentTag, leaseList } = segmentApi(native, idmint);
+// The addon's segment module, with the shared API's `token` option as the URL parameter.
+const segmentNative = {
+  NativeSegmentClient: {
+    connect: (url, { token, ...options }) => native.NativeSegmentClient.connect(withToken(url, token), options),
+  },
+  exactNumber: (id) => native.exactNumber(id),
+  leaseList: (url, timeoutMs) => native.leaseList(url, timeoutMs),
+};
+const { SegmentClient, SegmentTag, leaseList } = segmentApi(segmentNative, idmint, {
+  urls: 'a store URL: sqlite:PATH, postgres://…, mysql://…, redis://…, memory: or http(s):// (idmint serve)',
+  connectOptions: ['autoCreate', 'defaultTag'],
+});
 const { RedisSnowflake } = redisSnowflakeApi(native, idmint);
 
 module.exports = {

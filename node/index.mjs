@@ -49,6 +49,7 @@ export const {
   ForkedError,
   ClosedError,
   WouldBlockError,
+  NotAuthorizedError,
   PRESETS,
   UNSIGNED_PRESETS,
   // END generated

@@ -305,7 +305,8 @@ section_web() {
     # wasm-bindgen-cli at the exact version the workspace pins the `wasm-bindgen` crate to,
     # Debian's chromium, npm deps); web/scripts/test.sh then builds web/pkg and runs the shared
     # suite js/test and web/test in Node, and in headless Chromium with the demo page
-    # (screenshot web/test/out/demo.png).
+    # (screenshot web/test/out/demo.png) and pages leasing node values and drawing segment IDs
+    # from a real `idmint serve`.
     await rustup
     rustup_parts wasm
     step "wasm-bindgen-cli $WASM_BINDGEN (cargo install when missing)"
@@ -314,9 +315,14 @@ section_web() {
     await npm-web
     step "web/scripts/test.sh node (build web/pkg; js/test + web/test in Node)"
     web/scripts/test.sh node
+    # The browser tests against a real ID server (web/test/remote-check.mjs) run the idmint
+    # binary as the rust and server sections build it: the same command, so in CI (rust runs
+    # first) nothing is compiled again.
+    step "the idmint binary (cargo test --workspace --no-run --profile $PROFILE)"
+    cargo test --workspace --profile "$PROFILE" --no-run
     await apt
-    step "web/scripts/test.sh browser (the same suite in headless Chromium, then the demo)"
-    web/scripts/test.sh browser
+    step "web/scripts/test.sh browser (the same suite in headless Chromium, the demo, pages against idmint serve)"
+    IDMINT_BIN=$CARGO_TARGET_DIR/$PROFILE/idmint web/scripts/test.sh browser
 }
 
 section_packages() {

@@ -1,4 +1,4 @@
-// Copies the shared API in (js/facade.js, js/facade.d.ts), then builds pkg/: the two wasm modules,
+// Copies the shared API in (js/facade.js, js/segment.js, js/facade.d.ts), then builds pkg/: the two wasm modules,
 // bindings/wasm (the main one: snowflakes, ObjectIds, parse) and bindings/wasm-extras (the display
 // IDs, loaded on demand), each with cargo (profile wasm-release, on nightly: see `nightly` below),
 // its JS glue (wasm-bindgen --target web), then wasm-opt -O3 (npm `binaryen`) when it is
@@ -39,9 +39,9 @@ if (cli !== `wasm-bindgen ${pinned}`) {
     throw new Error(`need wasm-bindgen-cli ${pinned} (found: ${cli || 'none'}): cargo install wasm-bindgen-cli --version ${pinned}`);
 }
 
-// The shared API (js/facade.js, the one source of both packages' API) and its types, copied in
+// The shared API (js/facade.js and js/segment.js, the one source of both packages' API) and its types, copied in
 // next to index.js, only when a copy differs.
-for (const name of ['facade.js', 'facade.d.ts']) {
+for (const name of ['facade.js', 'facade.d.ts', 'segment.js']) {
     const text = readFileSync(join(root, 'js', name), 'utf8');
     const file = join(here, name);
     if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);

@@ -10,6 +10,8 @@
 
 import initWasm, * as wasm from './pkg/idmint_wasm.js';
 import { createIdmint } from './facade.js';
+import { segmentApi } from './segment.js';
+import { remoteClient } from './remote.js';
 
 let ready = null;
 let initialized = false;
@@ -120,6 +122,18 @@ const backend = {
     sharedCounters: false,
     layout: (spec, epoch) => layoutOf(new wasm.WasmLayout(spec, epoch)),
     parseTimeMs: (what, text) => wasm.parseTimeMs(what, text),
+    // A node value leased from an ID server (`idmint serve`, over fetch: remote.js), which
+    // `Snowflake.create` waits on.
+    snowflakeOptions: ['lease', 'token', 'leaseRange', 'leaseTtlMs', 'leaseHolder'],
+    async snowflakeAsync(...args) {
+        const opts = args[8];
+        if (opts.lease === undefined) return { ...backend.snowflake(...args), close: async () => {} };
+        await initExtras();
+        const [spec, epoch, names, , random, onExhausted, onRollback, resumeAfter, , unsigned] = args;
+        const make = (leased, values) => backend.snowflake(spec, epoch, leased, values, false, onExhausted, onRollback,
+            resumeAfter, {}, unsigned);
+        return remote().leasedSnowflake(make, opts, names.length > 0 || random);
+    },
     snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned) {
         const layout = new wasm.WasmLayout(spec, epoch);
         const w = new wasm.WasmSnowflake(layout, names, values, random, onRollback, onExhausted, unsigned);
@@ -221,6 +235,30 @@ function plainDecoded(w) {
 }
 
 const idmint = createIdmint(backend);
+
+/** The client of `idmint serve` (remote.js) over the extras module, once that is loaded. */
+let remoteCache = null;
+function remote() {
+    remoteCache ??= remoteClient(ex());
+    return remoteCache;
+}
+
+// Segment IDs from an ID server: the shared SegmentClient (segment.js, copied from js/segment.js
+// by build.mjs) over remote.js, which needs the extras module (the core's rules and errors).
+const segments = segmentApi({
+    NativeSegmentClient: {
+        async connect(url, options) {
+            await initExtras();
+            return remote().segmentNative.NativeSegmentClient.connect(url, options);
+        },
+    },
+    exactNumber: (id) => remote().segmentNative.exactNumber(id),
+}, idmint, { urls: 'the URL of an ID server (idmint serve): http(s)://HOST[:PORT]' });
+
+/** Segment IDs from an ID server: `await SegmentClient.connect('https://…', { token })`. */
+export const SegmentClient = segments.SegmentClient;
+/** A tag of a SegmentClient: `await client.tag(name)`. */
+export const SegmentTag = segments.SegmentTag;
 
 /** Every core error kind -> its class (after `init()`, kinds added to the core later included). */
 export let errors = idmint.errors();
@@ -366,6 +404,7 @@ export const {
     ForkedError,
     ClosedError,
     WouldBlockError,
+    NotAuthorizedError,
     PRESETS,
     UNSIGNED_PRESETS,
     // END generated

@@ -89,14 +89,30 @@ const NATIVE_CALLS = {
   'SegmentTag#nextIds': (x) => [async () => (await (await client()).tag('extremes')).nextIds(x)],
   'leaseList': (x) => [() => idmint.leaseList('memory:', { timeoutMs: x })],
 };
-if (TARGET === 'native') {
-  for (const [name, make] of Object.entries(NATIVE_CALLS)) {
-    const shared = CALLS[name];
-    CALLS[name] = shared ? (x) => [...shared(x), ...make(x)] : make;
-  }
+// The browser's lease and segment client take an ID server's URL: a closed loopback port, so a
+// value the options allow ends in a refused connection (StoreUnavailableError), a typed error.
+const NO_SERVER = 'http://127.0.0.1:9';
+const webClient = (options) => idmint.SegmentClient.connect(NO_SERVER, options);
+const WEB_CALLS = {
+  'Snowflake.create': (x) => [async () => {
+    const g = await Snowflake.create({ lease: NO_SERVER, leaseTtlMs: x });
+    await g.close();
+  }],
+  'SegmentClient.connect': (x) => ['refillAt', 'maxStep', 'defaultStep', 'maxWaitMs', 'opTimeoutMs']
+    .map((k) => async () => (await webClient({ [k]: x })).close()),
+  'SegmentClient#createTag': (x) => [
+    async () => (await webClient()).createTag('extremes', { start: x }),
+    async () => (await webClient()).createTag('extremes', { step: x }),
+  ],
+};
+for (const [name, make] of Object.entries(TARGET === 'native' ? NATIVE_CALLS : WEB_CALLS)) {
+  const shared = CALLS[name];
+  CALLS[name] = shared ? (x) => [...shared(x), ...make(x)] : make;
 }
 
 // Exports that take no number (text, objects, nothing).
+// (`SegmentTag#nextIds` in the browser: a tag needs a running ID server; web/test/remote-check.mjs
+// draws from one.)
 const NO_NUMBERS = new Set([
   'decode', 'uuid7', 'parseUuid7', 'parseUlid', 'Uuid7Generator', 'Uuid7Generator#next',
   'Uuid7Generator#nextUlid', 'Snowflake#nextId', 'Snowflake#nextIdString', 'Layout#toString',
@@ -108,7 +124,7 @@ const NO_NUMBERS = new Set([
   'Snowflake#close', 'SegmentClient', 'SegmentClient#tag', 'SegmentClient#metrics',
   'SegmentClient#close', 'SegmentTag', 'SegmentTag#nextId', 'SegmentTag#nextIdAsync',
   'SegmentTag#nextNumber', 'SegmentTag#nextNumberAsync', 'SegmentTag#metrics',
-  'errorClass', 'version',
+  'errorClass', 'version', ...(TARGET === 'native' ? [] : ['SegmentTag#nextIds']),
 ]);
 
 /** Every exported function, class, static method and method, as `name`, `Class.m`, `Class#m`. */

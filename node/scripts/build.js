@@ -2,7 +2,7 @@
 'use strict';
 // Builds the native addon (crate `idmint-node` in ../bindings/node) with cargo and copies it
 // next to index.js as `idmint.<platform>-<arch>.node`, the file index.js loads; before that it
-// copies the shared API in (js/facade.js as facade.cjs, js/facade.d.ts). The published packages are
+// copies the shared API in (js/facade.js as facade.cjs, js/segment.js as segment.cjs, js/facade.d.ts). The published packages are
 // made by tests/packages.sh: `idmint` (JS only) and `idmint-linux-x64-gnu` (this addon).
 //
 //   node scripts/build.js               build (incremental; a no-op copy when nothing changed)
@@ -30,16 +30,19 @@ const args = process.argv.slice(2);
 // the repository (a packed package) the copies are already here.
 const shared = path.join(repoRoot, 'js');
 if (fs.existsSync(path.join(shared, 'facade.js'))) {
-  const esm = fs.readFileSync(path.join(shared, 'facade.js'), 'utf8');
-  const tail = 'export { createIdmint };';
-  if (!esm.trimEnd().endsWith(tail)) {
-    console.error(`idmint: js/facade.js must end with \`${tail}\` (its only export)`);
-    process.exit(1);
+  const copies = [['facade.d.ts', fs.readFileSync(path.join(shared, 'facade.d.ts'), 'utf8')]];
+  // Each shared ES module ends with its only export, which becomes `module.exports`.
+  for (const [file, name] of [['facade', 'createIdmint'], ['segment', 'segmentApi']]) {
+    const esm = fs.readFileSync(path.join(shared, `${file}.js`), 'utf8');
+    const tail = `export { ${name} };`;
+    if (!esm.trimEnd().endsWith(tail)) {
+      console.error(`idmint: js/${file}.js must end with \`${tail}\` (its only export)`);
+      process.exit(1);
+    }
+    const header = `'use strict';\n// Copied from js/${file}.js by scripts/build.js: edit that file.\n`;
+    copies.push([`${file}.cjs`, header + esm.trimEnd().slice(0, -tail.length) + `module.exports = { ${name} };\n`]);
   }
-  const header = "'use strict';\n// Copied from js/facade.js by scripts/build.js: edit that file.\n";
-  const cjs = header + esm.trimEnd().slice(0, -tail.length) + 'module.exports = { createIdmint };\n';
-  const types = fs.readFileSync(path.join(shared, 'facade.d.ts'), 'utf8');
-  for (const [name, text] of [['facade.cjs', cjs], ['facade.d.ts', types]]) {
+  for (const [name, text] of copies) {
     const file = path.join(pkgDir, name);
     if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
   }

@@ -12,7 +12,10 @@
 #                                 wasm-opt), then the shared suite (js/test, the cases the Node
 #                                 package runs) and test/ against idmint-web in Node
 #   web/scripts/test.sh browser   the same suite in headless Chromium, then the demo page
-#                                 (screenshot web/test/out/demo.png)
+#                                 (screenshot web/test/out/demo.png), then pages against a real
+#                                 `idmint serve` (test/remote-check.mjs: leases and segment IDs
+#                                 over fetch; needs the idmint binary, IDMINT_BIN or
+#                                 target/ci/idmint, which tests/run.sh's web section builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ../tests/lib.sh
@@ -35,6 +38,8 @@ in_node() {
 in_browser() {
     echo "==> headless Chromium: the same suite, then the demo (screenshot web/test/out/demo.png)"
     node test/run-browser.mjs
+    echo "==> headless Chromium against idmint serve: leases and segment IDs over fetch"
+    node test/remote-check.mjs
 }
 
 case "${1:-all}" in

@@ -150,6 +150,29 @@ describe(`idmint-web (${TARGET}): browser specifics`, () => {
         }
     });
 
+    test('an ID server\'s lease and segment client: arguments checked before any request', async () => {
+        const { SegmentClient } = idmint;
+        // A lease is waited for: only Snowflake.create takes it; its options need it.
+        assert.throws(() => new Snowflake({ lease: 'http://127.0.0.1:9' }), { kind: 'invalid_argument', message: /Snowflake\.create/ });
+        assert.throws(() => new Snowflake({ datacenter: 1, worker: 1, token: 't' }), { kind: 'invalid_argument', message: /`token`/ });
+        await assert.rejects(Snowflake.create({ lease: 'ftp://127.0.0.1', token: 't' }), { kind: 'invalid_argument', message: /ftp/ });
+        await assert.rejects(Snowflake.create({ lease: 'http://127.0.0.1:9', worker: 1 }), { kind: 'invalid_argument', message: /every node field/ });
+        await assert.rejects(Snowflake.create({ lease: 'http://127.0.0.1:9', leaseTtlMs: 299 }), { kind: 'invalid_argument', message: /300/ });
+        // The core's checks and texts, through the extras module.
+        await assert.rejects(SegmentClient.connect('http://127.0.0.1:9', { refillAt: 100 }), { kind: 'invalid_argument', message: /0\.\.=99/ });
+        await assert.rejects(SegmentClient.connect('http://127.0.0.1:9', { autoCreate: false }), { kind: 'invalid_argument', message: /autoCreate/ });
+        // Nobody listens on port 9: the store's kind, with the core's text.
+        const c = await SegmentClient.connect('http://127.0.0.1:9', { maxWaitMs: 1 });
+        await assert.rejects(c.tag('t'), { name: 'StoreUnavailableError', message: /store `http:\/\/127\.0\.0\.1:9` unavailable/ });
+        await c.close();
+        await assert.rejects(c.tag('t'), { kind: 'closed' });
+        await assert.rejects(Snowflake.create({ lease: 'http://127.0.0.1:9' }), { kind: 'store_unavailable' });
+        // Without a lease, create builds a plain generator (nothing to release).
+        const g = await Snowflake.create({ datacenter: 1, worker: 2 });
+        assert.equal(g.parse(g.nextId()).worker, 2);
+        await g.close();
+    });
+
     test('errorClass(kind): the exported class of every kind, undefined for an unknown one', () => {
         for (const kind of idmint.ERROR_KINDS) {
             const name = kind.replace(/(^|_)([a-z0-9])/g, (_, __, c) => c.toUpperCase()) + 'Error';

@@ -1,17 +1,29 @@
-'use strict';
-// Segment IDs (`SegmentClient`) and the lease listing (`leaseList`): what only the native package
-// has, over the addon's segment module (bindings/node/src/segment.rs). Conversion only: the client,
-// its refills, every rule and default are the core's (idmint_core::segment::SegmentClient).
+// Segment IDs (`SegmentClient`, `SegmentTag`) and, where the backend has it, the lease listing
+// (`leaseList`): the API both packages share, over a segment backend. Node's is the addon's
+// segment module (bindings/node/src/segment.rs: the core's `idmint_core::segment::SegmentClient`);
+// the browser's is web/remote.js (the same double buffer over `fetch` to `idmint serve`, every
+// rule and default read from the core). Conversion only: the client, its refills, every rule
+// and default are the core's.
 //
-// Nothing here waits on a store on the event loop: every call that may wait returns a Promise
-// settled from the addon's tokio runtime. The one synchronous call, `tag.nextId()`, hands out
-// IDs of a block the core granted from memory (`tryBlock`, never waiting): this file keeps that
-// block, [next, end), and counts through it in JS, so the hot path does not cross into Rust.
+// Nothing here waits on a store on the event loop: every call that may wait returns a Promise.
+// The one synchronous call, `tag.nextId()`, hands out IDs of a block the backend granted from
+// memory (`tryBlock`, never waiting): this file keeps that block, [next, end), and counts
+// through it in JS, so the hot path does not cross into the backend.
+//
+// This is the one source: each package's build copies it in (node/scripts/build.js as
+// node/segment.cjs, web/build.mjs as web/segment.js); edit it here.
+//
+// `native` (the segment backend): `NativeSegmentClient.connect(url, options)` (a Promise of a
+// client: `tag(name)`, `createTag(tag, start, step, description)`, `metrics()`, `close()`,
+// `store`; a tag: `tag`, `tryBlock()` -> [start, end), `nextIdAsync()`, `nextIdsAsync(n)` ->
+// [start, end), `metrics()`), `exactNumber(id)` (an ID above 2^53-1 as the core's
+// value_out_of_range error), optionally `leaseList(url, timeoutMs)`. `urls` says what `url` may
+// be; `connectOptions` lists the options `connect` takes besides the shared ones.
 
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function segmentApi(native, idmint) {
+function segmentApi(native, idmint, { urls, connectOptions = [] }) {
   const {
     fromBackend,
     convert: { wholeValue, show, isPlainObject, call },
@@ -54,8 +66,8 @@ function segmentApi(native, idmint) {
 
   const TOKEN = Symbol('idmint.segment');
   const CLOSE = Symbol('idmint.segment.close');
-  const STORE_URLS = 'a store URL: sqlite:PATH, postgres://…, mysql://…, redis://… or memory:';
-  const CONNECT_OPTIONS = ['refillAt', 'maxStep', 'defaultStep', 'autoCreate', 'defaultTag', 'maxWaitMs', 'opTimeoutMs'];
+  const STORE_URLS = urls;
+  const CONNECT_OPTIONS = ['refillAt', 'maxStep', 'defaultStep', 'maxWaitMs', 'opTimeoutMs', 'token', ...connectOptions];
 
   /** A cached tag of a SegmentClient: `await client.tag(name)`. */
   class SegmentTag {
@@ -184,6 +196,7 @@ function segmentApi(native, idmint) {
         defaultTag: o.defaultTag === undefined ? undefined : text('defaultTag', o.defaultTag, 'a tag name'),
         maxWaitMs: whole('maxWaitMs', o.maxWaitMs),
         opTimeoutMs: whole('opTimeoutMs', o.opTimeoutMs),
+        token: o.token === undefined ? undefined : text('token', o.token, 'a bearer token'),
       };
       return new SegmentClient(TOKEN, await settle(() => native.NativeSegmentClient.connect(u, native_)));
     }
@@ -252,7 +265,7 @@ function segmentApi(native, idmint) {
     return settle(() => native.leaseList(u, timeout));
   }
 
-  return { SegmentClient, SegmentTag, leaseList };
+  return native.leaseList ? { SegmentClient, SegmentTag, leaseList } : { SegmentClient, SegmentTag };
 }
 
-module.exports = { segmentApi };
+export { segmentApi };
