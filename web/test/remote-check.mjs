@@ -8,9 +8,10 @@
 //      (LeaseLostError), and once the server is back recovers by itself; a segment page meanwhile
 //      serves its buffered IDs, then StoreUnavailableError (WouldBlockError for the sync call),
 //      and recovers by itself; 0 duplicates;
-//   3. a frozen tab (Page.setWebLifecycleState): its lease lapses, another page takes its value
-//      (only after the value's freeze), the tab, woken, refuses to mint, leases another value and
-//      switches to it; 0 duplicates, and the other page's IDs of that value carry later times;
+//   3. a frozen tab (its JavaScript paused in the debugger, timers included): its lease lapses,
+//      another page takes its value (only after the value's freeze), the tab refuses to mint,
+//      and woken leases another value and switches to it; 0 duplicates, and the other page's IDs
+//      of that value carry later times than the tab's;
 //   4. 2 pages and this Node process (idmint-web's SegmentClient over the same /v1 route) draw one
 //      tag: 0 duplicates;
 //   5. a wrong token: NotAuthorizedError, one request per call, from the segment client and the
@@ -95,7 +96,7 @@ async function leases(browser, web, ids) {
 async function outage(browser, web, ids) {
     const [lp, sp] = [await openPage(browser, web.url), await openPage(browser, web.url)];
     await lp.evaluate(async ({ url, token }) => {
-        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 1500 });
+        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 3000 });
         window.minted = [];
         for (let i = 0; i < 1000; i++) window.minted.push(window.g.nextId());
     }, { url: ids.url, token: ids.token });
@@ -180,31 +181,31 @@ async function outage(browser, web, ids) {
     await Promise.all([lp.close(), sp.close()]);
 }
 
-/** A frozen tab: its value goes to another page; woken, it refuses, then switches to another. */
+/**
+ * A frozen tab (its JavaScript paused in the debugger: no timer, no renewal): its value goes to
+ * another page once free; the tab, asked for an ID before anything else of it runs, refuses
+ * (lease_lost); woken, it leases another value and switches to it.
+ */
 async function frozenTab(browser, web, ids) {
-    const [fp, op] = [await openPage(browser, web.url), await openPage(browser, web.url)];
+    const fp = await openPage(browser, web.url);
+    // The other page in a context of its own: its own renderer process, which the pause leaves alone.
+    const op = await openPage(await browser.newContext(), web.url);
     const value = await fp.evaluate(async ({ url, token }) => {
-        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 1000 });
+        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 3000 });
         window.minted = [];
         for (let i = 0; i < 5000; i++) window.minted.push(window.g.nextId());
         return window.g.nodes;
     }, { url: ids.url, token: ids.token });
     const v = value.datacenter << 5 | value.worker;
-    // The first thing the tab does when it wakes (before any renewal can have come back).
-    await fp.evaluate(() => document.addEventListener('resume', () => {
-        try {
-            window.g.nextId();
-            window.woke = 'minted';
-        } catch (e) {
-            window.woke = e.kind;
-        }
-    }, { once: true }));
     const cdp = await fp.context().newCDPSession(fp);
-    await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+    await cdp.send('Debugger.enable');
+    const paused = new Promise((resolve) => cdp.once('Debugger.paused', resolve));
+    await cdp.send('Debugger.pause'); // at the next task: the renewal timer, every TTL/3
+    const { callFrames } = await paused;
     // The other page waits for that very value: held, then frozen after its lease expired.
     const taken = await until(op, ({ url, token, v }) => {
         if (window.taking === undefined) {
-            window.taking = window.idmint.Snowflake.create({ lease: url, token, leaseRange: [v, v], leaseTtlMs: 1000 })
+            window.taking = window.idmint.Snowflake.create({ lease: url, token, leaseRange: [v, v], leaseTtlMs: 3000 })
                 .then((g) => { window.g = g; return true; }, (e) => { window.taking = undefined; window.lastKind = e.kind; });
         }
         return window.g ? window.g.nodes : null;
@@ -214,10 +215,15 @@ async function frozenTab(browser, web, ids) {
         for (let i = 0; i < got.length; i++) got[i] = window.g.nextId();
         return window.packIds(got);
     });
-    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
-    const woke = await until(fp, () => window.woke ?? null);
-    check('a frozen tab, woken after its value went to another page, refuses to mint (lease_lost)',
-        woke === 'lease_lost' && (taken.datacenter << 5 | taken.worker) === v, `value ${v}`);
+    const { result } = await cdp.send('Debugger.evaluateOnCallFrame', {
+        callFrameId: callFrames[0].callFrameId,
+        expression: "(() => { try { window.g.nextId(); return 'minted'; } catch (e) { return e.kind; } })()",
+        returnByValue: true,
+    });
+    await cdp.send('Debugger.resume');
+    await cdp.send('Debugger.disable');
+    check('a frozen tab whose value went to another page refuses to mint (lease_lost)',
+        result.value === 'lease_lost' && (taken.datacenter << 5 | taken.worker) === v, `value ${v}: ${result.value}`);
     await until(fp, () => {
         try {
             window.minted.push(window.g.nextId());
@@ -240,7 +246,7 @@ async function frozenTab(browser, web, ids) {
         newValue !== v && dups === 0 && mine.slice(-5000).every((id) => TWITTER_NODE(id) === newValue) && firstTheirs > lastOld,
         `${total} IDs, values ${v} -> ${newValue}`);
     await Promise.all([fp.evaluate(() => window.g.close()), op.evaluate(() => window.g.close())]);
-    await Promise.all([fp.close(), op.close()]);
+    await Promise.all([fp.close(), op.context().close()]);
 }
 
 async function segments(browser, web, ids, idmint) {
