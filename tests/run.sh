@@ -256,11 +256,18 @@ section_node() {
 }
 
 section_mixed() {
-    # A Python, a Node and a Java process draw from one PostgreSQL tag at once, each through its
-    # own package (the workers of the python, node and jvm sections' store tests): 0 duplicates.
+    # One PostgreSQL tag served at once through `idmint serve` (an http:// store URL) to a Python,
+    # a Node and a Java process, each through its own package (the workers of the python, node
+    # and jvm sections' store tests), and to the CLI, and to a fifth process on the database
+    # directly: 0 duplicates.
+    await rustup
     start_servers
-    step "mixed: Python, Node and Java processes draw 2 x 250k IDs each from one PostgreSQL tag"
-    tests/mixed.sh "$IDMINT_TEST_POSTGRES_URL" 250000 2
+    # The idmint binary as the rust section's `cargo test --workspace` built it (the same
+    # command: nothing compiled again).
+    step "the idmint binary (cargo test --workspace --no-run --profile $PROFILE)"
+    cargo test --workspace --profile "$PROFILE" --no-run --quiet
+    step "mixed: Python, Node, Java and the CLI through idmint serve, Python on PostgreSQL: 5 x 400k IDs of one tag"
+    IDMINT_BIN=$CARGO_TARGET_DIR/$PROFILE/idmint tests/mixed.sh "$IDMINT_TEST_POSTGRES_URL" 200000 2
 }
 
 # cargo-fuzz (installed when missing), then the fuzz targets built (sanitizer none: the parsers

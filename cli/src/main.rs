@@ -140,14 +140,15 @@ Formats are told apart by length and alphabet (docs/formats.md).")]
     Decode(encode::DecodeArgs),
 
     /// Draw segment IDs for a tag from a shared store: SQLite file (default
-    /// ./idmint-segments.db), PostgreSQL, MySQL/MariaDB or Redis; one store round trip per
-    /// thousands of IDs
+    /// ./idmint-segments.db), PostgreSQL, MySQL/MariaDB, Redis or an idmint serve (https://); one
+    /// store round trip per thousands of IDs
     #[command(after_help = "Examples:
   idmint segment --tag orders --count 5
   idmint segment --store sqlite:/var/lib/ids.db --tag orders
   idmint segment --store postgres://app:secret@127.0.0.1:5432/ids --tag orders --count 1000
   idmint segment --store mysql://app:secret@127.0.0.1:3306/ids?table=id_segments --tag users
-  idmint segment --store redis://127.0.0.1:6379 --tag orders --count 10 --metrics")]
+  idmint segment --store redis://127.0.0.1:6379 --tag orders --count 10 --metrics
+  idmint segment --store 'https://ids.example:8443?token=TOKEN&ca=ca.pem' --tag orders")]
     Segment(segment::SegmentArgs),
 
     /// Worker-ID leases in a store (`idmint snowflake --lease URL` takes one)

@@ -10,7 +10,8 @@ use crate::sink::LineSink;
 
 #[derive(Args, Debug)]
 pub struct SegmentArgs {
-    /// The store: sqlite:PATH, postgres://user:pass@host:port/db, mysql://…, redis://host:port
+    /// The store: sqlite:PATH, postgres://user:pass@host:port/db, mysql://…, redis://host:port,
+    /// or an idmint serve at https://host:port?token=TOKEN (or IDMINT_STORE_TOKEN)
     /// (options: ?table=NAME for SQL, ?schema=leaf or ?table=T&tag_column=C&max_id_column=M to share
     /// an existing table, ?prefix=P or ?shards=N for Redis; see docs/migrating.md)
     #[arg(long, value_name = "URL", default_value = DEFAULT_STORE_URL)]

@@ -8,7 +8,7 @@ use crate::Result;
 /// What an opener makes of a store URL before it connects.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlPlan {
-    /// `memory`, `sqlite`, `postgres`, `mysql` or `redis`.
+    /// `memory`, `sqlite`, `postgres`, `mysql`, `redis` or `http`.
     pub engine: &'static str,
     /// The options, with the URL's parameters applied.
     pub options: StoreOptions,
@@ -31,6 +31,7 @@ fn engine_name(engine: Engine) -> &'static str {
         Engine::Postgres => "postgres",
         Engine::MySql => "mysql",
         Engine::Redis => "redis",
+        Engine::Http => "http",
     }
 }
 
@@ -82,7 +83,8 @@ pub fn reapply(options: &StoreOptions, url: &str) -> Result<(StoreOptions, Strin
 }
 
 /// Hands a plan's driver URL to the driver's own URL parser (no connection): PostgreSQL and
-/// MySQL through sqlx, Redis through the stores' parser (the redis crate's for one server). `Err` is the driver's refusal as text
+/// MySQL through sqlx, Redis through the stores' parser (the redis crate's for one server),
+/// `http(s)://` through the HTTP stores' reader. `Err` is the driver's refusal as text
 /// (sqlx refuses `mariadb://`, which the SQL store rewrites to `mysql://` first); `Ok` for
 /// engines whose URL no driver parses here (memory, SQLite).
 ///
@@ -120,6 +122,11 @@ pub fn driver_parse(plan: &UrlPlan) -> std::result::Result<(), String> {
                 .map(drop)
                 .map_err(|e| e.to_string())
         }
+        // `http(s)://` (an `idmint serve`): idmint's own reader of the URL, token and `ca=`.
+        #[cfg(feature = "http")]
+        "http" => crate::segment::http::HttpTarget::parse(url, None)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => Ok(()),
     }
 }

@@ -69,6 +69,8 @@ pub mod snowflake;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 mod sql;
 pub mod uuid7;
+#[cfg(all(feature = "serde", feature = "segment"))]
+pub mod wire;
 
 pub use clock::{AnyClock, Clock, ManualClock, MonotonicClock, WallClock};
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};

@@ -43,7 +43,7 @@ impl Dialect {
                 };
                 Ok((Dialect::MySql, url))
             }
-            Engine::Memory | Engine::Redis => Err(Error::InvalidArgument {
+            Engine::Memory | Engine::Redis | Engine::Http => Err(Error::InvalidArgument {
                 name: "store".into(),
                 value: describe_url(url),
                 expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),

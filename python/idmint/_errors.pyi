@@ -47,6 +47,7 @@ __all__ = [
     "Forked",
     "Closed",
     "WouldBlock",
+    "NotAuthorized",
 ]
 
 class InvalidLayout(Error, ValueError):
@@ -141,4 +142,10 @@ class WouldBlock(Error, RuntimeError):
     """No ID is in memory and getting one means waiting on the store, which the caller asked never to
     do (a JavaScript event loop): the next range is already being fetched; await the
     asynchronous call instead."""
+
+class NotAuthorized(Error, ConnectionError):
+    """A store that refused the caller's credentials: an `http(s)://` store (`idmint serve`) answered
+    401 (no token, or one it does not know) or 403 (the token lacks the scope). Retrying does
+    not help until the token or its scopes change, so clients never retry it in a loop: each
+    call that needs the store tries once."""
 # END error table

@@ -4,7 +4,6 @@
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
 /// Why a request was refused.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -49,23 +48,8 @@ pub enum ApiError {
     Timeout(u64),
 }
 
-/// The JSON body of every error response.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ErrorBody {
-    /// The error.
-    pub error: ErrorDetail,
-}
-
-/// `kind` is one of core's error kinds (`unknown_tag`, `store_unavailable`, …) or the server's
-/// own: `unauthorized`, `forbidden`, `rate_limited`, `bad_request`, `not_found`,
-/// `method_not_allowed`, `payload_too_large`, `timeout`, `shutting_down`.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ErrorDetail {
-    /// Stable machine-readable kind.
-    pub kind: String,
-    /// What went wrong, naming the bad value and the valid range.
-    pub message: String,
-}
+// The JSON body of every error response: core's wire type, which the `http(s)://` stores read.
+pub use idmint_core::wire::{ErrorBody, ErrorDetail};
 
 impl ApiError {
     /// The stable kind string.
@@ -151,12 +135,7 @@ impl ApiError {
 
     /// The JSON body.
     pub fn body(&self) -> ErrorBody {
-        ErrorBody {
-            error: ErrorDetail {
-                kind: self.kind().to_string(),
-                message: self.to_string(),
-            },
-        }
+        ErrorBody::new(self.kind(), &self.to_string())
     }
 }
 

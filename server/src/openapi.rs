@@ -17,7 +17,7 @@ use crate::Server;
 #[openapi(
     info(title = "idmint", description = "Unique IDs over HTTP: segment IDs per tag, snowflake IDs, ObjectIds, UUIDv7, order numbers, node-value leases. IDs are JSON strings unless `?ids=number`. Every refusal is `{\"error\": {\"kind\", \"message\"}}` with the status of its kind (docs/server.md)."),
     paths(
-        crate::v1::segment, crate::v1::segment_range, crate::v1::snowflake, crate::v1::object_id,
+        crate::v1::segment, crate::v1::segment_tag, crate::v1::segment_range, crate::v1::snowflake, crate::v1::object_id,
         crate::v1::uuid7, crate::v1::orders, crate::v1::parse, crate::v1::layout,
         crate::v1::lease_acquire, crate::v1::lease_renew, crate::v1::lease_release,
         crate::v1::tags_list, crate::v1::tags_create, crate::v1::tags_update, crate::v1::leases_list,

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
 use idmint_core::segment::{
-    open_store, IdRange, SegmentClient, SegmentStore, StoreOptions, TagHandle, TagOrderNumbers,
+    open_store, IdRange, SegmentClient, SegmentStore, StoreOptions, TagHandle, TagInfo,
+    TagOrderNumbers,
 };
 use idmint_core::{
     CheckDigit, Layout, MonotonicClock, ObjectId, ObjectIdGenerator, OnExhausted, OnRollback,
@@ -211,6 +212,18 @@ impl Ids {
     /// A tag's handle (created on first use when `segment.auto_create`).
     pub async fn tag(&self, tag: &str) -> idmint_core::Result<TagHandle> {
         self.segments.tag_async(tag).await
+    }
+
+    /// A tag's row in the store, loaded through the segment client first (so an unknown tag
+    /// is created when `segment.auto_create`, as minting would).
+    pub async fn tag_info(&self, tag: &str) -> idmint_core::Result<TagInfo> {
+        self.tag(tag).await?;
+        self.store
+            .tag_info(tag)
+            .await?
+            .ok_or_else(|| idmint_core::Error::UnknownTag {
+                tag: tag.to_string(),
+            })
     }
 
     /// `count` segment IDs of `tag`, contiguous.

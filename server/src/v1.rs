@@ -16,7 +16,10 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use idmint_core::segment::{TagInfo, TagSpec, TagUpdate};
+use idmint_core::wire::{
+    AcquireBody, CreateTag, LeaseOut, LeaseRow, RangeOut, ReleaseBody, Released, RenewBody, TagOut,
+    UpdateTag,
+};
 use idmint_core::ParsedId;
 
 use crate::auth::Need;
@@ -26,7 +29,7 @@ use crate::Server;
 /// The `/v1` routes.
 pub fn routes() -> Router<Arc<Server>> {
     Router::new()
-        .route("/v1/segment/{tag}", post(segment))
+        .route("/v1/segment/{tag}", post(segment).get(segment_tag))
         .route("/v1/segment/{tag}/range", post(segment_range))
         .route("/v1/snowflake", post(snowflake))
         .route("/v1/objectid", post(object_id))
@@ -200,23 +203,10 @@ async fn segment(
     Ok(id_list("ids", &[("tag", &tag)], range.into_iter(), q.ids))
 }
 
-/// A contiguous range of segment IDs.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SegmentRange {
-    /// The tag.
-    pub tag: String,
-    /// The first ID (decimal string).
-    pub start: String,
-    /// The last ID, included (decimal string).
-    pub last: String,
-    /// How many: last - start + 1.
-    pub count: u64,
-}
-
 /// `count` contiguous segment IDs of a tag.
 #[utoipa::path(post, path = "/v1/segment/{tag}/range", tag = "mint",
     params(("tag" = String, Path, description = "The tag", pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"), CountQuery),
-    responses((status = 200, description = "The range: `start` ..= `last`", body = SegmentRange),
+    responses((status = 200, description = "The range: `start` ..= `last`", body = RangeOut),
         (status = 404, description = "`unknown_tag`, or no such route", body = ErrorBody),
         (status = 409, description = "`tag_exhausted`", body = ErrorBody),
         (status = "4XX", description = "refused", body = ErrorBody),
@@ -227,17 +217,34 @@ async fn segment_range(
     headers: HeaderMap,
     tag: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<SegmentRange>, ApiError> {
+) -> Result<Json<RangeOut>, ApiError> {
     let tag = name_of(tag)?;
     s.auth().check(&headers, Need::mint("segment", &tag))?;
     let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
-    Ok(Json(SegmentRange {
-        tag,
-        start: range.start.to_string(),
-        last: range.last().to_string(),
-        count: range.len(),
-    }))
+    Ok(Json(RangeOut::of(&tag, range)))
+}
+
+/// A tag as the store holds it, for a client with the tag's mint scope (an `http(s)://` store's
+/// segment client learns the step and this server's `max_count` from it). An unknown tag is
+/// created first when `segment.auto_create` allows.
+#[utoipa::path(get, path = "/v1/segment/{tag}", tag = "mint",
+    params(("tag" = String, Path, description = "The tag", pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")),
+    responses((status = 200, description = "The tag, with `max_count`", body = TagOut),
+        (status = 404, description = "`unknown_tag` (with `segment.auto_create = false`)", body = ErrorBody),
+        (status = "4XX", description = "refused", body = ErrorBody),
+        (status = 503, description = "`store_unavailable`; retry", body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn segment_tag(
+    State(s): State<Arc<Server>>,
+    headers: HeaderMap,
+    tag: Result<Path<String>, PathRejection>,
+) -> Result<Json<TagOut>, ApiError> {
+    let tag = name_of(tag)?;
+    s.auth().check(&headers, Need::mint("segment", &tag))?;
+    let mut out = TagOut::from(s.ids.tag_info(&tag).await?);
+    out.max_count = Some(s.ids.max_count as u64);
+    Ok(Json(out))
 }
 
 /// Snowflake IDs from the server's leased node value.
@@ -428,40 +435,6 @@ async fn layout(
     }))
 }
 
-/// A lease request.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AcquireBody {
-    /// First value of the range (with `last`; default: every value of the server's layout).
-    #[schema(maximum = 4611686018427387903_u64)]
-    pub first: Option<u64>,
-    /// Last value of the range, included.
-    #[schema(maximum = 4611686018427387903_u64)]
-    pub last: Option<u64>,
-    /// TTL in ms, at least 300 (default and maximum: the server's `leases` settings).
-    #[schema(minimum = 300)]
-    pub ttl_ms: Option<u64>,
-    /// Who holds it, shown in `/v1/admin/leases`.
-    pub holder: Option<String>,
-}
-
-/// A lease held by the caller.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LeaseOut {
-    /// The node value.
-    pub value: u64,
-    /// The secret that renews and releases it.
-    pub token: String,
-    /// IDs of this value must carry times above this (unix ms).
-    pub fence_ms: u64,
-    /// How long it lasts unless renewed, ms.
-    pub ttl_ms: u64,
-    /// The node fields it fills.
-    pub nodes: std::collections::BTreeMap<String, u64>,
-    /// The layout's spec.
-    pub layout: String,
-}
-
 fn lease_out(s: &Server, l: idmint_core::lease::ClientLease) -> LeaseOut {
     LeaseOut {
         value: l.value,
@@ -470,16 +443,6 @@ fn lease_out(s: &Server, l: idmint_core::lease::ClientLease) -> LeaseOut {
         ttl_ms: l.ttl_ms,
         nodes: l.nodes.into_iter().collect(),
         layout: s.ids.leases.layout().spec(),
-    }
-}
-
-fn range_of(first: Option<u64>, last: Option<u64>) -> Result<Option<(u64, u64)>, ApiError> {
-    match (first, last) {
-        (None, None) => Ok(None),
-        (Some(a), Some(b)) => Ok(Some((a, b))),
-        _ => Err(ApiError::BadRequest(
-            "give both `first` and `last`, or neither".into(),
-        )),
     }
 }
 
@@ -497,26 +460,13 @@ async fn lease_acquire(
 ) -> Result<(StatusCode, Json<LeaseOut>), ApiError> {
     let caller = s.auth().check(&headers, Need::Lease)?;
     let Json(b) = body?;
-    let holder = b.holder.unwrap_or_else(|| caller.name.clone());
+    let holder = b.holder.clone().unwrap_or_else(|| caller.name.clone());
     let lease = s
         .ids
         .leases
-        .acquire(range_of(b.first, b.last)?, b.ttl_ms, &holder)
+        .acquire_with(b.range()?, b.ttl_ms, &holder, b.token.as_deref(), b.prefer)
         .await?;
     Ok((StatusCode::CREATED, Json(lease_out(&s, lease))))
-}
-
-/// A renewal.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RenewBody {
-    /// The lease's token.
-    pub token: String,
-    /// The last time (unix ms) the holder's IDs may carry until the next renewal.
-    pub fence_ms: u64,
-    /// TTL in ms, at least 300 (default: the server's).
-    #[schema(minimum = 300)]
-    pub ttl_ms: Option<u64>,
 }
 
 /// Renews a lease and moves its fence.
@@ -544,23 +494,6 @@ async fn lease_renew(
     Ok(Json(lease_out(&s, lease)))
 }
 
-/// A release.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ReleaseBody {
-    /// The lease's token.
-    pub token: String,
-    /// The last time (unix ms) the holder's IDs really carried.
-    pub fence_ms: u64,
-}
-
-/// Whether a release happened.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Released {
-    /// Always true (a lease not held is 409 `lease_lost`).
-    pub released: bool,
-}
-
 /// Gives a value up.
 #[utoipa::path(post, path = "/v1/leases/{value}/release", tag = "lease", request_body = ReleaseBody,
     params(("value" = u64, Path, description = "The leased value")),
@@ -580,30 +513,6 @@ async fn lease_release(
     let Json(b) = body?;
     s.ids.leases.release(value, &b.token, b.fence_ms).await?;
     Ok(Json(Released { released: true }))
-}
-
-/// A tag as the store holds it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TagOut {
-    /// The tag.
-    pub tag: String,
-    /// The last ID handed out to anyone (decimal string).
-    pub max_id: String,
-    /// Its step (0: clients use their default).
-    pub step: u64,
-    /// Its description.
-    pub description: String,
-}
-
-impl From<TagInfo> for TagOut {
-    fn from(t: TagInfo) -> Self {
-        TagOut {
-            tag: t.tag,
-            max_id: t.max_id.to_string(),
-            step: t.step,
-            description: t.description,
-        }
-    }
 }
 
 /// Every tag of the store.
@@ -628,24 +537,6 @@ async fn tags_list(
     ))
 }
 
-/// A new tag.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateTag {
-    /// The tag: 1 to 128 of A-Z a-z 0-9 _ . : -, starting with a letter or digit.
-    #[schema(pattern = "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")]
-    pub tag: String,
-    /// The first ID, 1 ..= 2^63-1 (default 1).
-    #[schema(minimum = 1, maximum = 9223372036854775807_u64)]
-    pub start: Option<u64>,
-    /// The step, 1 ..= 2^40 (default 1000).
-    #[schema(minimum = 1, maximum = 1099511627776_u64)]
-    pub step: Option<u64>,
-    /// A description, at most 256 characters.
-    #[schema(max_length = 256)]
-    pub description: Option<String>,
-}
-
 /// Creates a tag (201), or answers 200 with the existing one, unchanged.
 #[utoipa::path(post, path = "/v1/admin/tags", tag = "admin", request_body = CreateTag,
     responses((status = 201, description = "Created", body = TagOut),
@@ -660,16 +551,7 @@ async fn tags_create(
 ) -> Result<(StatusCode, Json<TagOut>), ApiError> {
     s.auth().check(&headers, Need::Admin)?;
     let Json(b) = body?;
-    let mut spec = TagSpec::new(&b.tag)?;
-    if let Some(v) = b.start {
-        spec = spec.start(v)?;
-    }
-    if let Some(v) = b.step {
-        spec = spec.step(v)?;
-    }
-    if let Some(v) = &b.description {
-        spec = spec.description(v)?;
-    }
+    let spec = b.spec()?;
     let created = s.ids.store.create_tag(&spec).await?;
     let info = s
         .ids
@@ -683,21 +565,6 @@ async fn tags_create(
         StatusCode::OK
     };
     Ok((status, Json(info.into())))
-}
-
-/// A change to a tag.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UpdateTag {
-    /// New step, 1 ..= 2^40.
-    #[schema(minimum = 1, maximum = 1099511627776_u64)]
-    pub step: Option<u64>,
-    /// New description, at most 256 characters.
-    #[schema(max_length = 256)]
-    pub description: Option<String>,
-    /// Raise the counter so the next ID is at least this (never lowers it), 1 ..= 2^63-1.
-    #[schema(minimum = 1, maximum = 9223372036854775807_u64)]
-    pub next_at_least: Option<u64>,
 }
 
 /// Tunes a tag: step, description, or the next ID raised.
@@ -717,35 +584,10 @@ async fn tags_update(
     s.auth().check(&headers, Need::Admin)?;
     let tag = name_of(tag)?;
     let Json(b) = body?;
-    let mut update = TagUpdate::new();
-    if let Some(v) = b.step {
-        update = update.step(v)?;
-    }
-    if let Some(v) = &b.description {
-        update = update.description(v)?;
-    }
-    if let Some(v) = b.next_at_least {
-        update = update.next_at_least(v)?;
-    }
+    let update = b.update()?;
     Ok(Json(
         s.ids.segments.update_tag_async(&tag, &update).await?.into(),
     ))
-}
-
-/// A lease as the store holds it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LeaseRow {
-    /// The value.
-    pub value: u64,
-    /// `held`, `frozen` or `free`.
-    #[schema(value_type = String, pattern = "^(held|frozen|free)$")]
-    pub state: &'static str,
-    /// The holder's name.
-    pub holder: String,
-    /// ms until the lease ends (negative: ended that long ago).
-    pub expires_in_ms: i64,
-    /// The fence (unix ms).
-    pub last_time_ms: u64,
 }
 
 /// Every lease the store has a record of.
@@ -765,13 +607,7 @@ async fn leases_list(
             .list()
             .await?
             .into_iter()
-            .map(|i| LeaseRow {
-                state: i.state(),
-                value: i.value,
-                holder: i.holder,
-                expires_in_ms: i.expires_in_ms,
-                last_time_ms: i.last_time_ms,
-            })
+            .map(LeaseRow::from)
             .collect(),
     ))
 }

@@ -156,10 +156,50 @@ impl ClientLeases {
         ttl_ms: Option<u64>,
         holder: &str,
     ) -> Result<ClientLease> {
+        self.acquire_with(range, ttl_ms, holder, None, None).await
+    }
+
+    /// [`acquire`](ClientLeases::acquire) with the client's own `token` (checked by
+    /// [`check_token`]; `None`: a fresh random one) and a value to try first (`prefer`, the one
+    /// it held before a lost lease; ignored outside the range): what an `http(s)://` lease store sends, so it holds the
+    /// token before the server answers.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use std::time::Duration;
+    /// use idmint_core::lease::{ClientLeases, MemoryLeaseStore};
+    /// let leases = ClientLeases::new(MemoryLeaseStore::new(), idmint_core::Layout::preset("twitter")?,
+    ///     Duration::from_secs(30), Duration::from_secs(300))?;
+    /// let token = "0123456789abcdef0123456789abcdef";
+    /// let a = leases.acquire_with(None, None, "job", Some(token), Some(9)).await?;
+    /// assert_eq!((a.value, a.token.as_str()), (9, token));
+    /// let err = leases.acquire_with(None, None, "job", Some("short"), None).await.unwrap_err();
+    /// assert_eq!(err.kind(), "invalid_argument");
+    /// assert!(!err.to_string().contains("short"));
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub async fn acquire_with(
+        &self,
+        range: Option<(u64, u64)>,
+        ttl_ms: Option<u64>,
+        holder: &str,
+        token: Option<&str>,
+        prefer: Option<u64>,
+    ) -> Result<ClientLease> {
         let (first, last) = layout_range(&self.layout, range)?;
         let ttl = self.ttl(ttl_ms)?;
         let ttl_d = Duration::from_millis(ttl);
-        let req = LeaseRequest::new(first, last, holder, ttl_d, ttl_d)?;
+        let mut req = LeaseRequest::new(first, last, holder, ttl_d, ttl_d)?;
+        if let Some(token) = token {
+            check_token(token)?;
+            req.token = token.to_string();
+        }
+        if let Some(p) = prefer {
+            check_value(p)?;
+            // Outside the range it is no candidate (as in every store's own choice).
+            req.prefer = Some(p).filter(|v| (first..=last).contains(v));
+        }
         match self.store.acquire(&req).await? {
             Some(grant) => Ok(ClientLease {
                 value: grant.value,
@@ -229,6 +269,40 @@ impl ClientLeases {
                 .into(),
         }
     }
+}
+
+/// The shortest lease token a client may choose: 32 characters (128 bits as hex, what
+/// [`LeaseRequest::new`] draws).
+pub const MIN_TOKEN_LEN: usize = 32;
+/// The longest lease token a client may choose.
+pub const MAX_TOKEN_LEN: usize = 128;
+
+/// Checks a lease token a client chose: [`MIN_TOKEN_LEN`]..=[`MAX_TOKEN_LEN`] characters of
+/// `0-9 A-Z a-z _ -` (a guessable short one would let others renew or release the lease). The
+/// error tells the length, never the token.
+///
+/// ```
+/// use idmint_core::lease::check_token;
+/// assert!(check_token("0123456789abcdef0123456789abcdef").is_ok());
+/// let err = check_token("0123456789abcdef0123456789abcde!").unwrap_err();
+/// assert!(err.to_string().contains("32 characters") && !err.to_string().contains("abcde!"));
+/// ```
+pub fn check_token(token: &str) -> Result<()> {
+    let ok = (MIN_TOKEN_LEN..=MAX_TOKEN_LEN).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument {
+        name: "token".into(),
+        value: format!(
+            "a token of {} characters (not shown)",
+            token.chars().count()
+        ),
+        expected: format!("{MIN_TOKEN_LEN} to {MAX_TOKEN_LEN} characters of 0-9 A-Z a-z _ -"),
+    })
 }
 
 fn check_value(value: u64) -> Result<()> {

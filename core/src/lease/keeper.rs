@@ -577,7 +577,17 @@ impl Renewer {
                     guard.drop_lease();
                     self.shared
                         .note("the store no longer holds the lease".into());
-                    self.relet(&guard).await
+                    match self.relet(&guard).await {
+                        Some(wait) => wait,
+                        None => return,
+                    }
+                }
+                Ok(Err(e @ Error::NotAuthorized { .. })) => {
+                    // Retrying cannot help until the token changes: stop renewing, so the
+                    // lease ends at its deadline and next_id says why (LeaseLost).
+                    self.shared
+                        .note(format!("renewal refused, not retried: {e}"));
+                    return;
                 }
                 Ok(Err(e)) => {
                     self.shared.note(format!("renewal failed: {e}"));
@@ -594,8 +604,10 @@ impl Renewer {
         }
     }
 
-    /// Lease again (the same value first) after the store lost or gave away ours.
-    async fn relet(&mut self, guard: &Guard) -> Duration {
+    /// Lease again (the same value first) after the store lost or gave away ours: how long
+    /// until the next renewal, or `None` when the store refused the credentials (then the
+    /// renewer stops, as retrying cannot help).
+    async fn relet(&mut self, guard: &Guard) -> Option<Duration> {
         let mut req = self.req.clone();
         req.prefer = Some(self.value);
         let sent = Instant::now();
@@ -605,9 +617,14 @@ impl Renewer {
                 Ok(Ok(None)) => {
                     self.shared
                         .note("lost, and no value of the range is free".into());
-                    return self.ttl / 3;
+                    return Some(self.ttl / 3);
                 }
-                _ => return self.ttl / 10,
+                Ok(Err(e @ Error::NotAuthorized { .. })) => {
+                    self.shared
+                        .note(format!("leasing again refused, not retried: {e}"));
+                    return None;
+                }
+                _ => return Some(self.ttl / 10),
             };
         let recorded = guard.recorded_ms();
         let fence = recorded
@@ -620,7 +637,7 @@ impl Renewer {
             }
         } else {
             let Ok(bits) = node_bits_of(&self.layout, grant.value) else {
-                return self.ttl / 3;
+                return Some(self.ttl / 3);
             };
             guard.switch(bits, grant.fence_ms, grant.fence_ms);
             *self.shared.value.lock().unwrap_or_else(|p| p.into_inner()) = grant.value;
@@ -636,9 +653,9 @@ impl Renewer {
             guard.recorded(fence);
             guard.hold_until(sent + self.ttl - self.margin);
             self.shared.note(String::new());
-            self.ttl / 3
+            Some(self.ttl / 3)
         } else {
-            self.ttl / 10
+            Some(self.ttl / 10)
         }
     }
 }

@@ -37,6 +37,8 @@
 //! ```
 
 mod client;
+#[cfg(feature = "http")]
+mod http;
 mod keeper;
 mod memory;
 #[cfg(feature = "redis")]
@@ -47,7 +49,9 @@ mod sql;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use client::{ClientLease, ClientLeases};
+pub use client::{check_token, ClientLease, ClientLeases, MAX_TOKEN_LEN, MIN_TOKEN_LEN};
+#[cfg(feature = "http")]
+pub use http::HttpLeaseStore;
 pub use keeper::{LeaseOptions, DEFAULT_TTL};
 pub use memory::MemoryLeaseStore;
 #[cfg(feature = "redis")]
@@ -227,8 +231,9 @@ impl std::fmt::Debug for dyn LeaseStore {
 
 /// Opens a lease store by URL: `memory:` (a fresh store for this process), `sqlite:PATH`,
 /// `postgres://…`, `mysql://…` (table `idmint_workers`, or `?table=…`, created if missing) or
-/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`). The same URLs as the segment
-/// stores, and the same features.
+/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`), or an `idmint serve` at
+/// `http(s)://host:port?token=…` ([`HttpLeaseStore`], feature `http`). The same URLs as the
+/// segment stores, and the same features.
 ///
 /// ```
 /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -250,6 +255,8 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         }
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "http")]
+        Engine::Http => Ok(Arc::new(HttpLeaseStore::open(&url)?)),
         #[allow(unreachable_patterns)]
         other => Err(other.missing(&url, "store")),
     }

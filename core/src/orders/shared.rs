@@ -194,7 +194,8 @@ pub fn open_daily_counter(
         Engine::Redis => Ok(Arc::new(RedisDailyCounter::connect(url, name, opts)?)),
         #[allow(unreachable_patterns)]
         Engine::Redis => Err(Engine::Redis.missing(url, "counter")),
-        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
+        // A segment tag per day, in a SQL store or through an `idmint serve` (`http(s)://`).
+        Engine::Sqlite | Engine::Postgres | Engine::MySql | Engine::Http => {
             // Steps stay at `step`: the client's dynamic step would otherwise grow them and
             // skip more of each day's numbers.
             let client = SegmentClient::builder()

@@ -34,6 +34,8 @@
 //! ```
 
 mod client;
+#[cfg(feature = "http")]
+pub(crate) mod http;
 mod mapping;
 #[cfg(feature = "redis")]
 mod redis;
@@ -54,6 +56,8 @@ pub use crate::orders::shared::{
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
+#[cfg(feature = "http")]
+pub use http::{HttpStore, TOKEN_VAR};
 pub use mapping::{MaxIdMeaning, TableMapping};
 #[cfg(feature = "redis")]
 pub use redis::{redis_client, RedisMode, RedisStore};
@@ -247,6 +251,7 @@ impl StoreOptions {
 /// use idmint_core::segment::describe_url;
 /// assert_eq!(describe_url("postgres://app:secret@db:5432/ids?sslmode=disable"), "postgres://db:5432/ids");
 /// assert_eq!(describe_url("sqlite:./ids.db"), "sqlite:./ids.db");
+/// assert_eq!(describe_url("https://ids:8443?token=s3cret&ca=/ca.pem"), "https://ids:8443");
 /// ```
 pub fn describe_url(url: &str) -> String {
     let url = url.split('?').next().unwrap_or("");
@@ -268,6 +273,7 @@ pub fn describe_url(url: &str) -> String {
 /// | `postgres://user:pass@host:port/db`, `postgresql://…` | PostgreSQL | `postgres` |
 /// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
 /// | `redis://[:pass@]host:port[/db]`, `rediss://…` (TLS: [`redis_client`]) | Redis | `redis` |
+/// | `http://host:port[/prefix]`, `https://…` (`?token=`, `?ca=`) | an `idmint serve` ([`HttpStore`]) | `http` |
 ///
 /// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
 /// are read and removed; the rest go to the driver (TLS: PostgreSQL `sslmode=…&sslrootcert=…`,
@@ -301,6 +307,8 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         }
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "http")]
+        Engine::Http => Ok(Arc::new(HttpStore::open(&url)?)),
         #[allow(unreachable_patterns)]
         other => Err(other.missing(&url, "store")),
     }
@@ -311,7 +319,7 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
 pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
     let (opts, url) = opts.clone().apply_url(url)?;
     let engine = Engine::of(&url, "store")?;
-    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis) {
+    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis | Engine::Http) {
         return Err(Error::InvalidArgument {
             name: "schema".into(),
             value: describe_url(&url),
@@ -330,6 +338,7 @@ pub(crate) enum Engine {
     Postgres,
     MySql,
     Redis,
+    Http,
 }
 
 impl Engine {
@@ -343,11 +352,12 @@ impl Engine {
             "mysql" | "mariadb" => Engine::MySql,
             "redis" | "rediss" | "redis+sentinel" | "rediss+sentinel" | "redis+cluster"
             | "rediss+cluster" => Engine::Redis,
+            "http" | "https" => Engine::Http,
             _ => return Err(Error::InvalidArgument {
                 name: what.into(),
                 value: describe_url(url),
                 expected:
-                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster:// or memory:"
+                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, http://, https:// or memory:"
                         .into(),
             }),
         };
@@ -357,6 +367,7 @@ impl Engine {
             Engine::Postgres => cfg!(feature = "postgres"),
             Engine::MySql => cfg!(feature = "mysql"),
             Engine::Redis => cfg!(feature = "redis"),
+            Engine::Http => cfg!(feature = "http"),
         };
         if built {
             Ok(engine)
@@ -372,6 +383,7 @@ impl Engine {
             Engine::Postgres => "postgres",
             Engine::MySql => "mysql",
             Engine::Redis => "redis",
+            Engine::Http => "http",
         };
         Error::InvalidArgument {
             name: what.into(),

@@ -218,6 +218,18 @@ pub trait SegmentStore: Send + Sync + 'static {
     /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
     /// ```
     fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo>;
+
+    /// The largest `count` one [`allocate`](SegmentStore::allocate) takes: 2^40 for a store
+    /// that counts itself; an `http(s)://` store answers with its server's `max_count` once it
+    /// knows it, and clients keep their ranges within it.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentStore, MAX_STEP};
+    /// assert_eq!(MemoryStore::new().max_count(), MAX_STEP);
+    /// ```
+    fn max_count(&self) -> u64 {
+        super::tag::MAX_STEP
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -308,7 +308,10 @@ impl Shared {
 async fn refill_task(shared: Arc<Shared>, st: Arc<TagState>) {
     let mut backoff = shared.opts.retry_min;
     while !shared.is_closed() {
-        let count = st.plan_step(&shared.opts, Instant::now());
+        // Within the store's largest request (an `http(s)://` store's server `max_count`).
+        let count = st
+            .plan_step(&shared.opts, Instant::now())
+            .min(shared.store.max_count());
         let issued_before = st.high_water.load(Ordering::Acquire);
         let started = Instant::now();
         match shared.allocate(&st.name, count).await {

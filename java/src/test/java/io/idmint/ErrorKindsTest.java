@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -102,6 +105,26 @@ class ErrorKindsTest {
             Template t = Template.builder("SO-%y%M%D-%6S").check(CheckDigit.LUHN).build();
             String n = t.format(1_716_309_000_000L, 7);
             t.parse(n.replace("-000007", "-000008"));
+        });
+        c.put("not_authorized", () -> {
+            // An http:// store whose server refuses the request as idmint serve refuses one
+            // without a token: 401 and the API's error body (cli/tests/serve_store.rs runs the
+            // real server).
+            HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            http.createContext("/", ex -> {
+                byte[] body = "{\"error\":{\"kind\":\"unauthorized\",\"message\":\"no bearer token\"}}"
+                        .getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "application/json");
+                ex.sendResponseHeaders(401, body.length);
+                ex.getResponseBody().write(body);
+                ex.close();
+            });
+            http.start();
+            try (SegmentClient client = SegmentClient.connect("http://127.0.0.1:" + http.getAddress().getPort())) {
+                client.tag("orders");
+            } finally {
+                http.stop(0);
+            }
         });
         return c;
     }

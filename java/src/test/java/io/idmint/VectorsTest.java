@@ -52,7 +52,8 @@ class VectorsTest {
             Map.entry("invalid_template", InvalidTemplateException.class),
             Map.entry("counter_overflow", CounterOverflowException.class),
             Map.entry("invalid_uuid", InvalidUuidException.class),
-            Map.entry("check_digit_mismatch", CheckDigitMismatchException.class));
+            Map.entry("check_digit_mismatch", CheckDigitMismatchException.class),
+            Map.entry("not_authorized", NotAuthorizedException.class));
 
     static JsonNode load(String file) throws IOException {
         String dir = System.getProperty("idmint.vectors", "../tests/vectors");
