@@ -422,7 +422,8 @@ export function remoteClient(ex) {
 
         /** Lease a value, build (or switch) the generator, renew at once (moves the fence ahead). */
         async #lease() {
-            const body = { ttl_ms: this.#o.ttlMs, holder: this.#o.holder };
+            // After a lost lease the value held before first, as the core's keeper asks.
+            const body = { ttl_ms: this.#o.ttlMs, holder: this.#o.holder, prefer: this.#value ?? undefined };
             if (this.#o.range !== undefined) [body.first, body.last] = this.#o.range;
             const { answer: l } = await request(this.#server, this.#token, 'POST', '/v1/leases', body, this.#opTimeout(), 'leasing');
             option('id', l.value); // a node value JSON could not carry exactly: the core's value_out_of_range

@@ -96,7 +96,7 @@ async function leases(browser, web, ids) {
 async function outage(browser, web, ids) {
     const [lp, sp] = [await openPage(browser, web.url), await openPage(browser, web.url)];
     await lp.evaluate(async ({ url, token }) => {
-        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 3000 });
+        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 6000 });
         window.minted = [];
         for (let i = 0; i < 1000; i++) window.minted.push(window.g.nextId());
     }, { url: ids.url, token: ids.token });
@@ -191,7 +191,7 @@ async function frozenTab(browser, web, ids) {
     // The other page in a context of its own: its own renderer process, which the pause leaves alone.
     const op = await openPage(await browser.newContext(), web.url);
     const value = await fp.evaluate(async ({ url, token }) => {
-        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 3000 });
+        window.g = await window.idmint.Snowflake.create({ lease: url, token, leaseTtlMs: 6000 });
         window.minted = [];
         for (let i = 0; i < 5000; i++) window.minted.push(window.g.nextId());
         return window.g.nodes;
@@ -205,7 +205,7 @@ async function frozenTab(browser, web, ids) {
     // The other page waits for that very value: held, then frozen after its lease expired.
     const taken = await until(op, ({ url, token, v }) => {
         if (window.taking === undefined) {
-            window.taking = window.idmint.Snowflake.create({ lease: url, token, leaseRange: [v, v], leaseTtlMs: 3000 })
+            window.taking = window.idmint.Snowflake.create({ lease: url, token, leaseRange: [v, v], leaseTtlMs: 6000 })
                 .then((g) => { window.g = g; return true; }, (e) => { window.taking = undefined; window.lastKind = e.kind; });
         }
         return window.g ? window.g.nodes : null;
