@@ -359,9 +359,10 @@ fn limits_slow_headers_big_bodies_counts_methods_routes() {
         .unwrap();
     assert_eq!(r.status(), 200);
 
+    // (GET /v1/segment/{tag} is the tag's info, for http(s):// store clients.)
     for path in [
         "/v1/snowflake",
-        "/v1/segment/a",
+        "/v1/segment/a/range",
         "/v1/objectid",
         "/v1/uuid7",
     ] {
