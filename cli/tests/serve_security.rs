@@ -742,6 +742,22 @@ fn tls_https_only_and_certificate_reload() {
         https_layout(&ca1, s.port).expect("HTTPS with the test CA"),
         200
     );
+    // Core's https:// store (a segment client of this server) trusts the test CA by `?ca=`, and
+    // refuses the certificate when told to trust CA 2 only.
+    let store = |ca: &str| {
+        idmint_core::segment::SegmentClient::builder()
+            .store_url(&format!(
+                "https://localhost:{}?ca={}",
+                s.port,
+                dir.join(ca).display()
+            ))
+            .max_wait(Duration::from_millis(500))
+            .connect_blocking()
+            .expect("a client")
+    };
+    assert!(store("ca.pem").tag("tls").unwrap().next_id().unwrap() >= 1);
+    let refused = store("other-ca.pem").tag("tls").unwrap_err();
+    assert_eq!(refused.kind(), "store_unavailable", "{refused}");
     // HTTP/2 by ALPN on the same port.
     let r = ca1
         .get(format!("https://localhost:{}/v1/layout", s.port))
