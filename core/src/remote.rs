@@ -4,10 +4,12 @@
 //! [`rules_json`] and [`client_error`]), so that JavaScript does the I/O, the timers and the
 //! conversions, and decides nothing.
 //!
-//! The numbers are those of the core's own lease keeper ([`crate::lease`]: renew every TTL/3, a
-//! lease counts as lost a margin of TTL/5 before it ends, a failed renewal is retried after
-//! TTL/10, one store call may take TTL/4) and segment client ([`crate::segment`]: the next range
-//! is fetched once 20 % of the current one is used, …).
+//! The core's own lease keeper and segment client are built on these same constants (one place
+//! for each number), so the browser's client follows their rules: the lease keeper's
+//! ([`crate::lease`]: renew every TTL/3, a lease counts as lost a margin of TTL/5 before it
+//! ends, a failed renewal is retried after TTL/10, one store call may take TTL/4) and the
+//! segment client's ([`crate::segment`]: the next range is fetched once 20 % of the current one
+//! is used, …).
 //!
 //! ```
 //! use idmint_core::remote;

@@ -182,6 +182,67 @@ pub fn cors(http: &config::HttpConfig) -> Option<tower_http::cors::CorsLayer> {
     )
 }
 
+/// The limit layers answer with an empty or plain-text body; give those answers the JSON error
+/// body every other refusal has.
+fn limit_bodies(response: Response, limits: &config::LimitsConfig) -> Response {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/json")
+                || v.as_bytes().starts_with(b"application/grpc")
+        });
+    if is_json {
+        return response;
+    }
+    match response.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::PayloadTooLarge(format!(
+                "the request body is larger than this server's limit of {} bytes (limits.max_body_bytes)",
+                limits.max_body_bytes
+            ))
+            .into_response()
+        }
+        StatusCode::SERVICE_UNAVAILABLE => {
+            ApiError::Timeout(limits.request_timeout_ms).into_response()
+        }
+        _ => response,
+    }
+}
+
+/// Counts every request by route pattern and status.
+async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_default();
+    // Requests keep being answered while draining (readiness is off); an HTTP/1.1 answer then
+    // closes its connection, so the client opens a new one, to a server that is ready.
+    let http1 = req.version() == axum::http::Version::HTTP_11;
+    let mut response = next.run(req).await;
+    if http1 && !s.ids.accepting.load(std::sync::atomic::Ordering::Acquire) {
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
+    s.ids
+        .metrics
+        .request(&route, response.status().as_u16(), started.elapsed());
+    response
+}
+
+/// Runs the server until SIGTERM or SIGINT: opens the generators, serves the API and admin
+/// listeners, reloads tokens and TLS on SIGHUP; on the way out turns readiness off, drains
+/// requests in flight (bounded by `limits.shutdown_grace_ms`) and releases the node lease.
+pub async fn run(config: Config) -> Result<(), ServeError> {
+    listen::run(config).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,65 +344,4 @@ mod tests {
         let e = c.check().unwrap_err().to_string();
         assert!(e.starts_with("config key `http.cors_origins[0]`"), "{e}");
     }
-}
-
-/// The limit layers answer with an empty or plain-text body; give those answers the JSON error
-/// body every other refusal has.
-fn limit_bodies(response: Response, limits: &config::LimitsConfig) -> Response {
-    use axum::http::{header, StatusCode};
-    use axum::response::IntoResponse;
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| {
-            v.as_bytes().starts_with(b"application/json")
-                || v.as_bytes().starts_with(b"application/grpc")
-        });
-    if is_json {
-        return response;
-    }
-    match response.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::PayloadTooLarge(format!(
-                "the request body is larger than this server's limit of {} bytes (limits.max_body_bytes)",
-                limits.max_body_bytes
-            ))
-            .into_response()
-        }
-        StatusCode::SERVICE_UNAVAILABLE => {
-            ApiError::Timeout(limits.request_timeout_ms).into_response()
-        }
-        _ => response,
-    }
-}
-
-/// Counts every request by route pattern and status.
-async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|m| m.as_str().to_owned())
-        .unwrap_or_default();
-    // Requests keep being answered while draining (readiness is off); an HTTP/1.1 answer then
-    // closes its connection, so the client opens a new one, to a server that is ready.
-    let http1 = req.version() == axum::http::Version::HTTP_11;
-    let mut response = next.run(req).await;
-    if http1 && !s.ids.accepting.load(std::sync::atomic::Ordering::Acquire) {
-        response.headers_mut().insert(
-            axum::http::header::CONNECTION,
-            axum::http::HeaderValue::from_static("close"),
-        );
-    }
-    s.ids
-        .metrics
-        .request(&route, response.status().as_u16(), started.elapsed());
-    response
-}
-
-/// Runs the server until SIGTERM or SIGINT: opens the generators, serves the API and admin
-/// listeners, reloads tokens and TLS on SIGHUP; on the way out turns readiness off, drains
-/// requests in flight (bounded by `limits.shutdown_grace_ms`) and releases the node lease.
-pub async fn run(config: Config) -> Result<(), ServeError> {
-    listen::run(config).await
 }

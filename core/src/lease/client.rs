@@ -13,8 +13,7 @@ use crate::clock::whole_ms;
 use crate::layout::Layout;
 use crate::{Error, Result};
 
-/// The shortest TTL a lease may have: renewals every TTL/3 must fit a store round trip.
-const MIN_TTL_MS: u64 = 300;
+use crate::remote::{LEASE_MAX_TTL_MS, LEASE_MIN_TTL_MS as MIN_TTL_MS};
 
 /// A lease just taken or renewed for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,8 +87,8 @@ impl ClientLeases {
     ) -> Result<ClientLeases> {
         layout_range(&layout, None)?;
         let max_ttl_ms = whole_ms(max_ttl);
-        if !(MIN_TTL_MS..=86_400_000).contains(&max_ttl_ms) {
-            return Err(ttl_error("max_ttl_ms", max_ttl_ms, 86_400_000));
+        if !(MIN_TTL_MS..=LEASE_MAX_TTL_MS).contains(&max_ttl_ms) {
+            return Err(ttl_error("max_ttl_ms", max_ttl_ms, LEASE_MAX_TTL_MS));
         }
         let default_ttl_ms = whole_ms(default_ttl);
         if !(MIN_TTL_MS..=max_ttl_ms).contains(&default_ttl_ms) {

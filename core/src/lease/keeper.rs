@@ -10,6 +10,7 @@ use super::{open_lease_store, Grant, LeaseRequest, LeaseStore};
 use crate::clock::{whole_ms, Clock, WallClock};
 use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
+use crate::remote;
 use crate::snowflake::{GuardSource, SnowflakeBuilder};
 use crate::{Error, Result};
 
@@ -62,7 +63,7 @@ impl std::fmt::Debug for LeaseOptions {
 }
 
 /// The TTL of a lease unless set: renewed every 3⅓ s, lost 2 s before it ends.
-pub const DEFAULT_TTL: Duration = Duration::from_secs(10);
+pub const DEFAULT_TTL: Duration = Duration::from_millis(remote::LEASE_DEFAULT_TTL_MS);
 
 impl LeaseOptions {
     /// Lease from the store at `url` (see [`open_lease_store`]), opened when the generator is
@@ -172,11 +173,13 @@ impl LeaseOptions {
     }
 
     fn margin_time(&self) -> Duration {
-        self.margin.unwrap_or(self.ttl / 5)
+        self.margin
+            .unwrap_or(share(self.ttl, remote::LEASE_MARGIN_DIVISOR))
     }
 
     fn op_time(&self) -> Duration {
-        self.op_timeout.unwrap_or(self.ttl / 4)
+        self.op_timeout
+            .unwrap_or(share(self.ttl, remote::LEASE_OP_TIMEOUT_DIVISOR))
     }
 
     fn check(&self) -> Result<()> {
@@ -324,7 +327,7 @@ impl Keeper for LeaseKeeper {
             value,
             store: self.describe.clone(),
             reason: if last.is_empty() {
-                "not renewed in time".into()
+                remote::LOST_NOT_RENEWED.into()
             } else {
                 last
             },
@@ -571,12 +574,11 @@ impl Renewer {
                     guard.recorded(fence);
                     guard.hold_until(sent + self.ttl - self.margin);
                     self.shared.note(String::new());
-                    self.ttl / 3
+                    share(self.ttl, remote::LEASE_RENEW_DIVISOR)
                 }
                 Ok(Ok(false)) => {
                     guard.drop_lease();
-                    self.shared
-                        .note("the store no longer holds the lease".into());
+                    self.shared.note(remote::LOST_TAKEN.into());
                     match self.relet(&guard).await {
                         Some(wait) => wait,
                         None => return,
@@ -591,14 +593,14 @@ impl Renewer {
                 }
                 Ok(Err(e)) => {
                     self.shared.note(format!("renewal failed: {e}"));
-                    self.ttl / 10
+                    share(self.ttl, remote::LEASE_RETRY_DIVISOR)
                 }
                 Err(_) => {
                     self.shared.note(format!(
                         "renewal took over {} ms",
                         self.op_timeout.as_millis()
                     ));
-                    self.ttl / 10
+                    share(self.ttl, remote::LEASE_RETRY_DIVISOR)
                 }
             };
         }
@@ -617,14 +619,14 @@ impl Renewer {
                 Ok(Ok(None)) => {
                     self.shared
                         .note("lost, and no value of the range is free".into());
-                    return Some(self.ttl / 3);
+                    return Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR));
                 }
                 Ok(Err(e @ Error::NotAuthorized { .. })) => {
                     self.shared
                         .note(format!("leasing again refused, not retried: {e}"));
                     return None;
                 }
-                _ => return Some(self.ttl / 10),
+                _ => return Some(share(self.ttl, remote::LEASE_RETRY_DIVISOR)),
             };
         let recorded = guard.recorded_ms();
         let fence = recorded
@@ -637,7 +639,7 @@ impl Renewer {
             }
         } else {
             let Ok(bits) = node_bits_of(&self.layout, grant.value) else {
-                return Some(self.ttl / 3);
+                return Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR));
             };
             guard.switch(bits, grant.fence_ms, grant.fence_ms);
             *self.shared.value.lock().unwrap_or_else(|p| p.into_inner()) = grant.value;
@@ -653,9 +655,9 @@ impl Renewer {
             guard.recorded(fence);
             guard.hold_until(sent + self.ttl - self.margin);
             self.shared.note(String::new());
-            Some(self.ttl / 3)
+            Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR))
         } else {
-            Some(self.ttl / 10)
+            Some(share(self.ttl, remote::LEASE_RETRY_DIVISOR))
         }
     }
 }
@@ -680,4 +682,10 @@ impl<C> SnowflakeBuilder<C> {
         self.lease = Some(Arc::new(options));
         self
     }
+}
+
+/// `ttl / divisor`: the timings a holder derives from its TTL (the divisors are
+/// [`crate::remote`]'s, which the browser's client reads too).
+fn share(ttl: Duration, divisor: u64) -> Duration {
+    ttl / u32::try_from(divisor).unwrap_or(u32::MAX)
 }

@@ -110,7 +110,7 @@ pub struct TagSpec {
 }
 
 /// The step of a tag created without one (Leaf's default is 1000 too).
-pub const DEFAULT_STEP: u64 = 1000;
+pub const DEFAULT_STEP: u64 = crate::remote::SEGMENT_DEFAULT_STEP;
 
 /// The largest step a tag or a client may use: segments are addressed by 44-bit offsets.
 pub const MAX_STEP: u64 = 1 << 40;

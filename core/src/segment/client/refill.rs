@@ -17,7 +17,7 @@ use tokio::runtime::{Handle, Runtime};
 use super::buffer::{lock, TagState};
 use crate::segment::store::{IdRange, SegmentStore, TagInfo};
 use crate::segment::tag::{validate_tag, TagSpec, TagUpdate, DEFAULT_STEP, MAX_STEP};
-use crate::{Error, Result};
+use crate::{remote, Error, Result};
 
 /// What the builder sets; the defaults are those [`SegmentClient::builder`] documents.
 ///
@@ -40,15 +40,16 @@ pub(super) struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            refill_at: 20,
+            // The numbers the browser's client reads too (crate::remote).
+            refill_at: remote::SEGMENT_REFILL_AT as u8,
             max_step: 1_000_000,
             default_step: DEFAULT_STEP,
             auto_create: true,
             default_tag: None,
-            max_wait: Duration::from_secs(3),
-            op_timeout: Duration::from_secs(3),
-            retry_min: Duration::from_millis(50),
-            retry_max: Duration::from_secs(2),
+            max_wait: Duration::from_millis(remote::SEGMENT_MAX_WAIT_MS),
+            op_timeout: Duration::from_millis(remote::SEGMENT_OP_TIMEOUT_MS),
+            retry_min: Duration::from_millis(remote::SEGMENT_RETRY_MIN_MS),
+            retry_max: Duration::from_millis(remote::SEGMENT_RETRY_MAX_MS),
             grow_below: Duration::from_secs(15 * 60),
             shrink_above: Duration::from_secs(30 * 60),
         }
