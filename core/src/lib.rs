@@ -54,6 +54,7 @@ mod guard;
 pub mod layout;
 #[cfg(feature = "segment")]
 pub mod lease;
+pub mod metrics;
 pub mod obfuscate;
 pub mod objectid;
 #[cfg(feature = "orders")]

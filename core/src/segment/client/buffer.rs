@@ -106,6 +106,9 @@ pub(super) struct TagState {
     pub(super) poison: Mutex<Option<Error>>,
     pub(super) last_error: Mutex<Option<String>>,
     pub(super) refills: AtomicU64,
+    /// IDs in every range installed so far: minus what is still buffered, the IDs handed out
+    /// (counted here, once per range, not once per ID on the hot path).
+    pub(super) fetched: AtomicU64,
     pub(super) store_errors: AtomicU64,
     pub(super) refill_ns_total: AtomicU64,
     pub(super) refill_ns_last: AtomicU64,
@@ -139,6 +142,7 @@ impl TagState {
             poison: Mutex::new(None),
             last_error: Mutex::new(None),
             refills: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
             store_errors: AtomicU64::new(0),
             refill_ns_total: AtomicU64::new(0),
             refill_ns_last: AtomicU64::new(0),
@@ -212,6 +216,7 @@ impl TagState {
         let gen = self.word.0.load(Ordering::Acquire) >> OFF_BITS;
         let next = (gen + 1) & GEN_MASK;
         let trigger = range.len() * refill_at as u64 / 100;
+        self.fetched.fetch_add(range.len(), Ordering::Relaxed);
         self.slots[(next & 1) as usize].write(next, range, trigger);
     }
 

@@ -35,6 +35,7 @@ use crate::{Error, Result};
 /// assert_eq!((m.refills, m.store_errors), (1, 0));
 /// assert_eq!(m.waits, 1); // the first call waits for the first range
 /// assert_eq!(m.remaining, 999);
+/// assert_eq!(m.issued, 1);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +44,8 @@ pub struct TagMetrics {
     pub tag: String,
     /// IDs left in memory: the rest of the current range plus the next one, if fetched.
     pub remaining: u64,
+    /// IDs handed out so far (every range fetched, less what is still in memory).
+    pub issued: u64,
     /// The step of the last range fetched (grows and shrinks with the rate of use).
     pub step: u64,
     /// Ranges fetched from the store.
@@ -53,6 +56,8 @@ pub struct TagMetrics {
     pub max_refill_latency: Duration,
     /// Mean time of successful refills.
     pub mean_refill_latency: Duration,
+    /// Time of every successful refill added up (with `refills`, a rate's mean).
+    pub total_refill_latency: Duration,
     /// Failed store calls (each retry counts).
     pub store_errors: u64,
     /// The last store error, if any.
@@ -415,14 +420,17 @@ impl SegmentClient {
 fn metrics(st: &TagState) -> TagMetrics {
     let refills = st.refills.load(Ordering::Relaxed);
     let total = st.refill_ns_total.load(Ordering::Relaxed);
+    let remaining = st.remaining();
     TagMetrics {
         tag: st.name.clone(),
-        remaining: st.remaining(),
+        remaining,
+        issued: st.fetched.load(Ordering::Relaxed).saturating_sub(remaining),
         step: st.step.load(Ordering::Relaxed),
         refills,
         last_refill_latency: Duration::from_nanos(st.refill_ns_last.load(Ordering::Relaxed)),
         max_refill_latency: Duration::from_nanos(st.refill_ns_max.load(Ordering::Relaxed)),
         mean_refill_latency: Duration::from_nanos(total.checked_div(refills).unwrap_or(0)),
+        total_refill_latency: Duration::from_nanos(total),
         store_errors: st.store_errors.load(Ordering::Relaxed),
         last_error: lock(&st.last_error).clone(),
         waits: st.waits.load(Ordering::Relaxed),

@@ -1,0 +1,358 @@
+//! The metrics every idmint package publishes, defined once: names, instruments, units and
+//! meanings ([`METRICS`]), and the values of a generator or a segment client at one moment
+//! ([`observe_snowflake`], [`observe_segments`]).
+//!
+//! The Python and Node packages hand these to the OpenTelemetry API (an observable counter or
+//! gauge per entry, read when the exporter collects), the JVM package to Micrometer; none of them
+//! names a metric or computes a value itself. The values are counters the core keeps anyway, so
+//! publishing them costs nothing on the minting path. `docs/metrics.md` lists the same table (a
+//! test compares them).
+//!
+//! Names follow OpenTelemetry's conventions (dotted, the unit not in the name, instrumentation
+//! scope `idmint`); a Prometheus exporter turns `idmint.segment.refills` into
+//! `idmint_segment_refills_total`.
+//!
+//! ```
+//! use idmint_core::metrics::{observe_snowflake, Instrument, METRICS};
+//! use idmint_core::{Layout, Snowflake};
+//! let g = Snowflake::builder(Layout::preset("twitter")?).node("datacenter", 1).node("worker", 2).build()?;
+//! g.next_ids(3)?;
+//! let issued = observe_snowflake(&g).into_iter().find(|o| o.metric == "idmint.ids.issued").unwrap();
+//! assert_eq!((issued.value, issued.attributes[0].1.as_str()), (3.0, "snowflake"));
+//! let def = METRICS.iter().find(|m| m.name == issued.metric).unwrap();
+//! assert_eq!(def.instrument, Instrument::Counter);
+//! # Ok::<(), idmint_core::Error>(())
+//! ```
+
+use crate::Snowflake;
+
+/// How a metric is published.
+///
+/// ```
+/// assert_eq!(idmint_core::metrics::Instrument::Counter.as_str(), "counter");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instrument {
+    /// A total that only grows (OpenTelemetry: observable counter; Micrometer: function
+    /// counter; Prometheus: `_total`).
+    Counter,
+    /// A value that goes up and down (observable gauge).
+    Gauge,
+}
+
+impl Instrument {
+    /// The instrument's name in [`definitions_json`]: `counter` or `gauge`.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::metrics::Instrument::Gauge.as_str(), "gauge");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Instrument::Counter => "counter",
+            Instrument::Gauge => "gauge",
+        }
+    }
+}
+
+/// One metric: what every package publishes under this name.
+///
+/// ```
+/// let m = &idmint_core::metrics::METRICS[0];
+/// assert!(m.name.starts_with("idmint."));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Metric {
+    /// The OpenTelemetry name (`idmint.ids.issued`).
+    pub name: &'static str,
+    /// Counter or gauge.
+    pub instrument: Instrument,
+    /// The UCUM unit (`s`, `{id}`, `1`).
+    pub unit: &'static str,
+    /// What it counts, one sentence.
+    pub description: &'static str,
+    /// The attributes each value carries (`kind`, `tag`).
+    pub attributes: &'static [&'static str],
+}
+
+/// Every metric, in the order `docs/metrics.md` lists them.
+///
+/// ```
+/// let names: Vec<_> = idmint_core::metrics::METRICS.iter().map(|m| m.name).collect();
+/// assert!(names.contains(&"idmint.segment.remaining"));
+/// ```
+pub const METRICS: &[Metric] = &[
+    Metric {
+        name: "idmint.ids.issued",
+        instrument: Instrument::Counter,
+        unit: "{id}",
+        description: "IDs handed out, by generator kind (snowflake, segment) and segment tag",
+        attributes: &["kind", "tag"],
+    },
+    Metric {
+        name: "idmint.clock.rollbacks",
+        instrument: Instrument::Counter,
+        unit: "{event}",
+        description: "Times the snowflake generator found the clock behind its last issued time",
+        attributes: &[],
+    },
+    Metric {
+        name: "idmint.clock.waits",
+        instrument: Instrument::Counter,
+        unit: "{event}",
+        description:
+            "Times a snowflake request waited for the clock (next tick, rollback, borrowed lead)",
+        attributes: &[],
+    },
+    Metric {
+        name: "idmint.lease.held",
+        instrument: Instrument::Gauge,
+        unit: "1",
+        description:
+            "1 while the generator holds its node value's lease, 0 while it refuses to mint",
+        attributes: &[],
+    },
+    Metric {
+        name: "idmint.lease.fence",
+        instrument: Instrument::Gauge,
+        unit: "s",
+        description: "The lease's fence in the store (unix time): IDs carry times up to this",
+        attributes: &[],
+    },
+    Metric {
+        name: "idmint.lease.renew.failures",
+        instrument: Instrument::Counter,
+        unit: "{event}",
+        description: "Lease renewals that failed",
+        attributes: &[],
+    },
+    Metric {
+        name: "idmint.segment.remaining",
+        instrument: Instrument::Gauge,
+        unit: "{id}",
+        description:
+            "Segment IDs buffered in memory (the current range and the next one, if fetched)",
+        attributes: &["tag"],
+    },
+    Metric {
+        name: "idmint.segment.refills",
+        instrument: Instrument::Counter,
+        unit: "{refill}",
+        description: "Ranges fetched from the store",
+        attributes: &["tag"],
+    },
+    Metric {
+        name: "idmint.segment.refill.time",
+        instrument: Instrument::Counter,
+        unit: "s",
+        description:
+            "Time spent in successful refills, added up (divided by refills: the mean latency)",
+        attributes: &["tag"],
+    },
+    Metric {
+        name: "idmint.segment.refill.max",
+        instrument: Instrument::Gauge,
+        unit: "s",
+        description: "The slowest successful refill",
+        attributes: &["tag"],
+    },
+    Metric {
+        name: "idmint.segment.store.errors",
+        instrument: Instrument::Counter,
+        unit: "{error}",
+        description: "Failed store calls (each retry counts)",
+        attributes: &["tag"],
+    },
+    Metric {
+        name: "idmint.segment.waits",
+        instrument: Instrument::Counter,
+        unit: "{event}",
+        description: "Requests that found both buffered ranges used up and waited for a refill",
+        attributes: &["tag"],
+    },
+];
+
+/// One metric's value at one moment, with its attributes.
+///
+/// ```
+/// let o = idmint_core::metrics::Observation { metric: "idmint.clock.waits", value: 0.0, attributes: vec![] };
+/// assert_eq!(o.metric, "idmint.clock.waits");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    /// The metric's name, one of [`METRICS`].
+    pub metric: &'static str,
+    /// The value (a count, seconds, or 0/1).
+    pub value: f64,
+    /// Attribute name and value pairs, as [`Metric::attributes`] names them.
+    pub attributes: Vec<(&'static str, String)>,
+}
+
+fn obs(metric: &'static str, value: f64, attributes: Vec<(&'static str, String)>) -> Observation {
+    debug_assert!(
+        METRICS.iter().any(|m| m.name == metric),
+        "{metric} is not in METRICS"
+    );
+    Observation {
+        metric,
+        value,
+        attributes,
+    }
+}
+
+/// A snowflake generator's values now: IDs issued, clock rollbacks and waits, and its lease's
+/// state when it has one.
+///
+/// ```
+/// use idmint_core::{metrics::observe_snowflake, Layout, Snowflake};
+/// let g = Snowflake::builder(Layout::preset("sonyflake")?).node("machine", 9).build()?;
+/// g.next_id()?;
+/// let names: Vec<_> = observe_snowflake(&g).into_iter().map(|o| o.metric).collect();
+/// // Without a lease there is no lease state to report.
+/// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits"]);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn observe_snowflake<C: crate::Clock>(g: &Snowflake<C>) -> Vec<Observation> {
+    let s = g.stats();
+    #[allow(unused_mut)] // pushed to only with feature `segment` (leases)
+    let mut out = vec![
+        obs(
+            "idmint.ids.issued",
+            s.issued as f64,
+            vec![("kind", "snowflake".into())],
+        ),
+        obs("idmint.clock.rollbacks", s.rollbacks as f64, vec![]),
+        obs("idmint.clock.waits", s.waits as f64, vec![]),
+    ];
+    #[cfg(feature = "segment")]
+    if let Some(l) = g.lease_stats() {
+        out.push(obs(
+            "idmint.lease.held",
+            if l.held { 1.0 } else { 0.0 },
+            vec![],
+        ));
+        out.push(obs(
+            "idmint.lease.fence",
+            l.fence_ms as f64 / 1000.0,
+            vec![],
+        ));
+        out.push(obs(
+            "idmint.lease.renew.failures",
+            l.renew_failures as f64,
+            vec![],
+        ));
+    }
+    out
+}
+
+/// A segment client's values now, per tag it has served.
+///
+/// ```
+/// use idmint_core::segment::{MemoryStore, SegmentClient};
+/// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+/// client.next_ids("orders", 5)?;
+/// let all = idmint_core::metrics::observe_segments(&client);
+/// let issued = all.iter().find(|o| o.metric == "idmint.ids.issued").unwrap();
+/// assert_eq!(issued.value, 5.0);
+/// assert_eq!(issued.attributes, [("kind", "segment".to_string()), ("tag", "orders".to_string())]);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[cfg(feature = "segment")]
+pub fn observe_segments(client: &crate::segment::SegmentClient) -> Vec<Observation> {
+    let mut out = Vec::new();
+    for m in client.metrics() {
+        let tag = || vec![("tag", m.tag.clone())];
+        out.push(obs(
+            "idmint.ids.issued",
+            m.issued as f64,
+            vec![("kind", "segment".into()), ("tag", m.tag.clone())],
+        ));
+        out.push(obs("idmint.segment.remaining", m.remaining as f64, tag()));
+        out.push(obs("idmint.segment.refills", m.refills as f64, tag()));
+        out.push(obs(
+            "idmint.segment.refill.time",
+            m.total_refill_latency.as_secs_f64(),
+            tag(),
+        ));
+        out.push(obs(
+            "idmint.segment.refill.max",
+            m.max_refill_latency.as_secs_f64(),
+            tag(),
+        ));
+        out.push(obs(
+            "idmint.segment.store.errors",
+            m.store_errors as f64,
+            tag(),
+        ));
+        out.push(obs("idmint.segment.waits", m.waits as f64, tag()));
+    }
+    out
+}
+
+/// [`METRICS`] as JSON (an array of `{name, instrument, unit, description, attributes}`), for a
+/// package that builds its instruments from the table.
+///
+/// ```
+/// let json = idmint_core::metrics::definitions_json();
+/// assert!(json.starts_with("[{\"name\":\"idmint.ids.issued\",\"instrument\":\"counter\""));
+/// ```
+pub fn definitions_json() -> String {
+    let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    let items: Vec<String> = METRICS
+        .iter()
+        .map(|m| {
+            let attrs: Vec<String> = m.attributes.iter().map(|a| q(a)).collect();
+            format!(
+                "{{\"name\":{},\"instrument\":{},\"unit\":{},\"description\":{},\"attributes\":[{}]}}",
+                q(m.name),
+                q(m.instrument.as_str()),
+                q(m.unit),
+                q(m.description),
+                attrs.join(",")
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/metrics.md lists every metric with its instrument, unit and description, as here.
+    #[test]
+    fn docs_list_the_table() {
+        let doc = include_str!("../../docs/metrics.md");
+        for m in METRICS {
+            let row = format!(
+                "| `{}` | {} | `{}` | {} |",
+                m.name,
+                m.instrument.as_str(),
+                m.unit,
+                m.description
+            );
+            assert!(doc.contains(&row), "docs/metrics.md lacks the row\n{row}");
+        }
+        let rows = doc.lines().filter(|l| l.starts_with("| `idmint.")).count();
+        assert_eq!(
+            rows,
+            METRICS.len(),
+            "docs/metrics.md lists a metric the core does not define"
+        );
+    }
+
+    #[test]
+    fn names_are_unique_and_dotted() {
+        for (i, m) in METRICS.iter().enumerate() {
+            assert!(
+                m.name.starts_with("idmint.") && !m.name.contains('_'),
+                "{}",
+                m.name
+            );
+            assert!(
+                METRICS[i + 1..].iter().all(|n| n.name != m.name),
+                "{} twice",
+                m.name
+            );
+        }
+    }
+}
