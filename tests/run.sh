@@ -61,7 +61,9 @@ PY_VENV=python/.venv
 python_tools() {
     [ -x "$PY_VENV/bin/python" ] || python3 -m venv "$PY_VENV"
     "$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10" "python-ulid>=3" "cyksuid>=2"
+        "maturin>=1.16,<2" "pytest>=8" "pymongo>=4" "mypy>=1.10" "python-ulid>=3" "cyksuid>=2" \
+        "sqlalchemy>=2,<3" "django>=5.2,<6" "pydantic>=2,<3" "psycopg[binary]>=3.1,<4" \
+        "opentelemetry-api>=1.20,<2" "opentelemetry-sdk>=1.20,<2"
 }
 
 # The server tests' Python tools (tests/server/): a gRPC client generated from the .proto
@@ -204,7 +206,8 @@ section_segment() {
 }
 
 section_python() {
-    # python/.venv holds maturin, pytest and pymongo, and idmint built by `pip install ./python`
+    # python/.venv holds maturin, pytest, pymongo, the frameworks of python/tests/test_frameworks.py,
+    # and idmint built by `pip install ./python`
     # (the user's path) in the `ci` profile. The wheel is rebuilt only when a source it is built
     # from changed.
     local py=$PY_VENV/bin/python stamp=$PY_VENV/.idmint-built

@@ -45,6 +45,8 @@ __all__ = [
     "encode",
     "guess",
     "lease_list",
+    "metric_definitions",
+    "observe_all",
     "parse",
     "parse_uuid7",
     "split_tagged",
@@ -246,6 +248,8 @@ class Snowflake:
         fields: dict[str, SupportsIndex] | None = None,
         **node_fields: SupportsIndex,
     ) -> int: ...
+    def observe(self) -> list[_Observation]:
+        """The core's metrics of this generator now (``Closed`` once closed)."""
     def close(self) -> None: ...
     def __enter__(self) -> Snowflake: ...
     def __exit__(
@@ -287,6 +291,17 @@ class LeaseInfo:
 
 def lease_list(url: str, *, timeout: _Duration | None = None) -> list[LeaseInfo]:
     """The leases of the store at ``url``, in value order."""
+
+_Observation = tuple[str, float, dict[str, str]]
+"""One metric's value now: ``(metric, value, {attribute: value})``."""
+
+def metric_definitions() -> list[tuple[str, Literal["counter", "gauge"], str, str, list[str]]]:
+    """Every metric the idmint packages publish (``docs/metrics.md``), as ``(name, instrument,
+    unit, description, attributes)``."""
+
+def observe_all(sources: list[Snowflake | SegmentClient]) -> list[_Observation]:
+    """The metrics of every generator and client given, combined by the core's rule per metric
+    (one value per metric and attribute set); a closed generator adds nothing."""
 
 @final
 class SegmentClient:
@@ -338,6 +353,8 @@ class SegmentClient:
     ) -> asyncio.Future[bool]: ...
     @property
     def metrics(self) -> list[TagMetrics]: ...
+    def observe(self) -> list[_Observation]:
+        """The core's metrics of every tag served, now."""
     @property
     def store(self) -> str: ...
     def close(self) -> None: ...

@@ -14,6 +14,7 @@ mod errors;
 mod formats;
 mod layout;
 mod lease;
+mod metrics;
 mod obfuscate;
 mod objectid;
 mod redis_snowflake;
@@ -41,6 +42,8 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<redis_snowflake::RedisSnowflake>()?;
     m.add_class::<lease::LeaseInfo>()?;
     m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::metric_definitions, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::observe_all, m)?)?;
     m.add_class::<objectid::ObjectId>()?;
     m.add_class::<objectid::ObjectIdGenerator>()?;
     m.add_function(wrap_pyfunction!(shortid::encode, m)?)?;

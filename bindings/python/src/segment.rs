@@ -19,7 +19,8 @@ use crate::errors::{to_py, IntoPy};
 
 /// A client drawing segment IDs for any number of tags from one store, refilled in the
 /// background. Thread-safe; a context manager (sync and async) that closes it.
-#[pyclass(frozen, module = "idmint", name = "SegmentClient")]
+// weakref: idmint/otel.py observes clients without keeping them alive.
+#[pyclass(frozen, weakref, module = "idmint", name = "SegmentClient")]
 pub struct SegmentClient {
     inner: core::SegmentClient,
 }
@@ -160,6 +161,13 @@ impl SegmentClient {
             .collect()
     }
 
+    /// The core's metrics of every tag served now (`idmint_core::metrics::observe_segments`):
+    /// `(metric, value, attributes)` tuples.
+    fn observe(&self) -> Vec<crate::metrics::Observed> {
+        use crate::metrics::Source;
+        crate::metrics::observed(self.observations())
+    }
+
     /// The store, as kind and address (no credentials).
     #[getter]
     fn store(&self) -> &str {
@@ -201,6 +209,12 @@ impl SegmentClient {
 
     fn __repr__(&self) -> String {
         format!("SegmentClient({:?})", self.inner.store())
+    }
+}
+
+impl crate::metrics::Source for SegmentClient {
+    fn observations(&self) -> Vec<idmint_core::metrics::Observation> {
+        idmint_core::metrics::observe_segments(&self.inner)
     }
 }
 

@@ -8,6 +8,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use idmint_core as core;
 use idmint_core::lease::LeaseOptions;
+use idmint_core::metrics::{observe_snowflake, Observation};
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
 use crate::convert::{self, fit, int_value, opt_duration, time_value, u64_or_digits};
@@ -138,7 +139,8 @@ impl Stats {
 /// lowers its high-water mark; garbage collection does the same. The generator sits behind an
 /// `ArcSwapOption` so that `close()` can take it from under running calls: a call in flight
 /// keeps it alive until it returns, and every later one raises `Closed`.
-#[pyclass(frozen, module = "idmint", name = "Snowflake")]
+// weakref: idmint/otel.py observes generators without keeping them alive.
+#[pyclass(frozen, weakref, module = "idmint", name = "Snowflake")]
 pub struct Snowflake {
     gen: ArcSwapOption<Gen>,
 }
@@ -159,6 +161,17 @@ impl Snowflake {
             Some(g) => f(g),
             None => Err(closed()),
         }
+    }
+}
+
+impl crate::metrics::Source for Snowflake {
+    /// A closed generator has nothing left to report.
+    fn observations(&self) -> Vec<Observation> {
+        self.gen
+            .load()
+            .as_deref()
+            .map(observe_snowflake)
+            .unwrap_or_default()
     }
 }
 
@@ -399,6 +412,12 @@ impl Snowflake {
                 max_lead_ms: s.max_lead_ms,
             })
         })
+    }
+
+    /// The core's metrics of this generator now (`idmint_core::metrics::observe_snowflake`):
+    /// `(metric, value, attributes)` tuples.
+    fn observe(&self) -> PyResult<Vec<crate::metrics::Observed>> {
+        self.with(|g| Ok(crate::metrics::observed(observe_snowflake(g))))
     }
 
     #[getter]
