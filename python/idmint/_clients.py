@@ -1,5 +1,6 @@
-"""The clients a framework integration shares: one segment client and one snowflake generator
-per configuration (an SQLAlchemy engine, a Django project), opened on first use.
+"""What the framework integrations share: the clients (one segment client and one snowflake
+generator per configuration, an SQLAlchemy engine or a Django project, opened on first use)
+and :func:`read_or`, a core reader whose refusal becomes the framework's validation error.
 
 Used by :mod:`idmint.sqlalchemy` and :mod:`idmint.django`; no ID rule is here. Each client
 is the core's, with the core's defaults and checks: the options are passed through as given.
@@ -16,10 +17,22 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from . import _idmint
-from ._errors import Forked
+from ._errors import Error, Forked
+
+T = TypeVar("T")
+
+
+def read_or(refusal: Callable[[str], Exception], read: Callable[[Any], T], value: Any) -> T:
+    """``read(value)`` with a reader of the package (``ObjectId``, ``parse``); its refusal (an
+    idmint error, or a ``TypeError`` for a value of the wrong type) raised again as
+    ``refusal(message)``, the framework's validation error, with the core's message."""
+    try:
+        return read(value)
+    except (Error, TypeError) as e:
+        raise refusal(str(e)) from e
 
 
 class Clients:

@@ -23,17 +23,9 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from . import _idmint
-from ._errors import Error
+from ._clients import read_or
 
 __all__ = ["Id", "IdStr", "IdType", "ObjectId", "ObjectIdType"]
-
-
-def _core(read: Any, value: Any) -> Any:
-    """``read(value)``; a refusal as the ``ValueError`` pydantic reports (the core's message)."""
-    try:
-        return read(value)
-    except (Error, TypeError) as e:
-        raise ValueError(str(e)) from e
 
 
 def _schema(
@@ -42,7 +34,8 @@ def _schema(
     # Without json_string the value (an int) serialises as itself.
     text = core_schema.plain_serializer_function_ser_schema(str, when_used="json")
     return core_schema.no_info_plain_validator_function(
-        lambda v: _core(read, v),
+        # pydantic reports a ValueError as the field's error.
+        lambda v: read_or(ValueError, read, v),
         json_schema_input_schema=json_input,
         serialization=text if json_string else None,
     )

@@ -32,6 +32,28 @@ def work(worker: int, rows: int) -> None:
     Document.objects.bulk_create([Document(title=name) for _ in range(rows - half)])
 
 
+def check_object_id_field() -> None:
+    """ObjectIdField reads what idmint.ObjectId reads; its refusal is a ValidationError with the
+    core's message."""
+    import idmint
+    from django.core.exceptions import ValidationError
+    from idmint.django.fields import ObjectIdField
+
+    field = ObjectIdField()
+    oid = idmint.ObjectId()
+    assert field.to_python(str(oid).upper()) == oid and field.get_prep_value(oid) == str(oid)
+    try:
+        idmint.ObjectId("zz")
+    except idmint.InvalidObjectId as e:
+        core = str(e)
+    try:
+        field.to_python("zz")
+    except ValidationError as e:
+        assert e.messages == [core], (e.messages, core)
+    else:
+        raise AssertionError("ObjectIdField took 'zz'")
+
+
 def main() -> int:
     workers, rows = int(sys.argv[1]), int(sys.argv[2])
     django.setup()
@@ -39,6 +61,7 @@ def main() -> int:
     from shop.use import create_some
 
     print(create_some(), flush=True)
+    check_object_id_field()
     connections.close_all()
     pids = []
     for i in range(workers):

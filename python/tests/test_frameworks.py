@@ -294,14 +294,20 @@ def test_sqlalchemy_prefork_workers(database, monkeypatch, capsys):
     assert held_leases(database) == []
 
 
-def test_sqlalchemy_unattached_engine():
+def test_sqlalchemy_unattached_engine_and_type_repr():
     from sqlalchemy import create_engine
     from sqlalchemy.exc import InvalidRequestError
 
-    from idmint.sqlalchemy import clients
+    from idmint.sqlalchemy import ObjectIdType, clients
 
     with pytest.raises(InvalidRequestError, match="attach"):
         clients(create_engine("sqlite://"))
+    # What Alembic's autogenerate writes into a migration makes the same column type.
+    again = eval(repr(ObjectIdType()), {"ObjectIdType": ObjectIdType})
+    assert repr(again) == "ObjectIdType(length=24)" and again.impl.length == 24
+    oid = idmint.ObjectId()
+    assert again.process_bind_param(oid, None) == str(oid)  # type: ignore[arg-type]
+    assert again.process_result_value(str(oid), None) == oid  # type: ignore[arg-type]
 
 
 # ---- Django ----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from .. import _idmint
-from .._errors import Error
+from .._clients import read_or
 from . import clients
 
 __all__ = ["ObjectIdField", "SegmentField", "SnowflakeField"]
@@ -87,12 +87,12 @@ class SegmentField(_Minted, models.BigIntegerField):
         return clients().segment_id(self.tag)
 
 
+def _invalid(message: str) -> ValidationError:
+    return ValidationError(message, code="invalid")
+
+
 def _object_id(value: Any) -> _idmint.ObjectId:
-    """``value`` read by the core, its refusal a ``ValidationError`` with the core's message."""
-    try:
-        return _idmint.ObjectId(value)
-    except (Error, TypeError) as e:
-        raise ValidationError(str(e), code="invalid") from e
+    return read_or(_invalid, _idmint.ObjectId, value)
 
 
 class ObjectIdField(_Minted, models.CharField):
