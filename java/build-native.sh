@@ -11,6 +11,9 @@
 #      (with one fix: see UniffiCleanAction below);
 #   4. the exception classes, one per error kind of idmint-core's table (package io.idmint,
 #      public) -> target/generated-sources/errors (rewritten only where their text changed).
+#   5. with IDMINT_JVM_CROSS_TARGETS (the release build's `aarch64-unknown-linux-gnu`): the library
+#      cross-built for each Rust target too -> target/native/<platform>/, so the one jar carries
+#      every platform (the Java is the same for all: it is generated from the host's library).
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
 # library or the generator changed. Generated code is not committed.
 #
@@ -46,7 +49,11 @@ bindgen_out="$bindgen_target_dir/$profile"
 [ "$profile" = dev ] && bindgen_out="$bindgen_target_dir/debug"
 bindgen="$bindgen_out/idmint-jvm-bindgen"
 [ -x "$bindgen" ] || echo "idmint: building the Java generator (first build: minutes)" >&2
-(cd "$ROOT" && CARGO_TARGET_DIR="$bindgen_target_dir" cargo build --quiet --profile "$profile" \
+# The generator runs here and never ships: it links with the system's tools even where the
+# release build links with zig (tests/lib.sh zig_env), which keeps its cache outside the
+# repository valid for every clone.
+(cd "$ROOT" && CARGO_TARGET_DIR="$bindgen_target_dir" env -u CC_x86_64_unknown_linux_gnu \
+    -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER cargo build --quiet --profile "$profile" \
     -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
 [ "${1:-}" = --generator ] && exit 0
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
@@ -73,3 +80,19 @@ fi
     sed -i 's/private class UniffiCleanAction/private static class UniffiCleanAction/' "$f"
 done
 "$out/idmint-jvm-errors" --out-dir "$JAVA_DIR/target/generated-sources/errors"
+
+# The cross builds: the library alone, by Rust target, where JNA looks for it on that platform.
+for triple in ${IDMINT_JVM_CROSS_TARGETS:-}; do
+    case $triple in
+        aarch64-unknown-linux-gnu) cross=linux-aarch64 ;;
+        x86_64-unknown-linux-gnu) cross=linux-x86-64 ;;
+        *) echo "idmint: no cross build recipe for $triple" >&2; exit 1 ;;
+    esac
+    (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
+        --target "$triple" -p idmint-jvm --lib)
+    cross_out="$target_dir/$triple/$profile"
+    [ "$profile" = dev ] && cross_out="$target_dir/$triple/debug"
+    mkdir -p "$JAVA_DIR/target/native/$cross"
+    cmp -s "$cross_out/libidmint_jvm.so" "$JAVA_DIR/target/native/$cross/libidmint_jvm.so" ||
+        cp "$cross_out/libidmint_jvm.so" "$JAVA_DIR/target/native/$cross/libidmint_jvm.so"
+done

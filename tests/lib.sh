@@ -15,7 +15,12 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 ;;
-            web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;
+            web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;&
+            packages)
+                # The foreign systems the packages' smoke tests run in (tests/rootfs.sh).
+                command -v debootstrap >/dev/null || need+=(debootstrap)
+                [ -x /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || need+=(qemu-user-static)
+                ;;
             server) command -v promtool >/dev/null || need+=(prometheus) ;;
         esac
     done
@@ -59,7 +64,46 @@ jvm_bindgen() {
     nice -n 19 "$IDMINT_ROOT/java/build-native.sh" --generator
 }
 
-# rustfmt and clippy, and the wasm32 target when `web` runs: one job, as rustup changes the
+# The build's Python tools (tests/packages.sh and zig_env): maturin (wheels, and the `zig cc`
+# wrapper), auditwheel (the wheels' manylinux check) and ziglang (zig as a wheel from PyPI: the
+# C compiler and linker of every Linux build, see zig_env), in a venv under target/.
+PACKAGES_TOOLS=${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages-tools
+packages_tools() {
+    [ -x "$PACKAGES_TOOLS/bin/python" ] || python3 -m venv "$PACKAGES_TOOLS"
+    "$PACKAGES_TOOLS/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "maturin>=1.16,<2" "auditwheel>=6,<7" "ziglang==0.17.1"
+}
+
+# zig_env: every cargo build of tests/run.sh and tests/packages.sh compiles its C (SQLite, ring)
+# and links with zig for glibc 2.17 (tests/zig/cc), for x86-64 and for ARM64 alike, so the
+# libraries the packages ship load on any glibc from 2.17 on (CentOS 7, Amazon Linux 2, Debian
+# 11, Ubuntu 20.04), not only on this machine's. The tests build with the same settings on
+# purpose: cargo counts the linker in every crate's fingerprint, so one setting for all keeps
+# one compiled copy of the core for the tests and the x86-64 packages.
+zig_env() {
+    if ! [ -x "$PACKAGES_TOOLS/bin/maturin" ] || ! "$PACKAGES_TOOLS/bin/python" -c 'import ziglang' 2>/dev/null; then
+        packages_tools
+    fi
+    local z=$IDMINT_ROOT/tests/zig
+    export IDMINT_MATURIN=$PACKAGES_TOOLS/bin/maturin
+    CARGO_ZIGBUILD_ZIG_PATH=$("$PACKAGES_TOOLS/bin/python" -c 'import os, ziglang
+print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
+    export CARGO_ZIGBUILD_ZIG_PATH
+    export CC_x86_64_unknown_linux_gnu=$z/x86_64-linux-gnu.2.17-cc
+    export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$z/x86_64-linux-gnu.2.17-cc
+    export CC_aarch64_unknown_linux_gnu=$z/aarch64-linux-gnu.2.17-cc
+    export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$z/aarch64-linux-gnu.2.17-cc
+    export AR_aarch64_unknown_linux_gnu=$z/ar
+}
+
+# without_zig CMD...: CMD with the system's cc and linker, for builds that never ship and keep
+# their own cache (the fuzz targets with libFuzzer's C++, the JVM's Java generator).
+without_zig() {
+    env -u CC_x86_64_unknown_linux_gnu -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER "$@"
+}
+
+# rustfmt and clippy, the wasm32 target when `web` runs (`rustup_parts wasm`), the ARM64 one for
+# `packages` (`rustup_parts wasm aarch64`): one job, as rustup changes the
 # toolchain's files and two of it at once could clash.
 rustup_parts() {
     local have
@@ -67,7 +111,12 @@ rustup_parts() {
     for c in rustfmt clippy; do
         grep -q "^$c" <<<"$have" || rustup component add "$c"
     done
-    if [ "${1:-}" = wasm ]; then
+    # `aarch64`: the ARM64 packages are cross-built (tests/packages.sh).
+    if [[ " $* " == *" aarch64 "* ]]; then
+        rustup target list --installed | grep -qx aarch64-unknown-linux-gnu ||
+            rustup target add aarch64-unknown-linux-gnu
+    fi
+    if [[ " $* " == *" wasm "* ]]; then
         rustup target list --installed | grep -qx wasm32-unknown-unknown ||
             rustup target add wasm32-unknown-unknown
         # The browser's modules (web/build.mjs) are built on nightly with the standard library

@@ -31,7 +31,7 @@ PROFILE=${IDMINT_CARGO_PROFILE:-release}
 export IDMINT_CARGO_PROFILE=$PROFILE
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 OUT=${IDMINT_PACKAGES_DIR:-$TARGET/packages}
-TOOLS=$TARGET/packages-tools
+TOOLS=$PACKAGES_TOOLS
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 # The one Vite the browser smoke test bundles with (from the npm registry).
 VITE=7.3.8
@@ -42,11 +42,7 @@ die() {
     exit 1
 }
 
-tools() {
-    [ -x "$TOOLS/bin/python" ] || python3 -m venv "$TOOLS"
-    "$TOOLS/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "maturin>=1.16,<2" "auditwheel>=6,<7"
-}
+tools() { packages_tools; }
 
 # Every package carries the workspace's version: a release bumps them together.
 check_versions() {
@@ -59,35 +55,62 @@ check_versions() {
     [ "$v" = "$VERSION" ] || die "java/pom.xml has version $v, the workspace (Cargo.toml) $VERSION"
 }
 
+# The Rust targets every native package is built for (Linux, glibc 2.17 and newer; tests/lib.sh
+# zig_env links them with zig against glibc 2.17's symbols): the host's, x86-64, then ARM64.
+CROSS=aarch64-unknown-linux-gnu
+
+# glibc_max FILE: the highest GLIBC_ symbol version FILE needs (readelf reads any architecture).
+glibc_max() {
+    readelf -W --dyn-syms "$1" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1
+}
+# needs_at_most FILE NAME: fails unless FILE needs glibc 2.17 at most; prints what it needs.
+needs_at_most_217() {
+    local max
+    max=$(glibc_max "$1")
+    printf '  %-44s needs %s\n' "$2" "$max"
+    [ "$(printf '%s\nGLIBC_2.17\n' "$max" | sort -V | tail -1)" = GLIBC_2.17 ] ||
+        die "$2 needs $max, above the promised GLIBC_2.17"
+}
+
 build_python() {
-    step "python: maturin build (abi3, cargo profile $PROFILE), auditwheel show"
-    (cd python && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
-        --auditwheel check)
+    local target wheel tag shown
+    for target in "" "$CROSS"; do
+        step "python: maturin build (abi3, manylinux2014, ${target:-host x86-64}, cargo profile $PROFILE), auditwheel show"
+        (cd python && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
+            --compatibility manylinux2014 --auditwheel check ${target:+--target "$target"})
+    done
     local wheels=("$OUT"/python/*.whl)
-    [ ${#wheels[@]} -eq 1 ] || die "expected one wheel, got: ${wheels[*]}"
-    # maturin tags the wheel with the oldest manylinux its glibc symbols allow; auditwheel, the
-    # tool PyPI's guidance names, must find the same tag (and no library outside the policy).
-    local tag shown
-    tag=$(basename "${wheels[0]}" .whl | awk -F- '{print $NF}')
-    case $tag in manylinux_*) ;; *) die "$(basename "${wheels[0]}") is not tagged manylinux_*" ;; esac
-    shown=$("$TOOLS/bin/auditwheel" show "${wheels[0]}")
-    echo "$shown" | tr '\n' ' ' | sed 's/  */ /g' | cut -c1-160
-    echo
-    grep -q "platform tag: \"$tag\"" <<<"$shown" || die "auditwheel show does not confirm $tag: $shown"
+    [ ${#wheels[@]} -eq 2 ] || die "expected two wheels, got: ${wheels[*]}"
+    for wheel in "${wheels[@]}"; do
+        # maturin tags a manylinux2014 wheel with both names of the policy (PEP 600's and PEP
+        # 599's); auditwheel, the tool PyPI's guidance names, must find the same glibc 2.17 policy
+        # (and no library outside it).
+        tag=$(basename "$wheel" .whl | awk -F- '{print $NF}')
+        case $tag in manylinux_2_17_*.manylinux2014_*) ;; *) die "$(basename "$wheel") is not tagged manylinux2014" ;; esac
+        shown=$("$TOOLS/bin/auditwheel" show "$wheel")
+        echo "$shown" | tr '\n' ' ' | sed 's/  */ /g' | cut -c1-160
+        echo
+        grep -q "platform tag: \"${tag%%.*}\"" <<<"$shown" || die "auditwheel show does not confirm ${tag%%.*}: $shown"
+    done
 }
 
 build_node() {
-    local key
-    key=$(node -p "require('./node/platform.js').platformKey()")
-    [ -f "node/npm/$key/package.json" ] || die "no platform package for $key (node/npm/$key/package.json)"
-    step "npm: the addon (node/scripts/build.js, cargo profile $PROFILE) as idmint-$key"
-    node node/scripts/build.js
-    local stage=$OUT/stage
+    local key host stage=$OUT/stage
+    host=$(node -p "require('./node/platform.js').platformKey()")
+    [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
     rm -rf "$stage"
-    mkdir -p "$stage/platform" "$stage/main" "$OUT/npm"
-    cp "node/npm/$key/package.json" "node/npm/$key/README.md" "$stage/platform/"
-    cp "node/idmint.$key.node" "$stage/platform/"
-    (cd "$stage/platform" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    mkdir -p "$stage/main" "$OUT/npm"
+    for key in $(ls node/npm); do
+        step "npm: the addon (node/scripts/build.js, cargo profile $PROFILE) as idmint-$key"
+        case $key in
+            "$host") node node/scripts/build.js ;;
+            linux-arm64-gnu) node node/scripts/build.js --target "$CROSS" ;;
+            *) die "no build for node/npm/$key" ;;
+        esac
+        mkdir -p "$stage/$key"
+        cp "node/npm/$key/package.json" "node/npm/$key/README.md" "node/idmint.$key.node" "$stage/$key/"
+        (cd "$stage/$key" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    done
 
     step "npm: idmint (JS and types; optionalDependencies on the platform packages)"
     # npm pack in node/ picks the files package.json lists (its prepack copies js/facade.* in);
@@ -129,29 +152,45 @@ build_java() {
     mkdir -p "$repo"
     [ -d "$HOME/.m2/repository" ] && cp -a "$HOME/.m2/repository/." "$repo/"
     rm -rf "$repo/io/idmint"
-    (cd java && IDMINT_JVM_TARGET_DIR=${IDMINT_JVM_TARGET_DIR:-$TARGET} \
+    (cd java && IDMINT_JVM_TARGET_DIR=${IDMINT_JVM_TARGET_DIR:-$TARGET} IDMINT_JVM_CROSS_TARGETS=$CROSS \
         mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -Dmaven.test.skip=true install)
     local dir=$repo/io/idmint/idmint/$VERSION f
     for f in "idmint-$VERSION.jar" "idmint-$VERSION-sources.jar" "idmint-$VERSION-javadoc.jar" "idmint-$VERSION.pom"; do
         [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
     done
-    jar tf "$dir/idmint-$VERSION.jar" | grep -E '^[a-z0-9-]+/(libidmint_jvm\.(so|dylib)|idmint_jvm\.dll)$' ||
-        die "the jar carries no native library"
+    local p
+    for p in linux-x86-64 linux-aarch64; do
+        jar tf "$dir/idmint-$VERSION.jar" | grep -qx "$p/libidmint_jvm.so" ||
+            die "the jar carries no $p/libidmint_jvm.so"
+    done
 }
 
 sizes() {
-    local repo=$OUT/maven-repo/io/idmint/idmint/$VERSION f
+    local repo=$OUT/maven-repo/io/idmint/idmint/$VERSION f lib nat=$OUT/natives
+    # Each native library as it ships, taken out of its package: its size, and the glibc it needs.
+    rm -rf "$nat"
+    mkdir -p "$nat"
+    for f in "$OUT"/python/*.whl; do
+        lib=$(python3 -c 'import sys, zipfile
+print(next(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if n.endswith(".so")))' "$f")
+        (cd "$nat" && python3 -c 'import sys, zipfile
+open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$f" "$lib" \
+            "$(basename "$f" .whl | awk -F- '{print $NF}' | sed 's/.*manylinux2014_//').$(basename "$lib")")
+    done
+    for f in "$OUT"/npm/idmint-linux-*.tgz; do
+        lib=$(tar -tzf "$f" | grep '\.node$')
+        tar -xzOf "$f" "$lib" >"$nat/$(basename "$lib")"
+    done
+    for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm'); do
+        (cd "$nat" && unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"${lib%%/*}.libidmint_jvm.so")
+    done
+    step "native libraries: the highest glibc symbol version each needs (at most GLIBC_2.17)"
+    for f in "$nat"/*; do needs_at_most_217 "$f" "$(basename "$f")"; done
     {
         for f in "$OUT"/python/*.whl "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
-            "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar"; do
+            "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar" "$nat"/*; do
             printf '%s\t%s\n' "$(basename "$f")" "$(stat -c %s "$f")"
         done
-        f=$(tar -tzf "$OUT"/npm/idmint-linux-*.tgz | grep '\.node$')
-        printf '%s (in its tarball)\t%s\n' "$(basename "$f")" \
-            "$(tar -xzOf "$OUT"/npm/idmint-linux-*.tgz "$f" | wc -c)"
-        f=$(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm')
-        printf '%s (in the jar)\t%s\n' "$f" "$(python3 -c 'import sys, zipfile
-print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).file_size)' "$repo/idmint-$VERSION.jar" "$f")"
         # Two modules: the main one, and the display IDs' (loaded on demand).
         for f in $(tar -tzf "$OUT"/npm/idmint-web-*.tgz | grep '\.wasm$'); do
             printf '%s\t%s\n' "$(basename "$f")" "$(tar -xzOf "$OUT"/npm/idmint-web-*.tgz "$f" | wc -c)"
@@ -159,12 +198,13 @@ print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).file_size)' "$repo/idmin
         done
     } >"$OUT/sizes.tsv"
     step "artifacts (bytes; also $OUT/sizes.tsv)"
-    awk -F'\t' '{ printf "  %-44s %10d  (%.1f KiB)\n", $1, $2, $2 / 1024 }' "$OUT/sizes.tsv"
+    awk -F'\t' '{ printf "  %-52s %10d  (%.1f KiB)\n", $1, $2, $2 / 1024 }' "$OUT/sizes.tsv"
 }
 
 build() {
     check_versions
-    [ -x "$TOOLS/bin/maturin" ] && [ -x "$TOOLS/bin/auditwheel" ] || tools
+    zig_env
+    rustup_parts aarch64
     rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
@@ -194,8 +234,9 @@ smoke_python() {
     step "python: a fresh venv, pip install --no-index <wheel>, smoke.py"
     local dir=$WORK/python
     as_user python3 -m venv "$dir/venv"
+    # pip picks the wheel for this machine from the two, as it would from PyPI.
     as_user "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index \
-        "$OUT"/python/*.whl
+        --find-links "$OUT/python" idmint
     (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
 }
 
@@ -208,7 +249,7 @@ smoke_node() {
     # idmint-linux-x64-gnu@VERSION with the tarball given beside it, as it would from the registry.
     (cd "$dir" && as_user npm init -y >/dev/null &&
         as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
-            "$OUT"/npm/idmint-linux-*.tgz &&
+            "$OUT"/npm/idmint-linux-x64-gnu-*.tgz &&
         as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors")
 
     step "npm: without the platform package, the error names it"
@@ -230,19 +271,50 @@ smoke_java() {
     # mvn -q prints nothing when all passed: say what ran.
     sed -n 's/.*<testsuite .*name="\([^"]*\)".* tests="\([0-9]*\)" errors="0" skipped="0" failures="0".*/\1: \2 JUnit tests passed/p' \
         "$dir"/target/surefire-reports/TEST-*.xml | grep . || die "the Maven consumer's tests did not all run"
+    # The same compiled test and its classpath, for the runs in other systems (smoke_in).
+    (cd "$dir" && as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" \
+        -Didmint.version="$VERSION" dependency:build-classpath -Dmdep.includeScope=test \
+        -Dmdep.outputFile="$dir/cp.abs" &&
+        as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" dependency:copy \
+            -Dartifact=org.junit.platform:junit-platform-console-standalone:$JUNIT_CONSOLE \
+            -DoutputDirectory="$dir/launcher")
 }
 
-smoke_web() {
-    step "web: a Vite $VITE app importing idmint-web, vite build, its page in headless Chromium"
-    local dir=$WORK/vite
-    cp -r tests/packages/vite "$dir"
-    cp tests/vectors/snowflake.json "$dir/src/"
-    (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --no-audit --no-fund --silent "vite@$VITE" "$OUT"/npm/idmint-web-*.tgz &&
-        as_user npx vite build --logLevel warn)
-    [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
-    npm_ci web # playwright-core, which drives Debian's chromium in web/'s own tests
-    as_user node web/test/run-page.mjs "$dir/dist"
+# The JUnit console launcher the foreign systems run the Maven consumer's test with (the
+# platform release of the consumer's junit-jupiter 5.10.2).
+JUNIT_CONSOLE=1.10.2
+
+# smoke_in ROOTFS: the packages for ROOTFS's machine installed and run inside it (chroot; ARM64
+# through qemu-user-static), by that system's own python3, node and java, with no Rust toolchain
+# there. What smoke_python, smoke_node and smoke_java ran on this machine, from the same files.
+smoke_in() {
+    local name=$1 root w=/tmp/idmint-smoke jar cp=()
+    root=$(tests/rootfs.sh "$name")
+    step "$name: the packages installed and run in a Debian root filesystem ($root)"
+    rm -rf "${root:?}$w"
+    mkdir -p "$root$w/python" "$root$w/node" "$root$w/maven"
+    cp -r tests/vectors "$root$w/vectors"
+    cp tests/packages/in-rootfs.sh "$root$w/"
+    cp tests/packages/smoke.py "$OUT"/python/*.whl "$root$w/python/"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
+        "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-*.tgz "$root$w/node/"
+    cp -r "$WORK/maven/target/test-classes" "$WORK/maven/launcher" "$root$w/maven/"
+    # The classpath's jars where they were in the local repository (the test checks that
+    # io.idmint's classes come from io/idmint/idmint/<version>/).
+    for jar in $(tr ':' ' ' <"$WORK/maven/cp.abs"); do
+        mkdir -p "$(dirname "$root$w/maven/repo/${jar#"$OUT/maven-repo/"}")"
+        cp "$jar" "$root$w/maven/repo/${jar#"$OUT/maven-repo/"}"
+        cp+=("$w/maven/repo/${jar#"$OUT/maven-repo/"}")
+    done
+    (IFS=:; echo "${cp[*]}") >"$root$w/maven/cp.txt"
+    mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+    mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
+    local rc=0
+    chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+        "$w/in-rootfs.sh" || rc=$?
+    umount "$root/proc" "$root/dev"
+    rm -rf "${root:?}$w"
+    [ $rc -eq 0 ] || die "the packages failed in $name"
 }
 
 smoke() {
@@ -257,6 +329,8 @@ smoke() {
     smoke_node
     smoke_java
     smoke_web
+    smoke_in bookworm-arm64
+    smoke_in bullseye-amd64
     step "every package installed and ran without a Rust toolchain"
 }
 

@@ -9,6 +9,9 @@
 //   node scripts/build.js --if-missing  only when the .node file is not there
 //   node scripts/build.js --js-only     only the copies of the shared API (npm pack's prepack)
 //   node scripts/build.js --debug       a debug build
+//   node scripts/build.js --target T    a cross build for the Rust target T (the release build's
+//                                       aarch64-unknown-linux-gnu), written as idmint.<key>.node
+//                                       for T's platform key (linux-arm64-gnu)
 //
 // IDMINT_CARGO_PROFILE picks the cargo profile (default `release`); tests/run.sh sets `ci`, the
 // workspace's optimized profile without LTO, so every section shares one build.
@@ -21,9 +24,17 @@ const path = require('node:path');
 
 const pkgDir = path.resolve(__dirname, '..');
 const repoRoot = path.resolve(pkgDir, '..');
-// Named as napi-rs names a platform (index.js looks for it first, then the prebuilt package).
-const out = path.join(pkgDir, require('../platform.js').localAddonFile());
 const args = process.argv.slice(2);
+// The Rust targets a release builds the addon for, by napi-rs's platform key.
+const TARGETS = { 'x86_64-unknown-linux-gnu': 'linux-x64-gnu', 'aarch64-unknown-linux-gnu': 'linux-arm64-gnu' };
+const target = args.includes('--target') ? args[args.indexOf('--target') + 1] : undefined;
+if (target !== undefined && !(target in TARGETS)) {
+  console.error(`idmint: --target ${target}: the addon is cross-built for ${Object.keys(TARGETS).join(', ')}`);
+  process.exit(2);
+}
+// Named as napi-rs names a platform (index.js looks for it first, then the prebuilt package).
+const platform = require('../platform.js');
+const out = path.join(pkgDir, platform.localAddonFile(target ? TARGETS[target] : platform.platformKey()));
 
 // The shared API (js/facade.js, an ES module, the one source of both packages' API) as the
 // CommonJS file index.js requires, and its types, copied in only when a copy differs. Outside
@@ -60,6 +71,7 @@ if (!fs.existsSync(path.join(repoRoot, 'bindings', 'node', 'Cargo.toml'))) {
 const profile = args.includes('--debug') ? 'dev' : process.env.IDMINT_CARGO_PROFILE || 'release';
 const cargoArgs = ['build', '-p', 'idmint-node', '--message-format=json-render-diagnostics'];
 cargoArgs.push('--profile', profile);
+if (target) cargoArgs.push('--target', target);
 const r = spawnSync(process.env.CARGO || 'cargo', cargoArgs, {
   cwd: repoRoot,
   stdio: ['ignore', 'pipe', 'inherit'],

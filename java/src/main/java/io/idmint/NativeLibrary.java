@@ -88,13 +88,19 @@ final class NativeLibrary {
         return platform + "/" + file;
     }
 
+    /** The platforms a release jar is built with (tests/packages.sh), by JNA's resource prefix. */
+    static final java.util.List<String> BUILT = java.util.List.of("linux-x86-64", "linux-aarch64");
+
     /** Throws an error naming {@code platform} when the jar carries no library for it. */
     static void check(String platform, ClassLoader loader) {
         if (loader.getResource(resourcePath(platform)) == null) {
+            String carried = String.join(", ", BUILT.stream()
+                    .filter(p -> loader.getResource(resourcePath(p)) != null).toList());
             throw new UnsatisfiedLinkError(
                     "idmint: this jar has no native library for platform " + platform
                             + " (os.name=" + System.getProperty("os.name") + ", os.arch="
-                            + System.getProperty("os.arch") + "); it carries linux-x86-64. "
+                            + System.getProperty("os.arch") + "); it carries "
+                            + (carried.isEmpty() ? "none" : carried) + ". "
                             + "Build idmint from source on this platform (java/README.md), or point "
                             + "-Djna.library.path at a directory holding " + resourcePath(platform)
                                     .substring(platform.length() + 1));

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The Debian root filesystems the packages' smoke tests run in (tests/packages.sh smoke-foreign):
+# what a user on another system has, with no Rust toolchain in it.
+#
+#   tests/rootfs.sh NAME     prints the root filesystem's path, making it first when missing
+#
+# NAME is one of:
+#   bookworm-arm64    Debian 12 for ARM64 (aarch64): python3 + python3-venv, nodejs + npm,
+#                     openjdk-17-jre-headless, run through Debian's qemu-user-static (binfmt_misc)
+#   bullseye-amd64    Debian 11 for x86-64, glibc 2.31: openjdk-17-jre-headless (its python3 3.9
+#                     and nodejs 12 are older than the packages' minimums: those are checked by
+#                     their symbol versions instead)
+#
+# Made once with debootstrap from Debian's mirror and kept outside the repository
+# (IDMINT_ROOTFS_DIR, default ~/.cache/idmint/rootfs), so a fresh clone reuses them; a half-made
+# one (an interrupted run) is never used: the tree is built under NAME.tmp and renamed when done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tests/lib.sh
+
+DIR=${IDMINT_ROOTFS_DIR:-$HOME/.cache/idmint/rootfs}
+MIRROR=${IDMINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+# qemu-user-static registers itself with binfmt_misc through systemd-binfmt, which a container
+# has not run: register the interpreter from the package's own binfmt.d entry (flag F: the
+# kernel opens it now, so it works inside the chroot too).
+binfmt_arm64() {
+    [ -e /proc/sys/fs/binfmt_misc/register ] ||
+        mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
+        cat /usr/lib/binfmt.d/qemu-aarch64.conf >/proc/sys/fs/binfmt_misc/register
+}
+
+make_rootfs() {
+    local name=$1 suite arch include extra=""
+    case $name in
+        bookworm-arm64)
+            suite=bookworm arch=arm64
+            # npm comes after, from apt inside: debootstrap's own resolver cannot order its
+            # hundred node-* dependencies.
+            include=python3,python3-venv,nodejs,openjdk-17-jre-headless
+            extra=npm
+            ;;
+        bullseye-amd64)
+            suite=bullseye arch=amd64
+            include=openjdk-17-jre-headless
+            ;;
+        *)
+            echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64)" >&2
+            exit 2
+            ;;
+    esac
+    [ "$arch" = arm64 ] && binfmt_arm64
+    [ -d "$DIR/$name" ] && return 0
+    local tmp=$DIR/$name.tmp
+    rm -rf "$tmp"
+    mkdir -p "$DIR"
+    echo "rootfs: debootstrap $suite $arch into $tmp (once; minutes)" >&2
+    debootstrap --arch="$arch" --variant=minbase --include="$include" "$suite" "$tmp" "$MIRROR" \
+        >"$DIR/$name.log" 2>&1 || {
+        tail -30 "$DIR/$name.log" >&2
+        exit 1
+    }
+    if [ -n "$extra" ]; then
+        cp /etc/resolv.conf "$tmp/etc/resolv.conf"
+        chroot "$tmp" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+            sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $extra" \
+            >>"$DIR/$name.log" 2>&1 || {
+            tail -30 "$DIR/$name.log" >&2
+            exit 1
+        }
+        chroot "$tmp" apt-get clean
+    fi
+    # Nothing of a Rust toolchain may be reachable inside: the tests prove the packages need none.
+    if chroot "$tmp" sh -c 'command -v cargo || command -v rustc || command -v rustup'; then
+        echo "rootfs: $name has a Rust tool" >&2
+        exit 1
+    fi
+    rm -rf "$tmp/var/cache/apt/archives"/*.deb
+    mv "$tmp" "$DIR/$name"
+}
+
+[ $# -eq 1 ] || {
+    echo "usage: tests/rootfs.sh bookworm-arm64|bullseye-amd64" >&2
+    exit 2
+}
+command -v debootstrap >/dev/null || apt_install debootstrap
+command -v /usr/libexec/qemu-binfmt/aarch64-binfmt-P >/dev/null || apt_install qemu-user-static
+make_rootfs "$1"
+echo "$DIR/$1"
