@@ -257,6 +257,12 @@ export declare class ObjectId {
   static createFromHexString(hex: string): ObjectId;
   static createFromTime(seconds: number): ObjectId;
   static isValid(value: unknown): boolean;
+  /**
+   * Let bson serialize these ObjectIds (as `_id` or any value) as its own: `bson` is the module
+   * the driver serializes with (`require('bson')`, `require('mongodb').BSON`,
+   * `mongoose.mongo.BSON`); `null` goes back to refusing.
+   */
+  static useBson(bson: { ObjectId: new (hex: string) => unknown } | null): void;
   toHexString(): string;
   toString(): string;
   toJSON(): string;
@@ -265,8 +271,8 @@ export declare class ObjectId {
   readonly buffer: ObjectIdBytes;
   getTimestamp(): Date;
   equals(other: unknown): boolean;
-  /** Throws: convert to bson's ObjectId before serializing. */
-  toBSON(): never;
+  /** bson's ObjectId of these bytes after `ObjectId.useBson(bson)`; before, it throws. */
+  toBSON(): unknown;
 }
 
 /** The formats `parse` recognises (`format` of its result). */

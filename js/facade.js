@@ -903,6 +903,10 @@ function createIdmint(backend) {
     );
   }
 
+  // bson's ObjectId class, once `ObjectId.useBson(bson)` named the bson the application's
+  // driver serializes with: then `toBSON()` hands bson its own ObjectId of the same 12 bytes.
+  let BsonObjectId;
+
   /** A MongoDB-compatible ObjectId (12 bytes), never repeated within a process (or page). */
   class ObjectId {
     // A new ObjectId holds its block's hex and its offset there (`#at`), and cuts its own 24
@@ -957,6 +961,21 @@ function createIdmint(backend) {
       }
       need();
       return new ObjectId(call(() => backend.oidFromTime(seconds)));
+    }
+
+    /**
+     * Let bson store these ObjectIds as `_id` (or any value): `bson` is the module whose
+     * serializer the driver uses (`require('bson')`, `require('mongodb').BSON`,
+     * `mongoose.mongo.BSON`); bson checks its own major version, so it must be that very one.
+     * `null` goes back to refusing.
+     */
+    static useBson(bson) {
+      if (bson !== null && typeof bson?.ObjectId !== 'function') {
+        throw new InvalidArgumentError(
+          `invalid argument \`bson\` = ${show(bson)}: the bson module (require('bson'), mongodb's BSON) or null`
+        );
+      }
+      BsonObjectId = bson === null ? undefined : bson.ObjectId;
     }
 
     /** Whether `value` is (or reads as) a valid ObjectId. */
@@ -1016,13 +1035,16 @@ function createIdmint(backend) {
     }
 
     /**
-     * bson's serializer calls this. This ObjectId is not bson's class, and writing it as an embedded
-     * document would silently store the wrong value, so convert first: `new bson.ObjectId(oid)`.
+     * bson's serializer calls this. After `ObjectId.useBson(bson)` it is bson's own ObjectId of
+     * these 12 bytes. Before, this ObjectId is not bson's class, and writing it as an embedded
+     * document would silently store the wrong value, so it throws.
      */
     toBSON() {
+      if (BsonObjectId !== undefined) return new BsonObjectId(this.#text());
       throw new InvalidArgumentError(
         `invalid argument \`ObjectId("${this.#text()}")\` = idmint ObjectId: bson cannot store it directly; ` +
-          'convert it with `new ObjectId(oid)` from bson/mongodb (exact, 12 bytes) or store `oid.toHexString()`'
+          'call `ObjectId.useBson(bson)` with the bson your driver uses, convert it with `new ObjectId(oid)` from ' +
+          'bson/mongodb (exact, 12 bytes) or store `oid.toHexString()`'
       );
     }
 

@@ -123,6 +123,53 @@ export interface LeaseInfo {
 /** The leases of the store at `url` (the same URLs as `lease`), within `timeoutMs` (default 5000). */
 export declare function leaseList(url: string, options?: { timeoutMs?: Whole }): Promise<LeaseInfo[]>;
 
+/** Where IDs come from for the helpers below: a generator made once per process. */
+export type IdSource = api.Snowflake | api.SegmentTag | RedisSnowflake;
+
+/** A synchronous `() => bigint` from `source` for a column default (Drizzle's `$defaultFn`); a segment tag or RedisSnowflake only from memory (WouldBlockError when empty). */
+export declare function idDefault(source: IdSource): () => bigint;
+/** `rows` with IDs in `column` (default `'id'`) where it is undefined or null, drawn in one batch. */
+export declare function assignIds<T extends object>(rows: T[], source: IdSource, options?: { column?: string }): Promise<T[]>;
+/** An ID as a driver returned it (decimal text, bigint, or a number up to 2^53-1) as a bigint; anything else is an error. */
+export declare function idFromDatabase(value: string | bigint | number): bigint;
+/** A TypeORM column transformer: the entity holds a bigint, the database decimal text. */
+export declare const bigintTransformer: {
+  to(value: bigint | string | number | null | undefined): bigint | null | undefined;
+  from(value: bigint | string | number | null | undefined): bigint | null | undefined;
+};
+/** A TypeORM subscriber class (DataSource `subscribers`) giving new entities of `target` an ID from `source` before insert. */
+export declare function typeormSubscriber(
+  target: unknown,
+  source: IdSource,
+  options?: { column?: string }
+): new () => { listenTo(): unknown; beforeInsert(event: { entity?: Record<string, unknown> }): Promise<void> };
+/** pg's `types` option (a pool, a client, Knex's `connection.types`) reading int8 and int8[] as bigints. */
+export declare function pgBigintTypes(types: { getTypeParser(oid: number, format?: string): (text: string) => unknown }): {
+  getTypeParser(oid: number, format?: string): (text: string) => unknown;
+};
+
+/** One metric of docs/metrics.md, as the core defines it. */
+export interface MetricDefinition {
+  name: string;
+  instrument: 'counter' | 'gauge';
+  unit: string;
+  description: string;
+  attributes: string[];
+}
+/** One metric's value now, across every live generator and client of the process. */
+export interface MetricObservation {
+  metric: string;
+  value: number;
+  attributes: Record<string, string>;
+}
+/** idmint's metrics through the OpenTelemetry API (meter `idmint`), when `@opentelemetry/api` is installed. */
+export declare const metrics: {
+  definitions(): MetricDefinition[];
+  observe(): MetricObservation[];
+  /** One observable instrument per metric on `meterProvider` (default: the API's global one). */
+  register(meterProvider?: unknown): { unregister(): void; [Symbol.asyncDispose](): Promise<void> };
+};
+
 /** Every core error kind -> its class (kinds added to the core later included). */
 export declare const errors: Readonly<Record<string, new (message: string) => Error & { code: string; kind: string }>>;
 export declare const ERROR_KINDS: readonly string[];
@@ -134,5 +181,12 @@ declare const idmint: typeof api & {
   SegmentTag: typeof SegmentTag;
   leaseList: typeof leaseList;
   RedisSnowflake: typeof RedisSnowflake;
+  metrics: typeof metrics;
+  idDefault: typeof idDefault;
+  assignIds: typeof assignIds;
+  idFromDatabase: typeof idFromDatabase;
+  bigintTransformer: typeof bigintTransformer;
+  typeormSubscriber: typeof typeormSubscriber;
+  pgBigintTypes: typeof pgBigintTypes;
 };
 export default idmint;

@@ -9,6 +9,8 @@ const native = loadAddon(Object.keys(require('./package.json').optionalDependenc
 const { createIdmint } = require('./facade.cjs');
 const { segmentApi } = require('./segment.cjs');
 const { redisSnowflakeApi } = require('./redis-snowflake.js');
+const { metricsApi } = require('./metrics.js');
+const { interopApi } = require('./interop.js');
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 const DECIMAL_19 = /^[0-9]{1,19}$/;
@@ -170,9 +172,10 @@ function withToken(url, token) {
   return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
 
-/** A NativeSnowflake as the facade's generator. */
+/** A NativeSnowflake as the facade's generator, counted in the metrics while it is open. */
 function snowflakeBackend(n) {
   const next = n.bindFast(); // { nextId, nextIdString } bound to the generator
+  const untrack = track(n);
   return {
     layout: layoutOf(new native.NativeLayout(n.layoutSpec)),
     nextId: next.nextId,
@@ -188,7 +191,10 @@ function snowflakeBackend(n) {
     },
     onExhausted: () => n.onExhausted,
     onRollback: () => n.onRollback,
-    close: () => n.close(),
+    close() {
+      untrack();
+      return n.close();
+    },
   };
 }
 
@@ -200,10 +206,25 @@ const idmint = createIdmint(backend);
 const { convert } = idmint;
 idmint.addKinds(native.errorKinds());
 const errors = idmint.errors();
-// The addon's segment module, with the shared API's `token` option as the URL parameter.
+const { track, metrics } = metricsApi(native, {
+  version: require('./package.json').version,
+  InvalidArgumentError: idmint.api.InvalidArgumentError,
+});
+// The addon's segment module, with the shared API's `token` option as the URL parameter; each
+// client is counted in the metrics until it is closed.
 const segmentNative = {
   NativeSegmentClient: {
-    connect: (url, { token, ...options }) => native.NativeSegmentClient.connect(withToken(url, token), options),
+    async connect(url, { token, ...options }) {
+      const n = await native.NativeSegmentClient.connect(withToken(url, token), options);
+      const untrack = track(n);
+      // segment.js closes the client through this object: the metrics let go of it then.
+      const close = n.close;
+      n.close = function closeTracked() {
+        untrack();
+        return close.call(n);
+      };
+      return n;
+    },
   },
   exactNumber: (id) => native.exactNumber(id),
   leaseList: (url, timeoutMs) => native.leaseList(url, timeoutMs),
@@ -213,6 +234,7 @@ const { SegmentClient, SegmentTag, leaseList } = segmentApi(segmentNative, idmin
   connectOptions: ['autoCreate', 'defaultTag'],
 });
 const { RedisSnowflake } = redisSnowflakeApi(native, idmint);
+const interop = interopApi(native, idmint, { SegmentTag, RedisSnowflake });
 
 module.exports = {
   ...idmint.api,
@@ -220,6 +242,9 @@ module.exports = {
   SegmentTag,
   leaseList,
   RedisSnowflake,
+  // OpenTelemetry metrics (metrics.js) and the helpers for ORMs, query builders and pg (interop.js).
+  metrics,
+  ...interop,
   /** kind -> error class, for every kind the core reports. */
   errors,
   ERROR_KINDS: Object.freeze(Object.keys(errors)),

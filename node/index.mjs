@@ -54,11 +54,19 @@ export const {
   UNSIGNED_PRESETS,
   // END generated
   // The native package's own: segment IDs and the lease listing (segment.js), snowflake IDs
-  // minted on Redis (redis-snowflake.js).
+  // minted on Redis (redis-snowflake.js), OpenTelemetry metrics (metrics.js), the helpers for
+  // ORMs, query builders and pg (interop.js).
   SegmentClient,
   SegmentTag,
   leaseList,
   RedisSnowflake,
+  metrics,
+  idDefault,
+  assignIds,
+  idFromDatabase,
+  bigintTransformer,
+  typeormSubscriber,
+  pgBigintTypes,
   errors,
   ERROR_KINDS,
 } = idmint;

@@ -54,6 +54,25 @@ impl Instrument {
     }
 }
 
+/// How one metric's values from several generators or clients of a process become the one
+/// value a package publishes per attribute set ([`merge`]): a metrics API keeps one value per
+/// attribute set and callback, so two generators must not overwrite each other's.
+///
+/// ```
+/// use idmint_core::metrics::{Combine, METRICS};
+/// let held = METRICS.iter().find(|m| m.name == "idmint.lease.held").unwrap();
+/// assert_eq!(held.combine, Combine::Min);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// Added up: counts, and IDs buffered.
+    Sum,
+    /// The largest: the slowest refill of any client.
+    Max,
+    /// The smallest: 0 if any generator lost its lease, the fence that ends first.
+    Min,
+}
+
 /// One metric: what every package publishes under this name.
 ///
 /// ```
@@ -72,6 +91,8 @@ pub struct Metric {
     pub description: &'static str,
     /// The attributes each value carries (`kind`, `tag`).
     pub attributes: &'static [&'static str],
+    /// How values of several generators or clients combine ([`merge`]).
+    pub combine: Combine,
 }
 
 /// Every metric, in the order `docs/metrics.md` lists them.
@@ -87,6 +108,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{id}",
         description: "IDs handed out, by generator kind (snowflake, segment) and segment tag",
         attributes: &["kind", "tag"],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.clock.rollbacks",
@@ -94,6 +116,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Times the snowflake generator found the clock behind its last issued time",
         attributes: &[],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.clock.waits",
@@ -102,6 +125,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Times a snowflake request waited for the clock (next tick, rollback, borrowed lead)",
         attributes: &[],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.lease.held",
@@ -110,6 +134,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "1 while the generator holds its node value's lease, 0 while it refuses to mint",
         attributes: &[],
+        combine: Combine::Min,
     },
     Metric {
         name: "idmint.lease.fence",
@@ -117,6 +142,7 @@ pub const METRICS: &[Metric] = &[
         unit: "s",
         description: "The lease's fence in the store (unix time): IDs carry times up to this",
         attributes: &[],
+        combine: Combine::Min,
     },
     Metric {
         name: "idmint.lease.renew.failures",
@@ -124,6 +150,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Lease renewals that failed",
         attributes: &[],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.segment.remaining",
@@ -132,6 +159,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Segment IDs buffered in memory (the current range and the next one, if fetched)",
         attributes: &["tag"],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.segment.refills",
@@ -139,6 +167,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{refill}",
         description: "Ranges fetched from the store",
         attributes: &["tag"],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.segment.refill.time",
@@ -147,6 +176,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Time spent in successful refills, added up (divided by refills: the mean latency)",
         attributes: &["tag"],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.segment.refill.max",
@@ -154,6 +184,7 @@ pub const METRICS: &[Metric] = &[
         unit: "s",
         description: "The slowest successful refill",
         attributes: &["tag"],
+        combine: Combine::Max,
     },
     Metric {
         name: "idmint.segment.store.errors",
@@ -161,6 +192,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{error}",
         description: "Failed store calls (each retry counts)",
         attributes: &["tag"],
+        combine: Combine::Sum,
     },
     Metric {
         name: "idmint.segment.waits",
@@ -168,6 +200,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Requests that found both buffered ranges used up and waited for a refill",
         attributes: &["tag"],
+        combine: Combine::Sum,
     },
 ];
 
@@ -288,6 +321,55 @@ pub fn observe_segments(client: &crate::segment::SegmentClient) -> Vec<Observati
     out
 }
 
+/// The metric named `name`, if [`METRICS`] has it (a package reading observations back by
+/// name).
+///
+/// ```
+/// let m = idmint_core::metrics::metric("idmint.segment.refills").unwrap();
+/// assert_eq!(m.unit, "{refill}");
+/// assert!(idmint_core::metrics::metric("idmint.nope").is_none());
+/// ```
+pub fn metric(name: &str) -> Option<&'static Metric> {
+    METRICS.iter().find(|m| m.name == name)
+}
+
+/// The observations of every generator and client of a process as the values to publish: one
+/// per metric and attribute set, combined by the metric's [`Combine`] rule, in the order each
+/// first appears.
+///
+/// ```
+/// use idmint_core::metrics::{merge, observe_snowflake};
+/// use idmint_core::{Layout, Snowflake};
+/// let layout = Layout::preset("twitter")?;
+/// let a = Snowflake::builder(layout.clone()).node("datacenter", 1).node("worker", 1).build()?;
+/// let b = Snowflake::builder(layout).node("datacenter", 1).node("worker", 2).build()?;
+/// a.next_ids(3)?;
+/// b.next_ids(4)?;
+/// let all = merge(observe_snowflake(&a).into_iter().chain(observe_snowflake(&b)));
+/// let issued: Vec<_> = all.iter().filter(|o| o.metric == "idmint.ids.issued").collect();
+/// assert_eq!((issued.len(), issued[0].value), (1, 7.0));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn merge(observations: impl IntoIterator<Item = Observation>) -> Vec<Observation> {
+    let mut out: Vec<Observation> = Vec::new();
+    for o in observations {
+        let same = out
+            .iter_mut()
+            .find(|p| p.metric == o.metric && p.attributes == o.attributes);
+        let Some(p) = same else {
+            out.push(o);
+            continue;
+        };
+        // A name outside METRICS cannot be observed (obs() checks); summing is then harmless.
+        p.value = match metric(o.metric).map_or(Combine::Sum, |m| m.combine) {
+            Combine::Sum => p.value + o.value,
+            Combine::Max => p.value.max(o.value),
+            Combine::Min => p.value.min(o.value),
+        };
+    }
+    out
+}
+
 /// [`METRICS`] as JSON (an array of `{name, instrument, unit, description, attributes}`), for a
 /// package that builds its instruments from the table.
 ///
@@ -337,6 +419,38 @@ mod tests {
             rows,
             METRICS.len(),
             "docs/metrics.md lists a metric the core does not define"
+        );
+    }
+
+    /// Gauges of several generators are not added up: the lowest lease state, the slowest refill.
+    #[test]
+    fn merge_combines_by_rule() {
+        let o = |metric, value, tag: &str| Observation {
+            metric,
+            value,
+            attributes: if tag.is_empty() {
+                vec![]
+            } else {
+                vec![("tag", tag.to_string())]
+            },
+        };
+        let merged = merge([
+            o("idmint.lease.held", 1.0, ""),
+            o("idmint.segment.refill.max", 0.5, "a"),
+            o("idmint.lease.held", 0.0, ""),
+            o("idmint.segment.refill.max", 0.25, "a"),
+            o("idmint.segment.refill.max", 0.125, "b"),
+            o("idmint.segment.refills", 2.0, "a"),
+            o("idmint.segment.refills", 3.0, "a"),
+        ]);
+        assert_eq!(
+            merged,
+            [
+                o("idmint.lease.held", 0.0, ""),
+                o("idmint.segment.refill.max", 0.5, "a"),
+                o("idmint.segment.refill.max", 0.125, "b"),
+                o("idmint.segment.refills", 5.0, "a"),
+            ]
         );
     }
 

@@ -88,6 +88,7 @@ const NATIVE_CALLS = {
   ],
   'SegmentTag#nextIds': (x) => [async () => (await (await client()).tag('extremes')).nextIds(x)],
   'leaseList': (x) => [() => idmint.leaseList('memory:', { timeoutMs: x })],
+  'idFromDatabase': (x) => [() => idmint.idFromDatabase(x)],
 };
 // The browser's lease and segment client take an ID server's URL: a closed loopback port, so a
 // value the options allow ends in a refused connection (StoreUnavailableError), a typed error.
@@ -124,7 +125,8 @@ const NO_NUMBERS = new Set([
   'Snowflake#close', 'SegmentClient', 'SegmentClient#tag', 'SegmentClient#metrics',
   'SegmentClient#close', 'SegmentTag', 'SegmentTag#nextId', 'SegmentTag#nextIdAsync',
   'SegmentTag#nextNumber', 'SegmentTag#nextNumberAsync', 'SegmentTag#metrics',
-  'errorClass', 'version', ...(TARGET === 'native' ? [] : ['SegmentTag#nextIds']),
+  'errorClass', 'version', 'ObjectId.useBson',
+  ...(TARGET === 'native' ? ['idDefault', 'assignIds', 'typeormSubscriber', 'pgBigintTypes'] : ['SegmentTag#nextIds']),
 ]);
 
 /** Every exported function, class, static method and method, as `name`, `Class.m`, `Class#m`. */

@@ -37,6 +37,33 @@ test('bson.serialize of an unconverted idmint ObjectId fails loudly instead of s
   assert.throws(() => bson.serialize({ _id: o }), InvalidArgumentError);
 });
 
+test('after ObjectId.useBson(bson), bson stores an idmint ObjectId as _id: the same bytes as its own', () => {
+  ObjectId.useBson(bson);
+  try {
+    const o = new ObjectId();
+    const nested = new ObjectId('507f1f77bcf86cd799439011');
+    const ours = bson.serialize({ _id: o, ref: nested, list: [nested] });
+    const theirs = bson.serialize({
+      _id: bson.ObjectId.createFromHexString(o.toHexString()),
+      ref: new bson.ObjectId(nested.toHexString()),
+      list: [new bson.ObjectId(nested.toHexString())],
+    });
+    assert.equal(Buffer.compare(Buffer.from(ours), Buffer.from(theirs)), 0, 'byte for byte');
+    assert.equal(bson.calculateObjectSize({ _id: o }), bson.calculateObjectSize({ _id: new bson.ObjectId(o.id) }));
+    const back = bson.deserialize(ours);
+    assert.ok(back._id instanceof bson.ObjectId, 'read back as an ObjectId (BSON type 0x07), not a document');
+    assert.equal(back._id.toHexString(), o.toHexString());
+    // and back into idmint's
+    assert.ok(new ObjectId(back._id).equals(o));
+    assert.equal(new ObjectId(back.list[0]).toHexString(), '507f1f77bcf86cd799439011');
+  } finally {
+    ObjectId.useBson(null);
+  }
+  assert.throws(() => bson.serialize({ _id: new ObjectId() }), InvalidArgumentError, 'null: refusing again');
+  assert.throws(() => ObjectId.useBson({}), InvalidArgumentError);
+  assert.throws(() => ObjectId.useBson(undefined), InvalidArgumentError);
+});
+
 test('ObjectId from bson for many values: same bytes, same timestamp', () => {
   for (let i = 0; i < 1000; i++) {
     const b = new bson.ObjectId();

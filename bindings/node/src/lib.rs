@@ -14,6 +14,8 @@
 pub mod decode;
 mod fast;
 pub mod formats;
+pub mod interop;
+pub mod metrics;
 pub mod redis_snowflake;
 pub mod segment;
 

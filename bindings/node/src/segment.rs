@@ -193,6 +193,13 @@ pub struct SegmentOptions {
     pub op_timeout_ms: Option<BigInt>,
 }
 
+impl NativeSegmentClient {
+    /// The core's client (for the metrics module).
+    pub(crate) fn inner(&self) -> &SegmentClient {
+        &self.inner
+    }
+}
+
 #[napi]
 impl NativeSegmentClient {
     /// Connect to the store at `url`: a Promise of the client.
