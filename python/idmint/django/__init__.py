@@ -30,6 +30,9 @@ _clients: Clients | None = None
 def clients() -> Clients:
     """The process's clients, made from ``settings.IDMINT`` on first use."""
     global _clients
+    made = _clients
+    if made is not None:  # every insert comes here: no lock once made
+        return made
     with _lock:
         if _clients is None:
             _clients = _from_settings()
