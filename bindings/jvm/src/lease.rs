@@ -103,3 +103,22 @@ pub struct LeaseInfo {
     /// The fence: IDs of this value so far carry times up to this.
     pub last_time_ms: i64,
 }
+
+/// A lease range written `FIRST..LAST` (`FIRST..=LAST` too), as the CLI's `--lease-range`, the
+/// server's `snowflake.lease_range` and the Spring Boot starter's `idmint.snowflake.lease.range`
+/// take it ([`idmint_core::lease::parse_range`]).
+///
+/// ```
+/// let r = idmint_jvm::lease_range_parse("8..=15".into())?;
+/// assert_eq!((r.first, r.last), (8, 15));
+/// assert_eq!(idmint_jvm::lease_range_parse("7..3".into()).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), std::sync::Arc<idmint_jvm::FfiError>>(())
+/// ```
+#[uniffi::export]
+pub fn lease_range_parse(text: String) -> Result<LeaseRange> {
+    let (first, last) = core::lease::parse_range(&text).ffi()?;
+    Ok(LeaseRange {
+        first: to_long(first)?,
+        last: to_long(last)?,
+    })
+}

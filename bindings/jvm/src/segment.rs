@@ -133,7 +133,7 @@ fn metrics(m: seg::TagMetrics) -> TagMetrics {
 
 /// A segment client ([`idmint_core::segment::SegmentClient`]) on its own runtime thread.
 #[derive(Debug, uniffi::Object)]
-pub struct SegmentClient(seg::SegmentClient);
+pub struct SegmentClient(pub(crate) seg::SegmentClient);
 
 #[uniffi::export]
 impl SegmentClient {

@@ -117,6 +117,14 @@ public final class SegmentClient implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The client's metric values now, per tag it has loaded ({@link Metrics#definitions()} names
+     * them): IDs issued, IDs buffered, refills and their time, store errors, waits.
+     */
+    public List<Observation> observe() {
+        return Observation.of(inner.observe());
+    }
+
     /** The store, as kind and address (never credentials). */
     public String store() {
         return inner.store();

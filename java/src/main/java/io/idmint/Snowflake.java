@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -259,6 +260,21 @@ public final class Snowflake implements AutoCloseable {
     }
 
     /**
+     * The generator's metric values now ({@link Metrics#definitions()} names them): IDs issued,
+     * clock rollbacks and waits, and, for a leased generator, {@code idmint.lease.held} (1 while
+     * it holds its lease, 0 while it refuses to mint), {@code idmint.lease.fence} and
+     * {@code idmint.lease.renew.failures}.
+     */
+    public List<Observation> observe() {
+        enter();
+        try {
+            return Observation.of(inner.observe());
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * Release the lease (at once, for the next holder) and lower a high-water mark to the last
      * ID issued; waits for calls in flight on other threads. Every later call throws
      * {@link ClosedException}. Idempotent.
@@ -421,6 +437,20 @@ public final class Snowflake implements AutoCloseable {
         /** Lease a value in {@code first..=last} (default: every value the layout's node bits hold). */
         public Builder leaseRange(long first, long last) {
             this.leaseRange = new io.idmint.ffi.LeaseRange(first, last);
+            return this;
+        }
+
+        /**
+         * Lease a value in a range written {@code FIRST..LAST} (both included; {@code FIRST..=LAST}
+         * too), as the CLI's {@code --lease-range} takes it; {@link InvalidArgumentException} if
+         * it is not such a range.
+         */
+        public Builder leaseRange(String range) {
+            try {
+                this.leaseRange = io.idmint.ffi.IdmintJvm.leaseRangeParse(Objects.requireNonNull(range, "range"));
+            } catch (FfiException e) {
+                throw NativeLibrary.rethrow(e);
+            }
             return this;
         }
 
