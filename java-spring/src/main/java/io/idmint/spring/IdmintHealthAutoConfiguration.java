@@ -23,7 +23,7 @@ public class IdmintHealthAutoConfiguration {
     @ConditionalOnMissingBean(name = "idmintHealthIndicator")
     @Conditional(AnyGenerator.class)
     public HealthIndicator idmintHealthIndicator(ObjectProvider<Snowflake> snowflake, ObjectProvider<SegmentClient> segments) {
-        return new IdmintHealthIndicator(snowflake.getIfAvailable(), segments.getIfAvailable());
+        return new IdmintHealthIndicator(snowflake.getIfUnique(), segments.getIfUnique());
     }
 
     /** Whether the context has a {@link Snowflake} or a {@link SegmentClient} bean. */

@@ -22,13 +22,13 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = IdmintAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 public class IdmintMetricsAutoConfiguration {
-    /** The meters of the {@link Snowflake} and {@link SegmentClient} beans there are. */
+    /** The meters of the {@link Snowflake} and {@link SegmentClient} beans (each when the context has one, or one primary). */
     @Bean
     @ConditionalOnMissingBean
     public IdmintMeters idmintMeters(ObjectProvider<Snowflake> snowflake, ObjectProvider<SegmentClient> segments) {
         IdmintMeters meters = new IdmintMeters();
-        snowflake.ifAvailable(g -> meters.source("snowflake", g::observe));
-        segments.ifAvailable(c -> meters.source("segment", c::observe));
+        snowflake.ifUnique(g -> meters.source("snowflake", g::observe));
+        segments.ifUnique(c -> meters.source("segment", c::observe));
         return meters;
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idmint.Idmint;
 import io.idmint.InvalidLayoutException;
 import io.idmint.LeaseInfo;
+import io.idmint.RedisSnowflake;
 import io.idmint.SegmentClient;
 import io.idmint.Snowflake;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -15,6 +16,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -84,6 +87,25 @@ class AutoConfigurationTest {
                     SegmentClient c = ctx.getBean(SegmentClient.class);
                     assertThat(c.nextId("orders")).isEqualTo(5000);
                     assertThat(c.nextId("orders")).isEqualTo(5001);
+                });
+    }
+
+    @Test
+    void redisSnowflakeFromProperties() {
+        String redis = System.getenv("IDMINT_TEST_REDIS_URL");
+        if (redis == null || redis.isEmpty()) {
+            if ("1".equals(System.getenv("IDMINT_REQUIRE_SERVERS"))) {
+                Assertions.fail("IDMINT_TEST_REDIS_URL is not set, and IDMINT_REQUIRE_SERVERS=1 (tests/run.sh starts the servers)");
+            }
+            Assumptions.abort("IDMINT_TEST_REDIS_URL not set: start the test servers (tests/servers.sh)");
+        }
+        runner.withPropertyValues("idmint.redis-snowflake.urls=" + redis, "idmint.redis-snowflake.tag=spring-test",
+                "idmint.redis-snowflake.shard=53", "idmint.redis-snowflake.batch=10").run(ctx -> {
+                    RedisSnowflake g = ctx.getBean(RedisSnowflake.class);
+                    long a = g.nextId();
+                    long b = g.nextId();
+                    assertThat(b).isGreaterThan(a);
+                    assertThat(g.layout().parse(a).nodes()).containsEntry("shard", 53L);
                 });
     }
 
