@@ -10,12 +10,13 @@ import { pgTable, bigint, text } from 'drizzle-orm/pg-core';
 import { eq, sql } from 'drizzle-orm';
 import { DataSource, EntitySchema, EventSubscriber } from 'typeorm';
 import {
-  Snowflake, SegmentClient, idDefault, assignIds, idFromDatabase, bigintTransformer, typeormSubscriber,
-  pgBigintTypes, InvalidIdError, ValueOutOfRangeError, InvalidArgumentError, WouldBlockError,
+  Snowflake, SegmentClient, RedisSnowflake, idDefault, assignIds, idFromDatabase, bigintTransformer, typeormSubscriber,
+  pgBigintTypes, InvalidIdError, ValueOutOfRangeError, InvalidArgumentError,
 } from '../index.mjs';
 import { server, unique } from './stores.mjs';
 
 const url = server('IDMINT_TEST_POSTGRES_URL');
+const redisUrl = server('IDMINT_TEST_REDIS_URL');
 const skip = url ? false : 'IDMINT_TEST_POSTGRES_URL not set';
 const ABOVE_53 = 2n ** 53n;
 
@@ -125,13 +126,12 @@ test('Drizzle: $defaultFn(idDefault(generator)) keys, bigint mode round-trips', 
   }
 });
 
-test('Drizzle with a segment tag: $defaultFn from memory, WouldBlockError only when it is empty', { skip }, async () => {
+test('idDefault with a segment tag: synchronous IDs from the tag\'s memory', { skip }, async () => {
   await tag.nextIdAsync(); // the first range is in memory now
   const next = idDefault(tag);
   const a = next();
   const b = next();
   assert.ok(typeof a === 'bigint' && a > ABOVE_53 && b > a, `${a} ${b}`);
-  assert.equal(typeof WouldBlockError, 'function');
 });
 
 test('TypeORM: EntitySchema + typeormSubscriber + bigintTransformer', { skip }, async () => {
@@ -213,4 +213,27 @@ test('Knex: assignIds draws a batch, pgBigintTypes reads it back as bigints', { 
 
 test('ValueOutOfRangeError: a segment ID above 2^53 asked for as a number', { skip }, async () => {
   assert.throws(() => tag.nextNumber(), ValueOutOfRangeError);
+});
+
+test('Knex with snowflakes minted on Redis: assignIds takes a RedisSnowflake too', { skip: url && redisUrl ? false : 'IDMINT_TEST_POSTGRES_URL or IDMINT_TEST_REDIS_URL not set' }, async () => {
+  const redisIds = await RedisSnowflake.connect(redisUrl, { tag: unique('orm'), shard: 5 });
+  const table = unique('knex_redis');
+  const knex = knexFactory({ client: 'pg', connection: { connectionString: url, types: pgBigintTypes(pg.types) } });
+  try {
+    await knex.schema.createTable(table, (t) => {
+      t.bigInteger('id').primary();
+      t.text('item');
+    });
+    const rows = await assignIds(Array.from({ length: 20 }, (_, i) => ({ item: String(i) })), redisIds);
+    const back = await knex(table).insert(rows).returning('id');
+    assertIds(back.map((r) => r.id), 'redis snowflakes');
+    assert.deepEqual(back.map((r) => r.id), rows.map((r) => r.id));
+    // From memory, synchronously, once the generator holds IDs.
+    await redisIds.nextIdAsync();
+    assert.equal(typeof idDefault(redisIds)(), 'bigint');
+  } finally {
+    await knex.schema.dropTableIfExists(table);
+    await knex.destroy();
+    await redisIds.close();
+  }
 });
