@@ -11,9 +11,8 @@
 #      (with one fix: see UniffiCleanAction below);
 #   4. the exception classes, one per error kind of idmint-core's table (package io.idmint,
 #      public) -> target/generated-sources/errors (rewritten only where their text changed).
-#   5. with IDMINT_JVM_CROSS_TARGETS (the release build's `aarch64-unknown-linux-gnu`): the library
-#      cross-built for each Rust target too -> target/native/<platform>/, so the one jar carries
-#      every platform (the Java is the same for all: it is generated from the host's library).
+#   (tests/packages.sh puts the ARM64 library, cross-built, in target/native/linux-aarch64/
+#   first: the jar carries every library under target/native/, and the Java is the same for all.)
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
 # library or the generator changed. Generated code is not committed.
 #
@@ -81,18 +80,3 @@ fi
 done
 "$out/idmint-jvm-errors" --out-dir "$JAVA_DIR/target/generated-sources/errors"
 
-# The cross builds: the library alone, by Rust target, where JNA looks for it on that platform.
-for triple in ${IDMINT_JVM_CROSS_TARGETS:-}; do
-    case $triple in
-        aarch64-unknown-linux-gnu) cross=linux-aarch64 ;;
-        x86_64-unknown-linux-gnu) cross=linux-x86-64 ;;
-        *) echo "idmint: no cross build recipe for $triple" >&2; exit 1 ;;
-    esac
-    (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-        --target "$triple" -p idmint-jvm --lib)
-    cross_out="$target_dir/$triple/$profile"
-    [ "$profile" = dev ] && cross_out="$target_dir/$triple/debug"
-    mkdir -p "$JAVA_DIR/target/native/$cross"
-    cmp -s "$cross_out/libidmint_jvm.so" "$JAVA_DIR/target/native/$cross/libidmint_jvm.so" ||
-        cp "$cross_out/libidmint_jvm.so" "$JAVA_DIR/target/native/$cross/libidmint_jvm.so"
-done

@@ -41,10 +41,10 @@ fi
 java=$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java | head -1)
 echo "  $("$java" -version 2>&1 | head -1): the Maven consumer's JUnit test (the jar from repo/)"
 cd "$w/maven"
-"$java" -jar launcher/junit-platform-console-standalone-*.jar execute --disable-banner \
+"$java" -Didmint.vectors="$w/vectors" -Didmint.repo="$w/maven/repo" \
+    -jar launcher/junit-platform-console-standalone-*.jar execute --disable-banner \
     --details=summary --fail-if-no-tests --class-path "test-classes:$(cat cp.txt)" \
-    --select-class smoke.SmokeTest --config=junit.jupiter.execution.timeout.default=5m \
-    -Didmint.vectors="$w/vectors" -Didmint.repo="$w/maven/repo" >junit.log 2>&1 || {
+    --select-class smoke.SmokeTest >junit.log 2>&1 || {
     cat junit.log >&2
     exit 1
 }
