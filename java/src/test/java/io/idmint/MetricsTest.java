@@ -79,7 +79,7 @@ class MetricsTest {
             // Counted per range: at least what was handed out, at most what was fetched.
             assertTrue(issued.value() >= 250, issued.toString());
             Observation refills = find(all, "idmint.segment.refills");
-            assertTrue(refills.value() >= 3, refills.toString());
+            assertTrue(refills.value() >= 1, refills.toString());
             assertEquals(Map.of("tag", "orders"), refills.attributes());
             assertTrue(find(all, "idmint.segment.refill.time").value() > 0);
         }
