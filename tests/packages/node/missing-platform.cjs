@@ -17,5 +17,5 @@ const omitted = requireError('');
 assert.match(omitted, /no native addon for linux-x64-gnu: npm did not install the optional dependency idmint-linux-x64-gnu/);
 
 const elsewhere = requireError("Object.defineProperty(process, 'platform', { value: 'freebsd' })");
-assert.match(elsewhere, /no native addon for freebsd-x64: there is no prebuilt idmint-freebsd-x64 \(prebuilt platforms: idmint-linux-x64-gnu\); build the addon from source/);
+assert.match(elsewhere, /no native addon for freebsd-x64: there is no prebuilt idmint-freebsd-x64 \(prebuilt platforms: idmint-linux-arm64-gnu, idmint-linux-x64-gnu\); build the addon from source/);
 console.log('without the platform package: ' + omitted.match(/idmint: no native addon[^\n]*/)[0]);
