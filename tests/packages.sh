@@ -334,6 +334,19 @@ smoke_in() {
     [ $rc -eq 0 ] || die "the packages failed in $name"
 }
 
+smoke_web() {
+    step "web: a Vite $VITE app importing idmint-web, vite build, its page in headless Chromium"
+    local dir=$WORK/vite
+    cp -r tests/packages/vite "$dir"
+    cp tests/vectors/snowflake.json "$dir/src/"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --no-audit --no-fund --silent "vite@$VITE" "$OUT"/npm/idmint-web-*.tgz &&
+        as_user npx vite build --logLevel warn)
+    [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
+    npm_ci web # playwright-core, which drives Debian's chromium in web/'s own tests
+    as_user node web/test/run-page.mjs "$dir/dist"
+}
+
 smoke() {
     USER_PATH=$(user_path)
     if as_user bash -c 'command -v cargo || command -v rustc || command -v rustup'; then
