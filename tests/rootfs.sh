@@ -8,8 +8,8 @@
 #   bookworm-arm64    Debian 12 for ARM64 (aarch64): python3 + python3-venv, nodejs + npm,
 #                     openjdk-17-jre-headless, run through Debian's qemu-user-static (binfmt_misc)
 #   bullseye-amd64    Debian 11 for x86-64, glibc 2.31: openjdk-17-jre-headless (its python3 3.9
-#                     and nodejs 12 are older than the packages' minimums: those are checked by
-#                     their symbol versions instead)
+#                     and nodejs 12 are older than the packages' minimums, so they are left out:
+#                     the wheel and addon are checked by their symbol versions instead)
 #
 # Made once with debootstrap from Debian's mirror and kept outside the repository
 # (IDMINT_ROOTFS_DIR, default ~/.cache/idmint/rootfs), so a fresh clone reuses them; a half-made

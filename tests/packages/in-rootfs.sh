@@ -24,7 +24,7 @@ if command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version
         --find-links "$w/python" idmint
     (cd "$w/python" && venv/bin/python smoke.py "$w/vectors")
 else
-    echo "  python: $(python3 --version 2>&1 || echo none) is older than the wheels' 3.10: not run here"
+    echo "  python: $(python3 --version 2>/dev/null || echo "no python3 here (this system's is older than 3.10)"): the wheels are checked by their symbols"
 fi
 
 if command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 18 ]; then
@@ -35,7 +35,7 @@ if command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[
     node smoke.cjs "$w/vectors"
     node smoke.mjs "$w/vectors"
 else
-    echo "  node: $(node --version 2>&1 || echo none) is older than the addon's 18: not run here"
+    echo "  node: $(node --version 2>/dev/null || echo "no node here (this system's is older than 18)"): the addons are checked by their symbols"
 fi
 
 java=$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java | head -1)
