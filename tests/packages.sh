@@ -67,14 +67,11 @@ cross() {
     if [ "$PROFILE" = ci ]; then CARGO_PROFILE_CI_OPT_LEVEL=0 "$@"; else "$@"; fi
 }
 
-# glibc_max FILE: the highest GLIBC_ symbol version FILE needs (readelf reads any architecture).
-glibc_max() {
-    readelf -W --dyn-syms "$1" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1
-}
-# needs_at_most FILE NAME: fails unless FILE needs glibc 2.17 at most; prints what it needs.
+# needs_at_most_217 FILE NAME: prints the highest GLIBC_ symbol version FILE needs (readelf reads
+# any architecture) and fails if it is above 2.17.
 needs_at_most_217() {
     local max
-    max=$(glibc_max "$1")
+    max=$(readelf -W --dyn-syms "$1" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
     printf '  %-44s needs %s\n' "$2" "$max"
     [ "$(printf '%s\nGLIBC_2.17\n' "$max" | sort -V | tail -1)" = GLIBC_2.17 ] ||
         die "$2 needs $max, above the promised GLIBC_2.17"
@@ -188,18 +185,15 @@ sizes() {
     rm -rf "$nat"
     mkdir -p "$nat"
     for f in "$OUT"/python/*.whl; do
-        lib=$(python3 -c 'import sys, zipfile
-print(next(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if n.endswith(".so")))' "$f")
-        (cd "$nat" && python3 -c 'import sys, zipfile
-open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$f" "$lib" \
-            "$(basename "$f" .whl | awk -F- '{print $NF}' | sed 's/.*manylinux2014_//').$(basename "$lib")")
+        lib=$(unzip -Z1 "$f" | grep '\.so$')
+        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*manylinux2014_//').$(basename "$lib")"
     done
     for f in "$OUT"/npm/idmint-linux-*.tgz; do
         lib=$(tar -tzf "$f" | grep '\.node$')
         tar -xzOf "$f" "$lib" >"$nat/$(basename "$lib")"
     done
     for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm'); do
-        (cd "$nat" && unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"${lib%%/*}.libidmint_jvm.so")
+        unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.libidmint_jvm.so"
     done
     step "native libraries: the highest glibc symbol version each needs (at most GLIBC_2.17)"
     for f in "$nat"/*; do needs_at_most_217 "$f" "$(basename "$f")"; done
