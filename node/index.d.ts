@@ -162,10 +162,25 @@ export interface MetricObservation {
   value: number;
   attributes: Record<string, string>;
 }
+/** The core's health of a process's generators (`idmint_core::health`). */
+export interface Health {
+  status: 'up' | 'down';
+  /** Why it is down, one sentence per cause (empty when up). */
+  reasons: string[];
+  /** The snowflake lease; null without one (`fenceS`, `renewFailures`: null when not observed). */
+  lease: { held: boolean; fenceS: number | null; renewFailures: number | null } | null;
+  /** Each segment tag, in the order observed; `starved`: nothing buffered and store calls failed. */
+  tags: { tag: string; remaining: number; storeErrors: number; starved: boolean }[];
+}
 /** idmint's metrics through the OpenTelemetry API (meter `idmint`), when `@opentelemetry/api` is installed. */
 export declare const metrics: {
   definitions(): MetricDefinition[];
   observe(): MetricObservation[];
+  /**
+   * The core's health of `observations` (default: `observe()`): down while a snowflake lease is
+   * not held, or while a tag has no IDs buffered and failed store calls.
+   */
+  health(observations?: MetricObservation[]): Health;
   /** One observable instrument per metric on `meterProvider` (default: the API's global one). */
   register(meterProvider?: unknown): { unregister(): void; [Symbol.asyncDispose](): Promise<void> };
 };

@@ -209,6 +209,7 @@ const errors = idmint.errors();
 const { track, metrics } = metricsApi(native, {
   version: require('./package.json').version,
   InvalidArgumentError: idmint.api.InvalidArgumentError,
+  call: convert.call,
 });
 // The addon's segment module, with the shared API's `token` option as the URL parameter; each
 // client is counted in the metrics until it is closed.

@@ -30,9 +30,10 @@ function optionalApi() {
 
 /**
  * The package's metrics over the addon `native` (`metricDefinitions()`, `mergeObservations()`,
- * an `observe()` on each generator and client); `version` names the meter's version.
+ * `health()`, an `observe()` on each generator and client); `version` names the meter's
+ * version, `call` runs an addon call and rethrows its error as the package's error class.
  */
-function metricsApi(native, { version, InvalidArgumentError }) {
+function metricsApi(native, { version, InvalidArgumentError, call }) {
   // The generators and segment clients alive in this process: weak, so a metric never keeps
   // one from the garbage collector; a closed one leaves at once, a collected one when the
   // finalizer runs (so a process that makes many generators and never collects metrics does
@@ -49,6 +50,16 @@ function metricsApi(native, { version, InvalidArgumentError }) {
       else for (const o of n.observe()) all.push(o);
     }
     return native.mergeObservations(all);
+  }
+
+  /**
+   * The core's health of `observations` (default: every live generator's and client's now):
+   * `{ status: 'up' | 'down', reasons, lease, tags }`, by the rule `idmint_core::health` states
+   * (down while a snowflake lease is not held, or while a tag has no IDs buffered and failed
+   * store calls).
+   */
+  function health(observations = observe()) {
+    return call(() => native.health(observations));
   }
 
   // provider -> { unregister } of the instruments registered on it.
@@ -126,6 +137,8 @@ function metricsApi(native, { version, InvalidArgumentError }) {
       definitions: () => native.metricDefinitions(),
       /** Their values now, across every live generator and client: `{ metric, value, attributes }`. */
       observe,
+      /** The core's health of these values (or of the ones given). */
+      health,
       register,
     }),
   };

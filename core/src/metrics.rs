@@ -89,8 +89,12 @@ pub struct Metric {
     pub unit: &'static str,
     /// What it counts, one sentence.
     pub description: &'static str,
-    /// The attributes each value carries (`kind`, `tag`).
+    /// The attributes its values carry (`kind`, `tag`).
     pub attributes: &'static [&'static str],
+    /// Those every value carries ([`Observation::parse`] refuses one without them): a
+    /// snowflake's `idmint.ids.issued` has a `kind` but no `tag`, a segment's value always
+    /// names its tag.
+    pub required: &'static [&'static str],
     /// How values of several generators or clients combine ([`merge`]).
     pub combine: Combine,
 }
@@ -108,6 +112,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{id}",
         description: "IDs handed out, by generator kind (snowflake, segment) and segment tag",
         attributes: &["kind", "tag"],
+        required: &["kind"],
         combine: Combine::Sum,
     },
     Metric {
@@ -116,6 +121,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Times the snowflake generator found the clock behind its last issued time",
         attributes: &[],
+        required: &[],
         combine: Combine::Sum,
     },
     Metric {
@@ -125,6 +131,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Times a snowflake request waited for the clock (next tick, rollback, borrowed lead)",
         attributes: &[],
+        required: &[],
         combine: Combine::Sum,
     },
     Metric {
@@ -134,6 +141,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "1 while the generator holds its node value's lease, 0 while it refuses to mint",
         attributes: &[],
+        required: &[],
         combine: Combine::Min,
     },
     Metric {
@@ -142,6 +150,7 @@ pub const METRICS: &[Metric] = &[
         unit: "s",
         description: "The lease's fence in the store (unix time): IDs carry times up to this",
         attributes: &[],
+        required: &[],
         combine: Combine::Min,
     },
     Metric {
@@ -150,6 +159,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Lease renewals that failed",
         attributes: &[],
+        required: &[],
         combine: Combine::Sum,
     },
     Metric {
@@ -159,6 +169,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Segment IDs buffered in memory (the current range and the next one, if fetched)",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Sum,
     },
     Metric {
@@ -167,6 +178,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{refill}",
         description: "Ranges fetched from the store",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Sum,
     },
     Metric {
@@ -176,6 +188,7 @@ pub const METRICS: &[Metric] = &[
         description:
             "Time spent in successful refills, added up (divided by refills: the mean latency)",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Sum,
     },
     Metric {
@@ -184,6 +197,7 @@ pub const METRICS: &[Metric] = &[
         unit: "s",
         description: "The slowest successful refill",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Max,
     },
     Metric {
@@ -192,6 +206,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{error}",
         description: "Failed store calls (each retry counts)",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Sum,
     },
     Metric {
@@ -200,6 +215,7 @@ pub const METRICS: &[Metric] = &[
         unit: "{event}",
         description: "Requests that found both buffered ranges used up and waited for a refill",
         attributes: &["tag"],
+        required: &["tag"],
         combine: Combine::Sum,
     },
 ];
@@ -218,6 +234,103 @@ pub struct Observation {
     pub value: f64,
     /// Attribute name and value pairs, as [`Metric::attributes`] names them.
     pub attributes: Vec<(&'static str, String)>,
+}
+
+impl Observation {
+    /// An observation a package hands back (read from JSON, or from its own `observe()`
+    /// values) as the core's: `metric` one of [`METRICS`], `value` a finite number ≥ 0, and
+    /// each attribute one the metric names, with every one it requires
+    /// ([`Metric::required`]). The attributes come out in the order the metric names them,
+    /// so equal sets compare equal in [`merge`].
+    ///
+    /// ```
+    /// use idmint_core::metrics::Observation;
+    /// let o = Observation::parse("idmint.ids.issued", 5.0, [("tag", "orders"), ("kind", "segment")])?;
+    /// assert_eq!(o.attributes, [("kind", "segment".to_string()), ("tag", "orders".to_string())]);
+    /// let err = Observation::parse("idmint.segment.remaining", 5.0, [("kind", "segment")]).unwrap_err();
+    /// assert_eq!(err.kind(), "invalid_argument");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn parse<K, V>(
+        metric: &str,
+        value: f64,
+        attributes: impl IntoIterator<Item = (K, V)>,
+    ) -> crate::Result<Observation>
+    where
+        K: AsRef<str>,
+        V: Into<String>,
+    {
+        let invalid = |name: &str, value: String, expected: String| crate::Error::InvalidArgument {
+            name: name.to_string(),
+            value,
+            expected,
+        };
+        let Some(m) = self::metric(metric) else {
+            let names: Vec<&str> = METRICS.iter().map(|m| m.name).collect();
+            return Err(invalid(
+                "metric",
+                format!("{metric:?}"),
+                format!("one of {}", names.join(", ")),
+            ));
+        };
+        // Every value the core observes is a count, seconds or 0/1: none is negative or NaN.
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(invalid(
+                "value",
+                value.to_string(),
+                format!("a finite number >= 0 for {}", m.name),
+            ));
+        }
+        let names = || match m.attributes {
+            [] => "none".to_string(),
+            all => all.join(", "),
+        };
+        let mut given: Vec<(&'static str, String)> = Vec::new();
+        for (k, v) in attributes {
+            let k = k.as_ref();
+            let Some(name) = m.attributes.iter().find(|a| **a == k) else {
+                return Err(invalid(
+                    "attributes",
+                    format!("{k:?}"),
+                    format!("an attribute of {}: {}", m.name, names()),
+                ));
+            };
+            if given.iter().any(|(g, _)| g == name) {
+                return Err(invalid(
+                    "attributes",
+                    format!("{k:?} twice"),
+                    format!("each attribute of {} once", m.name),
+                ));
+            }
+            given.push((name, v.into()));
+        }
+        if let Some(missing) = m
+            .required
+            .iter()
+            .find(|r| given.iter().all(|(g, _)| g != *r))
+        {
+            let have: Vec<&str> = given.iter().map(|(g, _)| *g).collect();
+            return Err(invalid(
+                "attributes",
+                format!("[{}]", have.join(", ")),
+                format!(
+                    "{} with `{missing}` (it requires {})",
+                    m.name,
+                    m.required.join(", ")
+                ),
+            ));
+        }
+        let attributes = m
+            .attributes
+            .iter()
+            .filter_map(|a| given.iter().find(|(g, _)| g == a).cloned())
+            .collect();
+        Ok(Observation {
+            metric: m.name,
+            value,
+            attributes,
+        })
+    }
 }
 
 fn obs(metric: &'static str, value: f64, attributes: Vec<(&'static str, String)>) -> Observation {
@@ -452,6 +565,75 @@ mod tests {
                 o("idmint.segment.refills", 5.0, "a"),
             ]
         );
+    }
+
+    /// What the core observes reads back as itself; what it never observes is refused, naming
+    /// the bad value.
+    #[test]
+    fn parse_reads_observations_back() {
+        let g = crate::Snowflake::builder(crate::Layout::preset("sonyflake").unwrap())
+            .node("machine", 1)
+            .build()
+            .unwrap();
+        g.next_ids(2).unwrap();
+        for o in observe_snowflake(&g) {
+            let back = Observation::parse(o.metric, o.value, o.attributes.clone()).unwrap();
+            assert_eq!(back, o);
+        }
+        let refused = |metric: &str, value: f64, attrs: &[(&str, &str)]| match Observation::parse(
+            metric,
+            value,
+            attrs.iter().copied(),
+        )
+        .unwrap_err()
+        {
+            crate::Error::InvalidArgument { name, value, .. } => (name, value),
+            e => panic!("{e}"),
+        };
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert_eq!(
+            refused("idmint.nope", 1.0, &[]),
+            pair("metric", "\"idmint.nope\"")
+        );
+        assert_eq!(
+            refused("idmint.clock.waits", -1.0, &[]),
+            pair("value", "-1")
+        );
+        assert_eq!(
+            refused("idmint.clock.waits", f64::NAN, &[]),
+            pair("value", "NaN")
+        );
+        assert_eq!(
+            refused("idmint.clock.waits", f64::INFINITY, &[]),
+            pair("value", "inf")
+        );
+        assert_eq!(
+            refused("idmint.clock.waits", 1.0, &[("tag", "a")]),
+            pair("attributes", "\"tag\"")
+        );
+        assert_eq!(
+            refused("idmint.segment.waits", 1.0, &[("tag", "a"), ("tag", "b")]),
+            pair("attributes", "\"tag\" twice")
+        );
+        assert_eq!(
+            refused("idmint.segment.waits", 1.0, &[]),
+            pair("attributes", "[]")
+        );
+        assert_eq!(
+            refused("idmint.ids.issued", 1.0, &[("tag", "a")]),
+            pair("attributes", "[tag]")
+        );
+    }
+
+    #[test]
+    fn required_attributes_are_attributes() {
+        for m in METRICS {
+            assert!(
+                m.required.iter().all(|r| m.attributes.contains(r)),
+                "{}",
+                m.name
+            );
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone, tzinfo
 from types import TracebackType
-from typing import Final, Literal, SupportsIndex, final
+from typing import Final, Literal, SupportsIndex, TypedDict, final
 from uuid import UUID
 
 _Time = int | str | datetime
@@ -18,6 +18,7 @@ __all__ = [
     "ENCODINGS",
     "ERROR_KINDS",
     "Field",
+    "Health",
     "Key",
     "Keyring",
     "LeaseInfo",
@@ -44,6 +45,7 @@ __all__ = [
     "decode",
     "encode",
     "guess",
+    "health",
     "lease_list",
     "metric_definitions",
     "observe_all",
@@ -302,6 +304,45 @@ def metric_definitions() -> list[tuple[str, Literal["counter", "gauge"], str, st
 def observe_all(sources: list[Snowflake | SegmentClient]) -> list[_Observation]:
     """The metrics of every generator and client given, combined by the core's rule per metric
     (one value per metric and attribute set); a closed generator adds nothing."""
+
+class _LeaseHealth(TypedDict):
+    held: bool
+    fence_s: float | None
+    renew_failures: int | None
+
+class _TagHealth(TypedDict):
+    tag: str
+    remaining: int
+    store_errors: int
+    starved: bool
+
+class _HealthDict(TypedDict):
+    status: Literal["up", "down"]
+    reasons: list[str]
+    lease: _LeaseHealth | None
+    tags: list[_TagHealth]
+
+def health(observations: Iterable[_Observation]) -> Health:
+    """The health of the generators and clients whose observations these are (``observe()``,
+    ``observe_all()``), by the core's rule: down while a snowflake lease is not held, or while a
+    tag has no IDs buffered and failed store calls. Raises ``InvalidArgument`` for an unknown
+    metric or attribute, a per-tag value without its tag, or a negative value."""
+
+@final
+class Health:
+    """The core's health of a process's generators; true when up."""
+
+    @property
+    def status(self) -> Literal["up", "down"]: ...
+    @property
+    def reasons(self) -> list[str]:
+        """Why it is down, one sentence per cause (empty when up)."""
+    @property
+    def lease(self) -> _LeaseHealth | None: ...
+    @property
+    def tags(self) -> list[_TagHealth]: ...
+    def __bool__(self) -> bool: ...
+    def asdict(self) -> _HealthDict: ...
 
 @final
 class SegmentClient:

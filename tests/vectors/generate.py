@@ -2,7 +2,7 @@
 """Independent oracle for idmint's cross-language test vectors.
 
 Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json,
-template.json and formats.json next to this file. Python 3.11 stdlib
+template.json, formats.json and health.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
@@ -865,6 +865,126 @@ def formats():
             "invalid_layouts": invalid_layouts, "decode": decode, "invalid": invalid}
 
 
+# The metrics health.json's observations use, with the attributes each may carry (in order) and
+# how several generators' values combine (docs/metrics.md).
+HEALTH_METRICS = {
+    "idmint.ids.issued": (("kind", "tag"), sum),
+    "idmint.clock.rollbacks": ((), sum),
+    "idmint.clock.waits": ((), sum),
+    "idmint.lease.held": ((), min),
+    "idmint.lease.fence": ((), min),
+    "idmint.lease.renew.failures": ((), sum),
+    "idmint.segment.remaining": (("tag",), sum),
+    "idmint.segment.refills": (("tag",), sum),
+    "idmint.segment.refill.time": (("tag",), sum),
+    "idmint.segment.refill.max": (("tag",), max),
+    "idmint.segment.store.errors": (("tag",), sum),
+    "idmint.segment.waits": (("tag",), sum),
+}
+
+
+def health_of(observations):
+    """The health rule, from its statement: down while the lease is not held, or while a tag has
+    nothing buffered and failed store calls; several generators' values combined by metric."""
+    groups = {}  # (metric, attributes in declared order) -> values, in order of first appearance
+    for o in observations:
+        names, _ = HEALTH_METRICS[o["metric"]]
+        key = (o["metric"], tuple((n, o["attributes"][n]) for n in names if n in o["attributes"]))
+        groups.setdefault(key, []).append(o["value"])
+    held = fence = renew = None
+    tags = {}  # tag -> {remaining, store_errors}, in order of first appearance
+    for (metric, attrs), values in groups.items():
+        value = HEALTH_METRICS[metric][1](values)
+        if metric == "idmint.lease.held":
+            held = value >= 1
+        elif metric == "idmint.lease.fence":
+            fence = value
+        elif metric == "idmint.lease.renew.failures":
+            renew = int(value)
+        elif metric in ("idmint.segment.remaining", "idmint.segment.store.errors"):
+            t = tags.setdefault(dict(attrs)["tag"], {"remaining": 0, "store_errors": 0})
+            t["remaining" if metric == "idmint.segment.remaining" else "store_errors"] = int(value)
+    reasons = []
+    lease = None
+    if held is not None:
+        lease = {"held": held, "fence_s": fence, "renew_failures": renew}
+        if not held:
+            reasons.append("the node lease is not held")
+    out_tags = []
+    for tag, t in tags.items():
+        starved = t["remaining"] == 0 and t["store_errors"] > 0
+        out_tags.append({"tag": tag, **t, "starved": starved})
+        if starved:
+            n = t["store_errors"]
+            reasons.append(f"tag `{tag}` has no IDs buffered and {n} store call{'' if n == 1 else 's'} failed")
+    return {"status": "down" if reasons else "up", "reasons": reasons, "lease": lease, "tags": out_tags}
+
+
+def health():
+    def o(metric, value, **attributes):
+        return {"metric": metric, "value": value, "attributes": attributes}
+
+    def snowflake(issued=0):  # what a generator without a lease observes
+        return [o("idmint.ids.issued", issued, kind="snowflake"), o("idmint.clock.rollbacks", 0),
+                o("idmint.clock.waits", 0)]
+
+    def lease(held, fence, failures):
+        return [o("idmint.lease.held", held), o("idmint.lease.fence", fence),
+                o("idmint.lease.renew.failures", failures)]
+
+    def tag(name, remaining, errors, issued=0):  # what a segment client observes per tag
+        return [o("idmint.ids.issued", issued, kind="segment", tag=name),
+                o("idmint.segment.remaining", remaining, tag=name),
+                o("idmint.segment.refills", 1 if remaining else 0, tag=name),
+                o("idmint.segment.refill.time", 0.0125, tag=name),
+                o("idmint.segment.refill.max", 0.0125, tag=name),
+                o("idmint.segment.store.errors", errors, tag=name),
+                o("idmint.segment.waits", 0, tag=name)]
+
+    cases = [
+        ("nothing observed", []),
+        ("a snowflake without a lease", snowflake(12)),
+        ("lease held", snowflake(3) + lease(1, 1700000000.5, 0)),
+        ("lease held after failed renewals", snowflake() + lease(1, 1700000030.25, 2)),
+        ("lease lost", snowflake(3) + lease(0, 1700000000.5, 5)),
+        ("two generators, one lease lost", snowflake(1) + lease(1, 1700000090, 0)
+         + snowflake(2) + lease(0, 1700000060, 3)),
+        ("two generators, both leases held", lease(1, 1700000090, 1) + lease(1, 1700000060, 0)),
+        ("a tag buffered", tag("orders", 1500, 0, 500)),
+        ("a tag buffered after store errors", tag("orders", 999, 4, 1)),
+        ("a tag empty without store errors", tag("orders", 0, 0)),
+        ("a tag empty after one store error", tag("orders", 0, 1, 1000)),
+        ("a tag empty after store errors", tag("orders", 0, 7, 1000)),
+        ("two clients, one tag, one client empty and failing",
+         tag("orders", 0, 3, 1000) + tag("orders", 200, 0, 800)),
+        ("two clients, one tag, both empty, one failing",
+         tag("orders", 0, 0, 1000) + tag("orders", 0, 2, 800)),
+        ("tags in the order first observed, two starved", tag("zeta", 0, 2) + tag("alpha", 10, 0)
+         + tag("mid", 0, 1)),
+        ("lease lost and a tag starved", snowflake() + lease(0, 1700000000, 1) + tag("orders", 0, 3)),
+        ("attributes in any order", [o("idmint.ids.issued", 5, tag="users", kind="segment"),
+                                     o("idmint.segment.remaining", 0, tag="users"),
+                                     o("idmint.segment.store.errors", 2, tag="users")]),
+        ("only store errors observed", [o("idmint.segment.store.errors", 1, tag="orders")]),
+        ("a fence without lease state", [o("idmint.lease.fence", 1700000000)]),
+    ]
+    valid = [{"name": name, "observations": obs, "expected": health_of(obs)} for name, obs in cases]
+    invalid = [
+        {"name": name, "observations": obs, "error": "invalid_argument"}
+        for name, obs in [
+            ("unknown metric", [o("idmint.lease.lost", 1)]),
+            ("an attribute the metric does not carry", [o("idmint.lease.held", 1, tag="orders")]),
+            ("a per-tag value without its tag", [o("idmint.segment.remaining", 0)]),
+            ("a segment issued count without its kind", [o("idmint.ids.issued", 1, tag="orders")]),
+            ("a negative value", [o("idmint.segment.store.errors", -1, tag="orders")]),
+            ("a bad observation after good ones", tag("orders", 0, 3) + [o("idmint.nope", 0)]),
+        ]
+    ]
+    for cases_ in (valid, invalid):
+        assert len({c["name"] for c in cases_}) == len(cases_)
+    return {"valid": valid, "invalid": invalid}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -890,3 +1010,4 @@ if __name__ == "__main__":
     emit("uuid7.json", uuid7())
     emit("template.json", template())
     emit("formats.json", formats())
+    emit("health.json", health())

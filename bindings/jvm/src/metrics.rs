@@ -1,11 +1,13 @@
 //! The metrics every package publishes ([`idmint_core::metrics`]), carried to the JVM: the
 //! table of definitions, and the values of a [`Snowflake`] or a [`SegmentClient`] at one
-//! moment. Conversion only: the names, instruments, units, meanings and values are the core's;
+//! moment, and the core's health of such values ([`health`]). Conversion only: the names, instruments, units, meanings and values are the core's;
 //! the Spring Boot starter (`java-spring/`) turns each definition into a Micrometer meter that
 //! reads these values when it is scraped.
 
+use idmint_core::health as core_health;
 use idmint_core::metrics as core_metrics;
 
+use crate::errors::{IntoFfi, Result};
 use crate::segment::SegmentClient;
 use crate::snowflake::Snowflake;
 
@@ -103,6 +105,103 @@ pub fn metric_definitions() -> Vec<MetricDefinition> {
             attributes: m.attributes.iter().map(|a| a.to_string()).collect(),
         })
         .collect()
+}
+
+/// The snowflake lease in a [`Health`] ([`idmint_core::health::LeaseHealth`]).
+///
+/// ```
+/// let l = idmint_jvm::LeaseHealth { held: true, fence_s: None, renew_failures: Some(0) };
+/// assert!(l.held);
+/// ```
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct LeaseHealth {
+    /// True while the lease is held.
+    pub held: bool,
+    /// The lease's fence, unix seconds, if observed.
+    pub fence_s: Option<f64>,
+    /// Renewals that failed so far, if observed.
+    pub renew_failures: Option<u64>,
+}
+
+/// One segment tag in a [`Health`] ([`idmint_core::health::TagHealth`]).
+///
+/// ```
+/// let t = idmint_jvm::TagHealth { tag: "orders".into(), remaining: 0, store_errors: 2, starved: true };
+/// assert!(t.starved);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct TagHealth {
+    /// The tag.
+    pub tag: String,
+    /// IDs buffered in memory.
+    pub remaining: u64,
+    /// Failed store calls.
+    pub store_errors: u64,
+    /// Nothing buffered and store calls failed: this tag makes the health down.
+    pub starved: bool,
+}
+
+/// The core's health of a process's generators ([`idmint_core::health::Health`]).
+///
+/// ```
+/// let h = idmint_jvm::health(vec![])?;
+/// assert_eq!((h.status.as_str(), h.reasons.len()), ("up", 0));
+/// # Ok::<(), std::sync::Arc<idmint_jvm::FfiError>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct Health {
+    /// `up` or `down`.
+    pub status: String,
+    /// Why it is down, one sentence per cause (empty when up).
+    pub reasons: Vec<String>,
+    /// The snowflake lease, when a generator observed has one.
+    pub lease: Option<LeaseHealth>,
+    /// Each segment tag, in the order observed.
+    pub tags: Vec<TagHealth>,
+}
+
+/// The health of the generators and clients whose observations these are
+/// ([`idmint_core::health::health`]): down while a snowflake lease is not held, or while a tag
+/// has no IDs buffered and failed store calls. Each observation is checked as the core reads
+/// one back ([`idmint_core::metrics::Observation::parse`]): an unknown metric or attribute, a
+/// per-tag value without its tag or a negative value is `invalid_argument`.
+///
+/// ```
+/// let lost = idmint_jvm::Observation { metric: "idmint.lease.held".into(), value: 0.0, attributes: vec![] };
+/// let h = idmint_jvm::health(vec![lost])?;
+/// assert_eq!(h.status, "down");
+/// assert_eq!(h.reasons, ["the node lease is not held"]);
+/// # Ok::<(), std::sync::Arc<idmint_jvm::FfiError>>(())
+/// ```
+#[uniffi::export]
+pub fn health(observations: Vec<Observation>) -> Result<Health> {
+    let parsed = observations
+        .into_iter()
+        .map(|o| {
+            let attributes = o.attributes.into_iter().map(|a| (a.name, a.value));
+            core_metrics::Observation::parse(&o.metric, o.value, attributes).ffi()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let h = core_health::health(parsed);
+    Ok(Health {
+        status: h.status.as_str().to_string(),
+        reasons: h.reasons,
+        lease: h.lease.map(|l| LeaseHealth {
+            held: l.held,
+            fence_s: l.fence_s,
+            renew_failures: l.renew_failures,
+        }),
+        tags: h
+            .tags
+            .into_iter()
+            .map(|t| TagHealth {
+                tag: t.tag,
+                remaining: t.remaining,
+                store_errors: t.store_errors,
+                starved: t.starved,
+            })
+            .collect(),
+    })
 }
 
 #[uniffi::export]

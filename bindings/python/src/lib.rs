@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 mod aio;
+mod closing;
 mod convert;
 mod errors;
 mod formats;
@@ -17,6 +18,7 @@ mod lease;
 mod metrics;
 mod obfuscate;
 mod objectid;
+mod observe;
 mod redis_snowflake;
 mod segment;
 mod shortid;
@@ -43,7 +45,9 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lease::LeaseInfo>()?;
     m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::metric_definitions, m)?)?;
-    m.add_function(wrap_pyfunction!(metrics::observe_all, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::observe_all, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::health, m)?)?;
+    m.add_class::<metrics::Health>()?;
     m.add_class::<objectid::ObjectId>()?;
     m.add_class::<objectid::ObjectIdGenerator>()?;
     m.add_function(wrap_pyfunction!(shortid::encode, m)?)?;

@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwapOption;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use idmint_core::{Error, RedisSnowflake as Gen, RedisSnowflakeBuilder};
 
 use crate::aio::{in_executor, ready};
+use crate::closing::closing;
 use crate::convert::{fit, opt_duration};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::{layout_arg, Layout};
@@ -98,8 +99,7 @@ fn u64_arg(name: &str, obj: &Bound<'_, PyAny>, stand_in: u64) -> PyResult<(u64, 
     fit::<u64>(name, obj, stand_in)
 }
 
-#[pymethods]
-impl RedisSnowflake {
+closing!(RedisSnowflake, async, {
     /// Connects to the servers (blocking, without the GIL): `urls` is a comma-separated `str`
     /// or a list of URLs, in the same order on every client. Options not given keep the
     /// core's defaults; durations are seconds (`int`/`float`) or `datetime.timedelta`.
@@ -331,32 +331,10 @@ impl RedisSnowflake {
         ready(slf.py(), Ok(slf.py().None()))
     }
 
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    #[pyo3(signature = (*_exc))]
-    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
-        self.close(py);
-        false
-    }
-
-    fn __aenter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        ready(slf.py(), Ok(slf.clone()))
-    }
-
-    #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        slf: &Bound<'py, Self>,
-        _exc: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        Self::close_async(slf)
-    }
-
     fn __repr__(&self) -> String {
         match self.gen.load().as_deref() {
             Some(g) => format!("RedisSnowflake({:?})", g.servers().join(",")),
             None => "RedisSnowflake(closed)".into(),
         }
     }
-}
+});

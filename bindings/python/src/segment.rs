@@ -7,13 +7,14 @@
 //! memory is returned as a finished future, anything else runs in the loop's default executor.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyRange, PyTuple, PyType};
+use pyo3::types::{PyDict, PyRange, PyType};
 use pyo3::IntoPyObjectExt;
 
 use idmint_core::segment::{self as core, check_step_wide, IdRange, TagSpec};
 use idmint_core::Error;
 
 use crate::aio::{in_executor, ready};
+use crate::closing::closing;
 use crate::convert::{fit, int_value, opt_duration};
 use crate::errors::{to_py, IntoPy};
 
@@ -25,8 +26,7 @@ pub struct SegmentClient {
     inner: core::SegmentClient,
 }
 
-#[pymethods]
-impl SegmentClient {
+closing!(SegmentClient, async, {
     /// Opens the store at `url` (blocking, without the GIL). Options not given keep the core's
     /// defaults; durations are seconds (`int`/`float`) or `datetime.timedelta`.
     #[new]
@@ -185,32 +185,10 @@ impl SegmentClient {
         in_executor(&slf.getattr("close")?, vec![], None)
     }
 
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    #[pyo3(signature = (*_exc))]
-    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
-        self.close(py);
-        false
-    }
-
-    fn __aenter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        ready(slf.py(), Ok(slf.clone()))
-    }
-
-    #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        slf: &Bound<'py, Self>,
-        _exc: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        Self::close_async(slf)
-    }
-
     fn __repr__(&self) -> String {
         format!("SegmentClient({:?})", self.inner.store())
     }
-}
+});
 
 impl crate::metrics::Source for SegmentClient {
     fn observations(&self) -> Vec<idmint_core::metrics::Observation> {

@@ -11,6 +11,7 @@ use idmint_core::lease::LeaseOptions;
 use idmint_core::metrics::{observe_snowflake, Observation};
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
+use crate::closing::closing;
 use crate::convert::{self, fit, int_value, opt_duration, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::{compose, layout_arg, merge, Layout, Parts};
@@ -239,8 +240,7 @@ impl LeaseArgs<'_, '_> {
     }
 }
 
-#[pymethods]
-impl Snowflake {
+closing!(Snowflake, {
     #[new]
     #[pyo3(signature = (
         layout = None, *, epoch = None, nodes = None, random_nodes = false,
@@ -360,16 +360,6 @@ impl Snowflake {
         py.detach(move || drop(gen));
     }
 
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    #[pyo3(signature = (*_exc))]
-    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
-        self.close(py);
-        false
-    }
-
     /// Split an ID of this layout (int or decimal str) into its parts.
     fn parse(&self, id: &Bound<'_, PyAny>) -> PyResult<Parts> {
         self.with(|g| convert::decompose(g.layout(), id).map(Parts::from))
@@ -483,4 +473,4 @@ impl Snowflake {
             g.on_rollback().to_string()
         )
     }
-}
+});

@@ -1,21 +1,25 @@
 package io.idmint.spring;
 
+import io.idmint.Health;
+import io.idmint.Metrics;
 import io.idmint.Observation;
 import io.idmint.SegmentClient;
 import io.idmint.Snowflake;
 import io.idmint.TagMetrics;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
-import org.springframework.boot.actuate.health.Health;
 
 /**
  * Actuator health of the generator beans ({@code /actuator/health}, component {@code idmint}):
- * DOWN while the snowflake generator does not hold its node value's lease (the core reports
- * {@code idmint.lease.held} 0: it refuses to mint until it holds one again), and while a segment
- * tag has no buffered IDs left and the store's last call failed (callers then wait on a store
- * that does not answer). The details show the node values and the lease, and each tag's
- * buffer and store errors.
+ * the core's health of their observations ({@link Metrics#health(List)}, the rule every idmint
+ * package and {@code idmint serve}'s {@code /readyz} apply): DOWN while the snowflake generator
+ * does not hold its node value's lease (it refuses to mint until it holds one again), and while
+ * a segment tag has no buffered IDs left and the store's calls failed (callers then wait on a
+ * store that does not answer). The details show the core's reasons when DOWN, the node values
+ * and the lease, and each tag's buffer and store errors; this class only lays them out.
  */
 public final class IdmintHealthIndicator extends AbstractHealthIndicator {
     private final Snowflake snowflake;
@@ -29,45 +33,58 @@ public final class IdmintHealthIndicator extends AbstractHealthIndicator {
     }
 
     @Override
-    protected void doHealthCheck(Health.Builder builder) {
-        boolean up = true;
+    protected void doHealthCheck(org.springframework.boot.actuate.health.Health.Builder builder) {
+        List<Observation> observed = new ArrayList<>();
+        if (snowflake != null) {
+            observed.addAll(snowflake.observe());
+        }
+        if (segments != null) {
+            observed.addAll(segments.observe());
+        }
+        Health health = Metrics.health(observed);
+        if (!health.reasons().isEmpty()) {
+            builder.withDetail("reasons", health.reasons());
+        }
         if (snowflake != null) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("layout", snowflake.layout().toString());
             details.put("nodes", snowflake.nodes());
-            Map<String, Object> lease = new LinkedHashMap<>();
-            for (Observation o : snowflake.observe()) {
-                switch (o.metric()) {
-                    case "idmint.lease.held" -> {
-                        lease.put("held", o.value() == 1);
-                        up &= o.value() == 1;
-                    }
-                    case "idmint.lease.fence" -> lease.put("fenceSeconds", (long) o.value());
-                    case "idmint.lease.renew.failures" -> lease.put("renewFailures", (long) o.value());
-                    default -> { }
+            Health.Lease l = health.lease();
+            if (l != null) {
+                Map<String, Object> lease = new LinkedHashMap<>();
+                lease.put("held", l.held());
+                if (l.fenceSeconds() != null) {
+                    lease.put("fenceSeconds", l.fenceSeconds().longValue());
                 }
-            }
-            if (!lease.isEmpty()) {
+                if (l.renewFailures() != null) {
+                    lease.put("renewFailures", l.renewFailures());
+                }
                 details.put("lease", lease);
             }
             builder.withDetail("snowflake", details);
         }
         if (segments != null) {
-            Map<String, Object> tags = new LinkedHashMap<>();
+            // The last store error is a detail the observations do not carry: from the client's metrics.
+            Map<String, String> lastErrors = new LinkedHashMap<>();
             for (TagMetrics m : segments.metrics()) {
-                Map<String, Object> tag = new LinkedHashMap<>();
-                tag.put("remaining", m.remaining());
-                tag.put("storeErrors", m.storeErrors());
                 if (m.lastError() != null) {
-                    tag.put("lastError", m.lastError());
+                    lastErrors.put(m.tag(), m.lastError());
                 }
-                boolean starved = m.remaining() == 0 && m.lastError() != null;
-                up &= !starved;
-                tags.put(m.tag(), tag);
+            }
+            Map<String, Object> tags = new LinkedHashMap<>();
+            for (Health.Tag t : health.tags()) {
+                Map<String, Object> tag = new LinkedHashMap<>();
+                tag.put("remaining", t.remaining());
+                tag.put("storeErrors", t.storeErrors());
+                tag.put("starved", t.starved());
+                if (lastErrors.containsKey(t.tag())) {
+                    tag.put("lastError", lastErrors.get(t.tag()));
+                }
+                tags.put(t.tag(), tag);
             }
             builder.withDetail("segment", Map.of("store", segments.store(), "tags", tags));
         }
-        if (up) {
+        if (health.isUp()) {
             builder.up();
         } else {
             builder.down();

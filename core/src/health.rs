@@ -1,0 +1,369 @@
+//! Whether a process's generators can hand out IDs, decided once from their metric
+//! observations ([`crate::metrics`]): the Spring Boot starter's Actuator health, the Python
+//! and Node packages' `health()` and `idmint serve`'s `/readyz` all give this answer.
+//!
+//! The rule: **down** while a snowflake generator does not hold its node value's lease
+//! (`idmint.lease.held` 0: the core refuses to mint until it holds one again), and while a
+//! segment tag has no IDs buffered (`idmint.segment.remaining` 0) and store calls for it
+//! failed (`idmint.segment.store.errors` above 0: callers then wait on a store that does not
+//! answer); **up** otherwise, also when nothing is observed. The observations of several
+//! generators and clients are combined first as [`merge`] does for publishing: one generator
+//! that lost its lease makes the process down, and a tag is starved only when no client of the
+//! process has IDs of it buffered.
+//!
+//! ```
+//! use idmint_core::health::{health, Status};
+//! use idmint_core::metrics::Observation;
+//! let tag = || vec![("tag", "orders".to_string())];
+//! let h = health([
+//!     Observation { metric: "idmint.lease.held", value: 0.0, attributes: vec![] },
+//!     Observation { metric: "idmint.segment.remaining", value: 0.0, attributes: tag() },
+//!     Observation { metric: "idmint.segment.store.errors", value: 3.0, attributes: tag() },
+//! ]);
+//! assert_eq!(h.status, Status::Down);
+//! assert_eq!(h.reasons, [
+//!     "the node lease is not held",
+//!     "tag `orders` has no IDs buffered and 3 store calls failed",
+//! ]);
+//! ```
+
+use crate::metrics::{merge, Observation};
+
+/// Up or down.
+///
+/// ```
+/// assert_eq!(idmint_core::health::Status::Down.as_str(), "down");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum Status {
+    /// Every generator observed can hand out IDs.
+    Up,
+    /// One cannot: [`Health::reasons`] says which and why.
+    Down,
+}
+
+impl Status {
+    /// `up` or `down`.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::health::Status::Up.as_str(), "up");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Up => "up",
+            Status::Down => "down",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The snowflake lease as observed (several generators combined: the lowest `held`, the
+/// fence that ends first, renewal failures added up).
+///
+/// ```
+/// use idmint_core::{health::health, metrics::Observation};
+/// let h = health([Observation { metric: "idmint.lease.held", value: 1.0, attributes: vec![] }]);
+/// let lease = h.lease.unwrap();
+/// assert!(lease.held);
+/// assert_eq!(lease.fence_s, None); // not observed
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LeaseHealth {
+    /// True while the lease is held (`idmint.lease.held` 1).
+    pub held: bool,
+    /// The lease's fence in the store, unix seconds (`idmint.lease.fence`), if observed.
+    pub fence_s: Option<f64>,
+    /// Renewals that failed so far (`idmint.lease.renew.failures`), if observed.
+    pub renew_failures: Option<u64>,
+}
+
+/// One segment tag as observed (several clients combined: IDs buffered and store errors added
+/// up).
+///
+/// ```
+/// use idmint_core::{health::health, metrics::Observation};
+/// let h = health([Observation::parse("idmint.segment.remaining", 0.0, [("tag", "orders")])?]);
+/// // Nothing buffered but no store call failed: the first refill is on its way.
+/// assert!(!h.tags[0].starved);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TagHealth {
+    /// The tag.
+    pub tag: String,
+    /// IDs buffered in memory (`idmint.segment.remaining`; 0 when not observed).
+    pub remaining: u64,
+    /// Failed store calls (`idmint.segment.store.errors`; 0 when not observed).
+    pub store_errors: u64,
+    /// True when nothing is buffered and store calls failed: this tag makes the health down.
+    pub starved: bool,
+}
+
+/// The answer: the status, why it is down (one sentence per cause, none when up), and what
+/// it was decided from.
+///
+/// ```
+/// let h = idmint_core::health::health([]);
+/// assert_eq!((h.status.as_str(), h.reasons.len(), h.lease, h.tags.len()), ("up", 0, None, 0));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Health {
+    /// Up or down.
+    pub status: Status,
+    /// Why it is down, the lease first, then each starved tag in the order observed.
+    pub reasons: Vec<String>,
+    /// The lease, when a generator observed has one.
+    pub lease: Option<LeaseHealth>,
+    /// Each tag observed, in the order first observed.
+    pub tags: Vec<TagHealth>,
+}
+
+impl Health {
+    /// True when up.
+    ///
+    /// ```
+    /// assert!(idmint_core::health::health([]).is_up());
+    /// ```
+    pub fn is_up(&self) -> bool {
+        self.status == Status::Up
+    }
+}
+
+/// A count as observed: observations are counts in an `f64` (exact far beyond any count
+/// reached); a value [`Observation::parse`] would refuse counts 0.
+fn count(value: f64) -> u64 {
+    if value.is_finite() && value > 0.0 {
+        value as u64
+    } else {
+        0
+    }
+}
+
+/// The health of the generators and clients whose observations these are
+/// ([`crate::metrics::observe_snowflake`], `metrics::observe_segments` (feature `segment`), or
+/// a package's `observe()` values read back with [`Observation::parse`]), by the rule of this
+/// module. Metrics the rule does not read are ignored, and so are per-tag values without a
+/// `tag` (which [`Observation::parse`] refuses).
+///
+/// ```
+/// use idmint_core::health::{health, Status};
+/// use idmint_core::metrics::{observe_snowflake, Observation};
+/// use idmint_core::{Layout, Snowflake};
+/// let gen = Snowflake::builder(Layout::preset("sonyflake")?).node("machine", 9).build()?;
+/// gen.next_id()?;
+/// let h = health(observe_snowflake(&gen));
+/// assert_eq!(h.status, Status::Up);
+/// assert_eq!(h.lease, None); // a generator without a lease
+///
+/// // A segment client's values for a tag it cannot refill (as `observe_segments` reports them).
+/// let starved = [
+///     Observation::parse("idmint.segment.remaining", 0.0, [("tag", "orders")])?,
+///     Observation::parse("idmint.segment.store.errors", 2.0, [("tag", "orders")])?,
+/// ];
+/// let h = health(observe_snowflake(&gen).into_iter().chain(starved));
+/// assert_eq!(h.status, Status::Down);
+/// assert!(h.tags[0].starved);
+/// assert_eq!(h.reasons, ["tag `orders` has no IDs buffered and 2 store calls failed"]);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
+    let mut held = None;
+    let mut fence_s = None;
+    let mut renew_failures = None;
+    let mut tags: Vec<TagHealth> = Vec::new();
+    for o in merge(observations) {
+        match o.metric {
+            "idmint.lease.held" => held = Some(o.value >= 1.0),
+            "idmint.lease.fence" => fence_s = Some(o.value),
+            "idmint.lease.renew.failures" => renew_failures = Some(count(o.value)),
+            "idmint.segment.remaining" | "idmint.segment.store.errors" => {
+                let Some((_, name)) = o.attributes.iter().find(|(k, _)| *k == "tag") else {
+                    continue;
+                };
+                let i = match tags.iter().position(|t| &t.tag == name) {
+                    Some(i) => i,
+                    None => {
+                        tags.push(TagHealth {
+                            tag: name.clone(),
+                            remaining: 0,
+                            store_errors: 0,
+                            starved: false,
+                        });
+                        tags.len() - 1
+                    }
+                };
+                if o.metric == "idmint.segment.remaining" {
+                    tags[i].remaining = count(o.value);
+                } else {
+                    tags[i].store_errors = count(o.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Without `held` there is no lease state to judge: a fence alone says nothing.
+    let lease = held.map(|held| LeaseHealth {
+        held,
+        fence_s,
+        renew_failures,
+    });
+    let mut reasons = Vec::new();
+    if lease.as_ref().is_some_and(|l| !l.held) {
+        reasons.push("the node lease is not held".to_string());
+    }
+    for t in &mut tags {
+        // Nothing buffered alone is a refill on its way (or a tag not loaded yet); with failed
+        // store calls, callers wait on a store that does not answer.
+        t.starved = t.remaining == 0 && t.store_errors > 0;
+        if t.starved {
+            let calls = if t.store_errors == 1 { "call" } else { "calls" };
+            reasons.push(format!(
+                "tag `{}` has no IDs buffered and {} store {calls} failed",
+                t.tag, t.store_errors
+            ));
+        }
+    }
+    Health {
+        status: if reasons.is_empty() {
+            Status::Up
+        } else {
+            Status::Down
+        },
+        reasons,
+        lease,
+        tags,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o(metric: &str, value: f64, tag: &str) -> Observation {
+        let attrs: Vec<(&str, &str)> = if tag.is_empty() {
+            vec![]
+        } else {
+            vec![("tag", tag)]
+        };
+        Observation::parse(metric, value, attrs).unwrap()
+    }
+
+    #[test]
+    fn nothing_observed_is_up() {
+        let h = health([]);
+        assert!(h.is_up());
+        assert!(h.reasons.is_empty() && h.lease.is_none() && h.tags.is_empty());
+    }
+
+    #[test]
+    fn a_lost_lease_is_down_and_held_is_up() {
+        let held = health([o("idmint.lease.held", 1.0, "")]);
+        assert!(held.is_up());
+        let lost = health([
+            o("idmint.lease.held", 0.0, ""),
+            o("idmint.lease.fence", 1_700_000_000.5, ""),
+            o("idmint.lease.renew.failures", 4.0, ""),
+        ]);
+        assert_eq!(lost.status, Status::Down);
+        assert_eq!(lost.reasons, ["the node lease is not held"]);
+        assert_eq!(
+            lost.lease,
+            Some(LeaseHealth {
+                held: false,
+                fence_s: Some(1_700_000_000.5),
+                renew_failures: Some(4)
+            })
+        );
+    }
+
+    /// One generator of two without its lease makes the process down (merge takes the lowest).
+    #[test]
+    fn one_lost_lease_of_two_is_down() {
+        let h = health([
+            o("idmint.lease.held", 1.0, ""),
+            o("idmint.lease.held", 0.0, ""),
+        ]);
+        assert_eq!(h.status, Status::Down);
+        let h = health([
+            o("idmint.lease.held", 0.0, ""),
+            o("idmint.lease.held", 1.0, ""),
+        ]);
+        assert_eq!(h.status, Status::Down);
+    }
+
+    #[test]
+    fn a_tag_is_starved_only_empty_and_failing() {
+        let cases = [
+            (0.0, 0.0, false),
+            (0.0, 1.0, true),
+            (5.0, 1.0, false),
+            (5.0, 0.0, false),
+        ];
+        for (remaining, errors, starved) in cases {
+            let h = health([
+                o("idmint.segment.remaining", remaining, "a"),
+                o("idmint.segment.store.errors", errors, "a"),
+            ]);
+            assert_eq!(h.tags[0].starved, starved, "{remaining} {errors}");
+            assert_eq!(h.is_up(), !starved);
+        }
+        let one = health([o("idmint.segment.store.errors", 1.0, "a")]);
+        assert_eq!(
+            one.reasons,
+            ["tag `a` has no IDs buffered and 1 store call failed"]
+        );
+    }
+
+    /// A real client's observations: served from memory, up.
+    #[cfg(feature = "segment")]
+    #[test]
+    fn a_serving_client_is_up() {
+        use crate::segment::{MemoryStore, SegmentClient};
+        let client = SegmentClient::builder()
+            .store(MemoryStore::new())
+            .connect_blocking()
+            .unwrap();
+        client.next_ids("a", 3).unwrap();
+        let h = health(crate::metrics::observe_segments(&client));
+        assert!(h.is_up(), "{h:?}");
+        assert_eq!(h.tags.len(), 1);
+        assert_eq!((h.tags[0].tag.as_str(), h.tags[0].store_errors), ("a", 0));
+    }
+
+    /// The serde form is the one tests/vectors/health.json writes as `expected`.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serialized_form() {
+        let h = health([
+            o("idmint.lease.held", 0.0, ""),
+            o("idmint.segment.remaining", 0.0, "a"),
+            o("idmint.segment.store.errors", 2.0, "a"),
+        ]);
+        let json = serde_json::to_value(&h).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "status": "down",
+                "reasons": [
+                    "the node lease is not held",
+                    "tag `a` has no IDs buffered and 2 store calls failed"
+                ],
+                "lease": {"held": false, "fence_s": null, "renew_failures": null},
+                "tags": [{"tag": "a", "remaining": 0, "store_errors": 2, "starved": true}]
+            })
+        );
+    }
+}
