@@ -7,7 +7,6 @@ use std::io::{self, BufWriter, Write};
 use idmint_core::{parse_time_ms, Clock, Layout, ObjectId, Snowflake, WallClock, PRESETS};
 
 use crate::args::layout_name;
-use crate::parse::random_hex;
 use crate::report::CliError;
 
 type Section = fn(&mut dyn Write) -> Result<(), CliError>;
@@ -213,4 +212,9 @@ fn leases(out: &mut dyn Write) -> Result<(), CliError> {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
     result
+}
+
+/// The ObjectId's 5 random bytes as 10 lowercase hex digits.
+fn random_hex(oid: &ObjectId) -> String {
+    oid.random().iter().map(|b| format!("{b:02x}")).collect()
 }

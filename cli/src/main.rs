@@ -74,10 +74,15 @@ enum Command {
   idmint parse 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
   idmint parse 01ARZ3NDEKTSV4RRFFQ69G5FAV
   idmint parse --format tsid 0123456789012
+  idmint parse --ids number --layout twitter 1541815603606036480
 
 Decimal IDs are read with the layout given (the 64-bit presets discord, instagram, mastodon and
 tsid too); without one, as a 64-bit integer; --guess shows what every preset makes of one.
-Formats are told apart by length and alphabet (docs/formats.md).")]
+Formats are told apart by length and alphabet (docs/formats.md).
+
+The JSON is the same for every format, and the same as idmint serve's GET /v1/parse:
+format, id, value, time_ms, time, layout, parts (null where the format has none). The ID's
+64-bit integers are strings unless --ids number.")]
     Parse(ParseArgs),
 
     /// Put a snowflake ID together from its time, node fields and sequence
@@ -229,6 +234,12 @@ struct ParseArgs {
     /// objectid, uuid, ulid, ksuid, xid or tsid (a TSID of digits alone reads as decimal otherwise)
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
+
+    /// How to write the ID's 64-bit integers: string (the default, as `idmint serve` answers:
+    /// a JavaScript reader rounds JSON numbers above 2^53) or number (digit for digit, for
+    /// readers that keep 64-bit integers, such as jq 1.7)
+    #[arg(long, value_name = "string|number", default_value = "string", value_parser = parse::ids_as)]
+    ids: idmint_core::json::IdsAs,
 
     /// The ID: decimal, an ObjectId (24 hex digits), a UUID, a ULID, a KSUID, an xid or a TSID
     // Negative numbers are let through so that the core can say why they are wrong instead of

@@ -37,9 +37,9 @@ fn failure(args: &[&str], code: i32) -> String {
     err
 }
 
-/// `parse` one ID and return its JSON.
+/// `parse` one ID and return its JSON, 64-bit integers as numbers (`--ids number`).
 fn parse(layout_args: &[&str], id: &str) -> serde_json::Value {
-    let mut args = vec!["parse"];
+    let mut args = vec!["parse", "--ids", "number"];
     args.extend_from_slice(layout_args);
     args.push(id);
     let lines = lines_of(&args);
@@ -60,14 +60,30 @@ fn parse_redis_lua_example_exactly() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "{\"id\":5981966696448054276,\"time_ms\":1426212000000,\"time\":\"2015-03-13T02:00:00.000Z\",\"shard\":53,\"sequence\":4}\n"
+        "{\"format\":\"snowflake\",\"id\":\"5981966696448054276\",\"value\":\"5981966696448054276\",\"time_ms\":1426212000000,\"time\":\"2015-03-13T02:00:00.000Z\",\"layout\":\"redis-lua\",\"parts\":{\"shard\":53,\"sequence\":4}}\n"
     );
     assert_eq!(stderr(&out), "");
+    // The ID as a number, digit for digit, when asked; a bad choice is a usage error.
+    let out = idmint(&[
+        "parse",
+        "--ids",
+        "number",
+        "--layout",
+        "redis-lua",
+        "5981966696448054276",
+    ]);
+    assert!(
+        stdout(&out).contains(",\"value\":5981966696448054276,"),
+        "{}",
+        stdout(&out)
+    );
+    let err = failure(&["parse", "--ids", "numbers", "1"], 2);
+    assert!(err.contains("string or number"), "{err}");
 }
 
 #[test]
 fn parse_object_id() {
-    let expected = "{\"id\":\"507f1f77bcf86cd799439011\",\"time_s\":1350508407,\"time\":\"2012-10-17T21:13:27Z\",\"random\":\"bcf86cd799\",\"counter\":4427793}\n";
+    let expected = "{\"format\":\"objectid\",\"id\":\"507f1f77bcf86cd799439011\",\"value\":null,\"time_ms\":1350508407000,\"time\":\"2012-10-17T21:13:27Z\",\"layout\":null,\"parts\":{\"time_s\":1350508407,\"random\":\"bcf86cd799\",\"counter\":4427793}}\n";
     for text in ["507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011"] {
         let out = idmint(&["parse", text]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -113,8 +129,8 @@ fn parse_with_an_exhausted_layout_notes_it_and_still_parses() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
     let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-    assert_eq!(json["worker"], 1);
-    assert_eq!(json["sequence"], 1);
+    assert_eq!(json["parts"]["worker"], 1);
+    assert_eq!(json["parts"]["sequence"], 1);
 }
 
 #[test]
@@ -145,9 +161,10 @@ fn snowflake_100000_increasing_distinct_with_node_values() {
     }
     for id in ids.iter().step_by(20_000).chain(ids.last()) {
         let json = parse(&["--layout", "twitter"], &id.to_string());
-        assert_eq!(json["datacenter"], 3);
-        assert_eq!(json["worker"], 9);
-        assert_eq!(json["id"].as_u64(), Some(*id));
+        assert_eq!(json["parts"]["datacenter"], 3);
+        assert_eq!(json["parts"]["worker"], 9);
+        assert_eq!(json["value"].as_u64(), Some(*id));
+        assert_eq!(json["id"], id.to_string());
     }
 }
 
@@ -167,7 +184,7 @@ fn snowflake_node_values_are_given_random_or_leased_never_defaulted() {
     assert_eq!(ids.len(), 3);
     let id = lines_of(&["snowflake", "--random-nodes", "--node", "worker=9"]);
     assert_eq!(
-        parse(&["--layout", "twitter"], &id[0])["worker"],
+        parse(&["--layout", "twitter"], &id[0])["parts"]["worker"],
         9,
         "--node keeps its field, the rest are drawn"
     );
@@ -186,7 +203,10 @@ fn snowflake_sonyflake_max_machine() {
     ]);
     assert_eq!(lines.len(), 3);
     for id in &lines {
-        assert_eq!(parse(&["--layout", "sonyflake"], id)["machine"], 65535);
+        assert_eq!(
+            parse(&["--layout", "sonyflake"], id)["parts"]["machine"],
+            65535
+        );
     }
 }
 
@@ -204,7 +224,7 @@ fn snowflake_layout_spec_with_epoch() {
     assert_eq!(lines.len(), 5);
     for id in &lines {
         let json = parse(&layout, id);
-        assert_eq!(json["worker"], 1023);
+        assert_eq!(json["parts"]["worker"], 1023);
         assert!(json["time_ms"].as_u64().unwrap() > 1_577_836_800_000);
     }
 }
@@ -315,9 +335,9 @@ fn compose_round_trips_with_parse() {
     let id = lines_of(&args).remove(0);
     let json = parse(&["--layout", "twitter"], &id);
     assert_eq!(json["time_ms"], 1656432460105u64);
-    assert_eq!(json["datacenter"], 11);
-    assert_eq!(json["worker"], 26);
-    assert_eq!(json["sequence"], 7);
+    assert_eq!(json["parts"]["datacenter"], 11);
+    assert_eq!(json["parts"]["worker"], 26);
+    assert_eq!(json["parts"]["sequence"], 7);
 
     let err = failure(
         &[

@@ -60,7 +60,7 @@ fn sequential_runs_reuse_the_released_value_above_its_fence() {
             .unwrap()
     };
     for id in [first[0], second[0]] {
-        let parts = parse(id);
+        let parts = &parse(id)["parts"];
         assert_eq!(parts["worker"], 0, "{parts}");
         assert_eq!(parts["datacenter"], 0, "{parts}");
     }

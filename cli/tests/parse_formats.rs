@@ -1,5 +1,6 @@
 //! `idmint parse` on every format it recognises: each format's published examples from
-//! `tests/vectors/formats.json`, the 64-bit presets, `--guess` and `--format`.
+//! `tests/vectors/formats.json` in core's one JSON shape, the 64-bit presets, `--guess`,
+//! `--format` and `--ids`.
 
 use std::process::{Command, Output};
 
@@ -45,48 +46,82 @@ fn vectors() -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The line `idmint parse` prints for a vector of the `decode` list: core's one shape, with
+/// the ID's 64-bit integers as `ids` says (`value` a string, and any part above 2^53 - 1, by
+/// default; numbers with `--ids number`).
+fn expected(case: &Value, numbers: bool) -> Value {
+    let big = |v: &Value| v.as_u64().is_some_and(|n| n > (1 << 53) - 1);
+    let parts: serde_json::Map<String, Value> = case["parts"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| match (numbers, big(v)) {
+            (false, true) => (k.clone(), Value::from(v.to_string())),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect();
+    let value = match (&case["value"], numbers) {
+        (Value::String(v), true) => Value::from(v.parse::<u64>().unwrap()),
+        (v, _) => v.clone(),
+    };
+    serde_json::json!({
+        "format": case["format"],
+        "id": case["id"],
+        "value": value,
+        "time_ms": case["time_ms"],
+        "time": case["time"],
+        "layout": case["layout"],
+        "parts": parts,
+    })
+}
+
 #[test]
 fn published_examples_of_every_format() {
     let v = vectors();
     for case in v["decode"].as_array().unwrap() {
         let name = &case["name"];
         let text = case["text"].as_str().unwrap();
-        let format = case["format"].as_str().unwrap();
-        let layout = case["layout"].as_str();
-        let (json, err) = match layout {
-            Some(l) => parse(&["--layout", l, text]),
-            None if format == "integer" => parse(&["--guess", text]),
-            None => parse(&[text]),
-        };
-        assert_eq!(err, "", "{name}");
-        // Snowflakes and ObjectIds keep the lines `idmint parse` always printed; every other
-        // format names itself.
-        match format {
-            "snowflake" | "objectid" => assert!(json.get("format").is_none(), "{name}"),
-            other => assert_eq!(json["format"], other, "{name}"),
-        }
-        let id = match format {
-            "snowflake" | "integer" => {
-                Value::from(case["id"].as_str().unwrap().parse::<u64>().unwrap())
+        for numbers in [false, true] {
+            let mut args = vec![];
+            if numbers {
+                args.extend(["--ids", "number"]);
             }
-            _ => case["id"].clone(),
-        };
-        assert_eq!(json["id"], id, "{name}");
-        if format != "objectid" {
-            assert_eq!(
-                json.get("time_ms"),
-                case.get("time_ms").filter(|t| !t.is_null()),
-                "{name}"
-            );
+            if let Some(l) = case["layout"].as_str() {
+                args.extend(["--layout", l]);
+            }
+            args.push(text);
+            let (json, err) = parse(&args);
+            assert_eq!(err, "", "{name}");
+            assert_eq!(json, expected(case, numbers), "{name} ({args:?})");
         }
-        assert_eq!(
-            json.get("time"),
-            case.get("time").filter(|t| !t.is_null()),
-            "{name}"
-        );
-        for (part, value) in case["parts"].as_object().unwrap() {
-            assert_eq!(&json[part], value, "{name}: {part}");
+        // The line itself: core's keys in core's order, the parts in the order of the ID's
+        // bits (as core lists them), and the same line when the format is named.
+        let layout = case["layout"].as_str();
+        let mut args = vec!["parse"];
+        if let Some(l) = layout {
+            args.extend(["--layout", l]);
         }
+        args.push(text);
+        let line = String::from_utf8(idmint(&args).stdout).unwrap();
+        let layout = layout.map(|l| idmint_core::Layout::parse(l).unwrap());
+        let decoded = idmint_core::formats::decode(text, layout.as_ref()).unwrap();
+        let keys = [
+            "format", "id", "value", "time_ms", "time", "layout", "parts",
+        ];
+        let names = keys
+            .iter()
+            .map(|k| k.to_string())
+            .chain(decoded.parts.iter().map(|(n, _)| n.clone()));
+        let mut at = 0;
+        for key in names {
+            let found = line[at..]
+                .find(&format!("\"{key}\":"))
+                .unwrap_or_else(|| panic!("{name}: {key} out of order in {line}"));
+            at += found + key.len();
+        }
+        args.splice(1..1, ["--format", case["format"].as_str().unwrap()]);
+        let named = String::from_utf8(idmint(&args).stdout).unwrap();
+        assert_eq!(named, line, "{name}");
     }
 }
 
@@ -96,7 +131,7 @@ fn discords_documented_example() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         String::from_utf8(out.stdout.clone()).unwrap(),
-        "{\"id\":175928847299117063,\"time_ms\":1462015105796,\"time\":\"2016-04-30T11:18:25.796Z\",\"worker\":1,\"process\":0,\"sequence\":7}\n"
+        "{\"format\":\"snowflake\",\"id\":\"175928847299117063\",\"value\":\"175928847299117063\",\"time_ms\":1462015105796,\"time\":\"2016-04-30T11:18:25.796Z\",\"layout\":\"discord\",\"parts\":{\"worker\":1,\"process\":0,\"sequence\":7}}\n"
     );
     assert_eq!(stderr(&out), "");
     let (json, _) = parse(&["--layout", "discord", "175928847299117063"]);
@@ -109,16 +144,26 @@ fn discords_documented_example() {
         &format!("{spec},unsigned"),
         "175928847299117063",
     ]);
-    assert_eq!(same, json);
+    // The same reading, named by its spec rather than the preset's name.
+    assert_eq!(same["parts"], json["parts"]);
+    assert_eq!(same["time"], json["time"]);
+    let normal = idmint_core::Layout::parse(&format!("{spec},unsigned"))
+        .unwrap()
+        .spec();
+    assert_eq!(same["layout"], normal);
 }
 
 #[test]
 fn a_top_bit_id_reads_with_a_64_bit_layout_only() {
     let id = "18446744073709551615";
-    let (json, _) = parse(&["--layout", "instagram", id]);
-    assert_eq!(json["id"].as_u64(), Some(u64::MAX));
+    let (json, _) = parse(&["--ids", "number", "--layout", "instagram", id]);
+    assert_eq!(json["value"].as_u64(), Some(u64::MAX));
+    assert_eq!(json["id"], id);
     assert_eq!(
-        (json["shard"].as_u64(), json["sequence"].as_u64()),
+        (
+            json["parts"]["shard"].as_u64(),
+            json["parts"]["sequence"].as_u64()
+        ),
         (Some(8191), Some(1023))
     );
     let err = failure(&["--layout", "twitter", id], 1);
@@ -131,10 +176,11 @@ fn a_decimal_without_a_layout_is_a_64_bit_integer() {
     let (json, err) = parse(&["175928847299117063"]);
     assert_eq!(err, "");
     assert_eq!(json["format"], "integer", "{json}");
-    assert_eq!(json["id"].as_u64(), Some(175928847299117063));
-    assert!(json.get("worker").is_none(), "{json}");
+    assert_eq!(json["value"], "175928847299117063");
+    assert_eq!(json["layout"], Value::Null, "{json}");
+    assert_eq!(json["parts"], serde_json::json!({"bits": 58}), "{json}");
     let (json, _) = parse(&["--layout", "discord", "175928847299117063"]);
-    assert_eq!(json["worker"], 1, "{json}");
+    assert_eq!(json["parts"]["worker"], 1, "{json}");
 }
 
 #[test]
@@ -142,7 +188,7 @@ fn guess_lists_every_presets_reading() {
     let (json, err) = parse(&["--guess", "175928847299117063"]);
     assert_eq!(err, "");
     assert_eq!(json["format"], "integer");
-    assert_eq!(json["bits"], 58);
+    assert_eq!(json["parts"]["bits"], 58);
     let readings = json["readings"].as_array().unwrap();
     let discord = readings
         .iter()
@@ -150,13 +196,12 @@ fn guess_lists_every_presets_reading() {
         .expect("a discord reading");
     assert_eq!(discord["time"], "2016-04-30T11:18:25.796Z");
     assert_eq!(
-        (
-            &discord["worker"],
-            &discord["process"],
-            &discord["sequence"]
-        ),
-        (&Value::from(1), &Value::from(0), &Value::from(7))
+        discord["parts"],
+        serde_json::json!({"worker": 1, "process": 0, "sequence": 7})
     );
+    // Each reading is what `--layout` of its preset prints.
+    let (alone, _) = parse(&["--layout", "discord", "175928847299117063"]);
+    assert_eq!(discord, &alone);
     let layouts: Vec<&str> = readings
         .iter()
         .map(|r| r["layout"].as_str().unwrap())
@@ -176,7 +221,7 @@ fn guess_lists_every_presets_reading() {
     );
     // Above 2^63-1 only the 64-bit presets can hold it; Java would read it as a negative long.
     let (json, _) = parse(&["--guess", "18446744073709551615"]);
-    assert_eq!(json["as_signed"], "-1");
+    assert_eq!(json["parts"]["as_signed"], "-1");
     assert_eq!(json["readings"].as_array().unwrap().len(), 3); // mastodon's time is past 9999
                                                                // Text that is not decimal reads as its format: nothing is left to guess.
     let (json, _) = parse(&["--guess", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
@@ -189,7 +234,7 @@ fn guess_lists_every_presets_reading() {
 fn format_reads_a_text_as_the_format_named() {
     // 13 digits read as a decimal; named, they are a TSID.
     let (json, _) = parse(&["--layout", "twitter", "0123456789012"]);
-    assert!(json.get("format").is_none());
+    assert_eq!(json["format"], "snowflake");
     let (json, _) = parse(&["--format", "tsid", "0123456789012"]);
     assert_eq!(json["format"], "tsid");
     assert_eq!(json["time"], "2020-04-15T22:31:02.458Z");
@@ -250,7 +295,7 @@ fn snowflake_mints_64_bit_layouts_only_with_unsigned() {
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
     for id in ids {
         let (v, _) = parse(&["--layout", "discord", &id.to_string()]);
-        assert_eq!(v["worker"], 31, "{v}");
-        assert_eq!(v["process"], 31, "{v}");
+        assert_eq!(v["parts"]["worker"], 31, "{v}");
+        assert_eq!(v["parts"]["process"], 31, "{v}");
     }
 }

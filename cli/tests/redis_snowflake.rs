@@ -71,7 +71,7 @@ fn processes_at_once_mint_unique_ids_of_their_shard() {
     assert_eq!(ids.len(), 60_000);
     let parts = idmint(&["parse", "--layout", "redis-lua", &ids[0].to_string()]);
     let parts: serde_json::Value = serde_json::from_slice(&parts.stdout).unwrap();
-    assert_eq!(parts["shard"], 53, "{parts}");
+    assert_eq!(parts["parts"]["shard"], 53, "{parts}");
     ids.sort_unstable();
     let dups = ids.windows(2).filter(|w| w[0] == w[1]).count();
     assert_eq!(dups, 0);

@@ -1,6 +1,7 @@
 //! `idmint serve`'s gRPC API end to end: a Python grpcio client, generated from
-//! server/proto/idmint/v1/idmint.proto, draws IDs and a lease and checks the errors, the token
-//! scopes and server reflection (tests/server/grpc_client.py) against a real server process.
+//! server/proto/idmint/v1/idmint.proto, draws IDs and a lease, takes every ID of
+//! tests/vectors/formats.json apart, and checks the errors, the token scopes and server
+//! reflection (tests/server/grpc_client.py) against a real server process.
 //!
 //! The interpreter is `IDMINT_PYTHON` (a venv with `grpcio grpcio-tools grpcio-reflection`,
 //! set by tests/run.sh). Unset: the test fails when `IDMINT_REQUIRE_SERVERS=1`, else skips
@@ -79,12 +80,20 @@ fn python_grpc_client_draws_ids_and_a_lease() {
     );
     let services = summary["reflection"]["services"].to_string();
     assert!(services.contains("\"idmint.v1.Ids\""), "{summary}");
+    // Parse took every vector of tests/vectors/formats.json apart as core does.
+    let of = summary["parse"]["of"].as_u64().unwrap_or(0);
+    assert!(of > 0, "{summary}");
+    assert_eq!(summary["parse"]["vectors"], of, "{summary}");
 
     // The calls are counted in the metrics under their gRPC paths.
     let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
         .and_then(|r| r.text())
         .expect("GET /metrics");
-    for route in ["/idmint.v1.Ids/Segment", "/idmint.v1.Leases/Release"] {
+    for route in [
+        "/idmint.v1.Ids/Segment",
+        "/idmint.v1.Ids/Parse",
+        "/idmint.v1.Leases/Release",
+    ] {
         assert!(
             metrics.contains(route),
             "{route} not in /metrics:\n{metrics}"

@@ -115,6 +115,34 @@ impl Format {
     }
 }
 
+impl Format {
+    /// Its text as a regular expression (without anchors), for documents that describe the
+    /// text an API takes (`idmint serve`'s OpenAPI document): a little wider than what
+    /// [`decode_as`] accepts (it says what is wrong with the rest), never narrower.
+    ///
+    /// ```
+    /// use idmint_core::formats::Format;
+    /// assert_eq!(Format::ObjectId.pattern(), "[0-9A-Fa-f]{24}");
+    /// assert_eq!(Format::Xid.pattern(), "[0-9a-v]{19}[0g]");
+    /// ```
+    pub const fn pattern(self) -> &'static str {
+        match self {
+            Format::Snowflake | Format::Integer => "[0-9]{1,20}",
+            Format::ObjectId => "[0-9A-Fa-f]{24}",
+            Format::Uuid => concat!(
+                "(urn:uuid:)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+                "|\\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\\}",
+                "|[0-9A-Fa-f]{32}"
+            ),
+            // Crockford base32 reads I and L as 1 and O as 0, in either case; U is no digit.
+            Format::Ulid => "[0-7IiLlOo][0-9A-TV-Za-tv-z]{25}",
+            Format::Ksuid => "[0-9A-Za-z]{27}",
+            Format::Xid => "[0-9a-v]{19}[0g]",
+            Format::Tsid => "[0-9A-Fa-fIiLlOo][0-9A-TV-Za-tv-z]{12}",
+        }
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -193,6 +221,8 @@ impl fmt::Display for PartValue {
 }
 
 /// An ID taken apart by [`decode`]: its format, its canonical text, its time and its parts.
+/// With feature `serde` it serializes to the one JSON shape of a decoded ID, which `idmint
+/// parse` and `idmint serve`'s `/v1/parse` both print ([`crate::json`]).
 ///
 /// ```
 /// let d = idmint_core::formats::decode("01ARZ3NDEKTSV4RRFFQ69G5FAV", None)?;
@@ -322,7 +352,7 @@ fn is_decimal(text: &str) -> bool {
 /// Decimal text is a snowflake of `layout` when one is given ([`Layout::decompose`], IDs up to
 /// 2^64-1 for an `unsigned` layout), else [`Format::Integer`]. Text no format reads is an
 /// [`Error::InvalidId`] naming every format tried; a text of 24 characters is an ObjectId or an
-/// [`Error::InvalidObjectId`], as [`crate::ParsedId::parse`] has it.
+/// [`Error::InvalidObjectId`] (no decimal that long fits 64 bits).
 ///
 /// ```
 /// use idmint_core::{formats::{decode, Format}, Layout};
@@ -345,8 +375,8 @@ fn is_decimal(text: &str) -> bool {
 /// ```
 pub fn decode(text: &str, layout: Option<&Layout>) -> Result<Decoded> {
     let chars = text.chars().count();
-    // 24 characters are an ObjectId, or that format's own error: what `ParsedId::parse` and
-    // `idmint parse` have always said (no decimal that long fits 64 bits).
+    // 24 characters are an ObjectId, or that format's own error: what `idmint parse` and
+    // `/v1/parse` have always said (no decimal that long fits 64 bits).
     if chars == 24 && !text.starts_with('-') {
         return decode_as(text, Format::ObjectId, layout);
     }

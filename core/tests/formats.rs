@@ -292,3 +292,81 @@ proptest::proptest! {
         }
     }
 }
+
+/// Every vector in the one JSON shape of a decoded ID (`idmint_core::json`): the vector's own
+/// fields, the same seven keys for every format, 64-bit integers as `IdsAs` says.
+#[cfg(feature = "serde")]
+#[test]
+fn each_vector_serializes_to_the_one_json_shape() {
+    use idmint_core::json::IdsAs;
+    let v = load();
+    for case in cases(&v, "decode") {
+        let name = &case["name"];
+        let layout = case["layout"].as_str().map(|l| Layout::parse(l).unwrap());
+        let d = decode(text(case, "text"), layout.as_ref()).unwrap();
+        // The vector's parts are numbers of any size; as strings above 2^53 - 1 by default.
+        let parts = |numbers: bool| -> serde_json::Map<String, Value> {
+            case["parts"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, p)| match p.as_u64() {
+                    Some(n) if !numbers && n > (1 << 53) - 1 => (k.clone(), n.to_string().into()),
+                    _ => (k.clone(), p.clone()),
+                })
+                .collect()
+        };
+        let number = case["value"]
+            .as_str()
+            .map(|v| Value::from(v.parse::<u64>().unwrap()))
+            .unwrap_or(Value::Null);
+        for (ids, value, numbers) in [
+            (IdsAs::String, case["value"].clone(), false),
+            (IdsAs::Number, number, true),
+        ] {
+            let want = serde_json::json!({
+                "format": case["format"],
+                "id": case["id"],
+                "value": value,
+                "time_ms": case["time_ms"],
+                "time": case["time"],
+                "layout": case["layout"],
+                "parts": parts(numbers),
+            });
+            assert_eq!(serde_json::to_value(d.json(ids)).unwrap(), want, "{name}");
+        }
+        // `Serialize` on the decoded value itself is the default, strings.
+        let text = serde_json::to_string(&d).unwrap();
+        assert_eq!(text, serde_json::to_string(&d.json(IdsAs::String)).unwrap());
+        // Keys in one order for every format, then the parts in the order of the ID's bits.
+        let order = [
+            "format", "id", "value", "time_ms", "time", "layout", "parts",
+        ]
+        .into_iter()
+        .map(str::to_string)
+        .chain(d.parts.iter().map(|(n, _)| n.clone()));
+        let mut at = 0;
+        for key in order {
+            let found = text[at..]
+                .find(&format!("\"{key}\":"))
+                .unwrap_or_else(|| panic!("{name}: {key} out of order in {text}"));
+            at += found + key.len();
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn ids_as_reads_its_two_names_only() {
+    use idmint_core::json::IdsAs;
+    for ids in IdsAs::ALL {
+        assert_eq!(ids.name().parse::<IdsAs>().unwrap(), ids);
+        let json: IdsAs = serde_json::from_str(&format!("\"{}\"", ids.name())).unwrap();
+        assert_eq!(json, ids);
+    }
+    for bad in ["", "String", "numbers", "int"] {
+        let err = bad.parse::<IdsAs>().unwrap_err();
+        assert_eq!(err.kind(), "invalid_argument", "{bad}");
+        assert!(err.to_string().contains("string or number"), "{err}");
+    }
+}

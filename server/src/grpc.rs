@@ -10,8 +10,10 @@
 //!
 //! The API router's request counting does not see these routes (they are merged after its
 //! `route_layer`), so each method counts itself, under its gRPC path
-//! (`/idmint.v1.Ids/Segment`) and the HTTP status its error would have had (200 on success).
+//! (`/idmint.v1.Ids/Segment`) and the HTTP status its error would have had (200 on success):
+//! every method is one `Grpc::call`, which times, authorizes, counts and converts.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,6 +21,7 @@ use axum::Router;
 use tonic::server::NamedService;
 use tonic::{Request, Response, Status};
 
+use idmint_core::formats::{Decoded, PartValue};
 use idmint_core::lease::ClientLease;
 
 use crate::auth::Need;
@@ -98,13 +101,29 @@ fn given(n: u64) -> Option<u64> {
 }
 
 impl Grpc {
-    /// Counts the call in the metrics and converts the outcome.
-    fn done<T>(
+    /// One call of a method, as every method makes it: timed from the start, authorized for
+    /// what `need` says the message needs, `work` run with the caller's name and the message,
+    /// counted in the metrics under `route` with the HTTP status its outcome would have had (200
+    /// on success), and an error converted to its gRPC status.
+    async fn call<M, T, Fut>(
         &self,
         route: &str,
-        started: Instant,
-        outcome: Result<T, ApiError>,
-    ) -> Result<Response<T>, Status> {
+        req: Request<M>,
+        need: fn(&M) -> Need<'_>,
+        work: impl FnOnce(String, M) -> Fut,
+    ) -> Result<Response<T>, Status>
+    where
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
+        let started = Instant::now();
+        let outcome = match self
+            .server
+            .auth()
+            .check_token(bearer(&req), need(req.get_ref()))
+        {
+            Ok(caller) => work(caller.name, req.into_inner()).await,
+            Err(e) => Err(e),
+        };
         let status = match &outcome {
             Ok(_) => 200,
             Err(e) => e.status().as_u16(),
@@ -114,10 +133,6 @@ impl Grpc {
             .metrics
             .request(route, status, started.elapsed());
         outcome.map(Response::new).map_err(|e| e.grpc())
-    }
-
-    fn authorize<T>(&self, req: &Request<T>, need: Need<'_>) -> Result<String, ApiError> {
-        Ok(self.server.auth().check_token(bearer(req), need)?.name)
     }
 
     fn lease(&self, l: ClientLease) -> pb::Lease {
@@ -136,118 +151,169 @@ impl Grpc {
     }
 }
 
+/// proto3's empty string is "absent".
+fn named(text: &str) -> Option<&str> {
+    (!text.is_empty()).then_some(text)
+}
+
+/// Core's decoded ID as its message: the fields of `/v1/parse`'s JSON, typed.
+fn decoded(d: Decoded) -> pb::DecodedId {
+    pb::DecodedId {
+        format: d.format.name().to_string(),
+        id: d.id,
+        value: d.value,
+        time_ms: d.time_ms,
+        time: d.time,
+        layout: d.layout,
+        parts: d
+            .parts
+            .into_iter()
+            .map(|(name, value)| pb::IdPart {
+                name,
+                value: Some(match value {
+                    PartValue::Int(n) => pb::id_part::Value::Number(n),
+                    PartValue::Text(t) => pb::id_part::Value::Text(t),
+                }),
+            })
+            .collect(),
+    }
+}
+
 #[tonic::async_trait]
 impl pb::ids_server::Ids for Grpc {
     async fn segment(
         &self,
         req: Request<pb::SegmentRequest>,
     ) -> Result<Response<pb::IdList>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            let m = req.get_ref();
-            self.authorize(&req, Need::mint("segment", &m.tag))?;
-            let range = self
-                .server
-                .ids
-                .segment_range(&m.tag, given(m.count))
-                .await?;
-            Ok::<_, ApiError>(pb::IdList {
-                ids: range.into_iter().collect(),
-            })
-        }
-        .await;
-        self.done("/idmint.v1.Ids/Segment", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/Segment",
+            req,
+            |m| Need::mint("segment", &m.tag),
+            |_, m| async move {
+                let range = self
+                    .server
+                    .ids
+                    .segment_range(&m.tag, given(m.count))
+                    .await?;
+                Ok(pb::IdList {
+                    ids: range.into_iter().collect(),
+                })
+            },
+        )
+        .await
     }
 
     async fn segment_range(
         &self,
         req: Request<pb::SegmentRequest>,
     ) -> Result<Response<pb::Range>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            let m = req.get_ref();
-            self.authorize(&req, Need::mint("segment", &m.tag))?;
-            let range = self
-                .server
-                .ids
-                .segment_range(&m.tag, given(m.count))
-                .await?;
-            Ok::<_, ApiError>(pb::Range {
-                start: range.start,
-                count: range.len(),
-                last: range.last(),
-            })
-        }
-        .await;
-        self.done("/idmint.v1.Ids/SegmentRange", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/SegmentRange",
+            req,
+            |m| Need::mint("segment", &m.tag),
+            |_, m| async move {
+                let range = self
+                    .server
+                    .ids
+                    .segment_range(&m.tag, given(m.count))
+                    .await?;
+                Ok(pb::Range {
+                    start: range.start,
+                    count: range.len(),
+                    last: range.last(),
+                })
+            },
+        )
+        .await
     }
 
     async fn snowflake(
         &self,
         req: Request<pb::CountRequest>,
     ) -> Result<Response<pb::IdList>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            self.authorize(&req, Need::mint("snowflake", ""))?;
-            Ok::<_, ApiError>(pb::IdList {
-                ids: self
-                    .server
-                    .ids
-                    .snowflakes(given(req.get_ref().count))
-                    .await?,
-            })
-        }
-        .await;
-        self.done("/idmint.v1.Ids/Snowflake", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/Snowflake",
+            req,
+            |_| Need::mint("snowflake", ""),
+            |_, m| async move {
+                Ok(pb::IdList {
+                    ids: self.server.ids.snowflakes(given(m.count)).await?,
+                })
+            },
+        )
+        .await
     }
 
     async fn object_id(
         &self,
         req: Request<pb::CountRequest>,
     ) -> Result<Response<pb::TextList>, Status> {
-        let started = Instant::now();
-        let outcome = (|| {
-            self.authorize(&req, Need::mint("objectid", ""))?;
-            let ids = self.server.ids.object_ids(given(req.get_ref().count))?;
-            Ok::<_, ApiError>(pb::TextList {
-                ids: ids.iter().map(|o| o.to_hex()).collect(),
-            })
-        })();
-        self.done("/idmint.v1.Ids/ObjectId", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/ObjectId",
+            req,
+            |_| Need::mint("objectid", ""),
+            |_, m| async move {
+                let ids = self.server.ids.object_ids(given(m.count))?;
+                Ok(pb::TextList {
+                    ids: ids.iter().map(|o| o.to_hex()).collect(),
+                })
+            },
+        )
+        .await
     }
 
     async fn uuid7(
         &self,
         req: Request<pb::CountRequest>,
     ) -> Result<Response<pb::TextList>, Status> {
-        let started = Instant::now();
-        let outcome = (|| {
-            self.authorize(&req, Need::mint("uuid7", ""))?;
-            let ids = self.server.ids.uuid7s(given(req.get_ref().count))?;
-            Ok::<_, ApiError>(pb::TextList {
-                ids: ids.iter().map(|u| u.to_string()).collect(),
-            })
-        })();
-        self.done("/idmint.v1.Ids/Uuid7", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/Uuid7",
+            req,
+            |_| Need::mint("uuid7", ""),
+            |_, m| async move {
+                let ids = self.server.ids.uuid7s(given(m.count))?;
+                Ok(pb::TextList {
+                    ids: ids.iter().map(|u| u.to_string()).collect(),
+                })
+            },
+        )
+        .await
     }
 
     async fn order_number(
         &self,
         req: Request<pb::OrderRequest>,
     ) -> Result<Response<pb::TextList>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            let m = req.get_ref();
-            self.authorize(&req, Need::mint("orders", &m.template))?;
-            let ids = self
-                .server
-                .ids
-                .order_numbers(&m.template, given(m.count))
-                .await?;
-            Ok::<_, ApiError>(pb::TextList { ids })
-        }
-        .await;
-        self.done("/idmint.v1.Ids/OrderNumber", started, outcome)
+        self.call(
+            "/idmint.v1.Ids/OrderNumber",
+            req,
+            |m| Need::mint("orders", &m.template),
+            |_, m| async move {
+                let ids = self
+                    .server
+                    .ids
+                    .order_numbers(&m.template, given(m.count))
+                    .await?;
+                Ok(pb::TextList { ids })
+            },
+        )
+        .await
+    }
+
+    async fn parse(
+        &self,
+        req: Request<pb::ParseRequest>,
+    ) -> Result<Response<pb::DecodedId>, Status> {
+        self.call(
+            "/idmint.v1.Ids/Parse",
+            req,
+            |_| Need::Read,
+            |_, m| async move {
+                let d = crate::v1::decode(&self.server, &m.id, named(&m.layout), named(&m.format))?;
+                Ok(decoded(d))
+            },
+        )
+        .await
     }
 }
 
@@ -257,69 +323,72 @@ impl pb::leases_server::Leases for Grpc {
         &self,
         req: Request<pb::AcquireRequest>,
     ) -> Result<Response<pb::Lease>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            let caller = self.authorize(&req, Need::Lease)?;
-            let m = req.get_ref();
-            let range = if m.has_range {
-                Some((m.first, m.last))
-            } else if m.first != 0 || m.last != 0 {
-                return Err(ApiError::BadRequest(
-                    "`first` and `last` are read only with `has_range` true".into(),
-                ));
-            } else {
-                None
-            };
-            let holder = if m.holder.is_empty() {
-                &caller
-            } else {
-                &m.holder
-            };
-            let lease = self
-                .server
-                .ids
-                .leases
-                .acquire(range, given(m.ttl_ms), holder)
-                .await?;
-            Ok::<_, ApiError>(self.lease(lease))
-        }
-        .await;
-        self.done("/idmint.v1.Leases/Acquire", started, outcome)
+        self.call(
+            "/idmint.v1.Leases/Acquire",
+            req,
+            |_| Need::Lease,
+            |caller, m| async move {
+                let range = if m.has_range {
+                    Some((m.first, m.last))
+                } else if m.first != 0 || m.last != 0 {
+                    return Err(ApiError::BadRequest(
+                        "`first` and `last` are read only with `has_range` true".into(),
+                    ));
+                } else {
+                    None
+                };
+                let holder = if m.holder.is_empty() {
+                    &caller
+                } else {
+                    &m.holder
+                };
+                let lease = self
+                    .server
+                    .ids
+                    .leases
+                    .acquire(range, given(m.ttl_ms), holder)
+                    .await?;
+                Ok(self.lease(lease))
+            },
+        )
+        .await
     }
 
     async fn renew(&self, req: Request<pb::RenewRequest>) -> Result<Response<pb::Lease>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            self.authorize(&req, Need::Lease)?;
-            let m = req.get_ref();
-            let lease = self
-                .server
-                .ids
-                .leases
-                .renew(m.value, &m.token, given(m.ttl_ms), m.fence_ms)
-                .await?;
-            Ok::<_, ApiError>(self.lease(lease))
-        }
-        .await;
-        self.done("/idmint.v1.Leases/Renew", started, outcome)
+        self.call(
+            "/idmint.v1.Leases/Renew",
+            req,
+            |_| Need::Lease,
+            |_, m| async move {
+                let lease = self
+                    .server
+                    .ids
+                    .leases
+                    .renew(m.value, &m.token, given(m.ttl_ms), m.fence_ms)
+                    .await?;
+                Ok(self.lease(lease))
+            },
+        )
+        .await
     }
 
     async fn release(
         &self,
         req: Request<pb::ReleaseRequest>,
     ) -> Result<Response<pb::ReleaseReply>, Status> {
-        let started = Instant::now();
-        let outcome = async {
-            self.authorize(&req, Need::Lease)?;
-            let m = req.get_ref();
-            self.server
-                .ids
-                .leases
-                .release(m.value, &m.token, m.fence_ms)
-                .await?;
-            Ok::<_, ApiError>(pb::ReleaseReply { released: true })
-        }
-        .await;
-        self.done("/idmint.v1.Leases/Release", started, outcome)
+        self.call(
+            "/idmint.v1.Leases/Release",
+            req,
+            |_| Need::Lease,
+            |_, m| async move {
+                self.server
+                    .ids
+                    .leases
+                    .release(m.value, &m.token, m.fence_ms)
+                    .await?;
+                Ok(pb::ReleaseReply { released: true })
+            },
+        )
+        .await
     }
 }

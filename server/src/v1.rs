@@ -16,11 +16,12 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use idmint_core::formats::{self, Decoded, Format};
+pub use idmint_core::json::IdsAs;
 use idmint_core::wire::{
     AcquireBody, CreateTag, LeaseOut, LeaseRow, RangeOut, ReleaseBody, Released, RenewBody, TagOut,
     UpdateTag,
 };
-use idmint_core::ParsedId;
 
 use crate::auth::Need;
 use crate::error::{ApiError, ErrorBody};
@@ -71,17 +72,6 @@ pub struct CountQuery {
     pub ids: Option<IdsAs>,
 }
 
-/// How IDs are written in JSON.
-#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum IdsAs {
-    /// `"123"`.
-    #[default]
-    String,
-    /// `123`.
-    Number,
-}
-
 /// A list of IDs, written straight into the body: a batch of 100 000 is one buffer, not
 /// 100 000 JSON values.
 fn id_list(
@@ -90,7 +80,7 @@ fn id_list(
     ids: impl Iterator<Item = u64>,
     as_: Option<IdsAs>,
 ) -> Response {
-    let quote = as_.unwrap_or_default() == IdsAs::String;
+    let quote = as_.unwrap_or_default().quotes_ids();
     // Room for every ID at its widest (20 digits, 2 quotes, a comma): one allocation, no copy
     // as a batch's body grows.
     let mut out = String::with_capacity(64 + ids.size_hint().0 * 23);
@@ -327,80 +317,80 @@ async fn orders(
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ParseQuery {
-    /// A decimal snowflake ID or a 24-hex-digit ObjectId.
-    #[param(pattern = "^([0-9]{1,20}|[0-9A-Fa-f]{24})$")]
+    /// The ID: decimal, an ObjectId, a UUID, a ULID, a KSUID, an xid or a TSID.
+    #[param(schema_with = id_text, required = true)]
     pub id: String,
-    /// A preset name or layout spec (default: the server's layout).
+    /// A preset name or layout spec to read a decimal ID with (default: the server's layout).
     pub layout: Option<String>,
+    /// Read the ID as this format only, without telling formats apart (a TSID of digits alone
+    /// reads as decimal otherwise; `integer`: a decimal ID as a 64-bit integer, with no layout).
+    #[param(schema_with = format_name)]
+    pub format: Option<String>,
+    /// `string` (default): the ID's 64-bit integers as JSON strings; `number`: as JSON numbers
+    /// (above 2^53 a JavaScript reader rounds them).
+    #[param(inline)]
+    pub ids: Option<IdsAs>,
 }
 
-/// An ID taken apart.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Parsed {
-    /// `snowflake` or `objectid`.
-    #[schema(value_type = String, pattern = "^(snowflake|objectid)$")]
-    pub format: &'static str,
-    /// The ID as text.
-    pub id: String,
-    /// The layout's spec (snowflake IDs only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub layout: Option<String>,
-    /// Unix milliseconds (snowflake) or seconds × 1000 (ObjectId).
-    pub time_ms: u64,
-    /// RFC 3339 UTC.
-    pub time: String,
-    /// Node fields by name (snowflake IDs only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub nodes: Option<std::collections::BTreeMap<String, u64>>,
-    /// Sequence (snowflake) or counter (ObjectId).
-    pub sequence: u64,
-    /// The 5 random bytes, hex (ObjectIds only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false, pattern = "^[0-9a-f]{10}$")]
-    pub random: Option<String>,
+/// `id` of [`ParseQuery`]: the text of any format core reads, from core's own patterns.
+fn id_text() -> utoipa::openapi::schema::Object {
+    let mut patterns: Vec<&str> = Format::ALL.iter().map(|f| f.pattern()).collect();
+    patterns.dedup();
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(format!("^(({}))$", patterns.join(")|("))))
+        .description(Some(
+            "The ID: decimal, an ObjectId, a UUID, a ULID, a KSUID, an xid or a TSID",
+        ))
+        .build()
 }
 
-/// Takes an ID apart.
+/// `format` of [`ParseQuery`]: core's format names.
+fn format_name() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(Format::ALL.map(Format::name)))
+        .description(Some(
+            "Read the ID as this format only, without telling formats apart (a TSID of digits \
+             alone reads as decimal otherwise; `integer`: a decimal ID as a 64-bit integer)",
+        ))
+        .build()
+}
+
+/// Takes `id` apart for `/v1/parse` and gRPC's `Parse`: as `format` when one is named, else as
+/// core tells formats apart; a decimal ID with `layout`, or the server's own layout.
+pub(crate) fn decode(
+    s: &Server,
+    id: &str,
+    layout: Option<&str>,
+    format: Option<&str>,
+) -> Result<Decoded, ApiError> {
+    let layout = match layout {
+        Some(l) => idmint_core::Layout::parse(l)?,
+        None => s.ids.snowflake.layout().clone(),
+    };
+    Ok(match format {
+        Some(f) => formats::decode_as(id, f.parse::<Format>()?, Some(&layout))?,
+        None => formats::decode(id, Some(&layout))?,
+    })
+}
+
+/// Takes an ID of any format apart: the JSON `idmint parse` prints too, byte for byte, with the
+/// same keys for every format.
 #[utoipa::path(get, path = "/v1/parse", tag = "read", params(ParseQuery),
-    responses((status = 200, description = "The ID's fields", body = Parsed),
-        (status = "4XX", description = "not an ID of the layout, a bad layout, or refused", body = ErrorBody),
+    responses((status = 200, description = "The ID taken apart: `format`, `id`, `value`, `time_ms`, `time`, `layout`, `parts` (docs/formats.md)", body = Decoded),
+        (status = "4XX", description = "not an ID of any format (`invalid_id`, `invalid_object_id`), a bad layout or format, or refused", body = ErrorBody),
         (status = 503, description = "the request timed out or the server is stopping; retry", body = ErrorBody)),
     security(("bearer" = [])))]
 async fn parse(
     State(s): State<Arc<Server>>,
     headers: HeaderMap,
     q: Result<Query<ParseQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Parsed>, ApiError> {
+) -> Result<Response, ApiError> {
     s.auth().check(&headers, Need::Read)?;
     let Query(q) = q?;
-    let layout = match &q.layout {
-        Some(l) => crate::state::layout_of(l)?,
-        None => s.ids.snowflake.layout().clone(),
-    };
-    Ok(Json(match ParsedId::parse(&q.id, &layout)? {
-        ParsedId::Snowflake { id, parts } => Parsed {
-            format: "snowflake",
-            id: id.to_string(),
-            layout: Some(layout.spec()),
-            time_ms: parts.time_ms,
-            time: parts.time(),
-            nodes: Some(parts.nodes.iter().cloned().collect()),
-            sequence: parts.sequence,
-            random: None,
-        },
-        ParsedId::ObjectId(oid) => Parsed {
-            format: "objectid",
-            id: oid.to_hex(),
-            layout: None,
-            time_ms: u64::from(oid.timestamp()) * 1000,
-            time: oid.time(),
-            nodes: None,
-            sequence: u64::from(oid.counter()),
-            random: Some(hex::encode(oid.random())),
-        },
-    }))
+    let decoded = decode(&s, &q.id, q.layout.as_deref(), q.format.as_deref())?;
+    Ok(Json(decoded.json(q.ids.unwrap_or_default())).into_response())
 }
 
 /// The server's snowflake layout and its node value.

@@ -5,7 +5,8 @@ Generates the Python stubs with grpcio-tools into a temporary directory, then dr
 lease over gRPC (h2c, prior knowledge) and checks the answers:
 
 - Ids: Segment (1000 distinct increasing IDs), SegmentRange, Snowflake (1000 distinct),
-  ObjectId, Uuid7;
+  ObjectId, Uuid7; Parse of every vector of tests/vectors/formats.json (every field, in core's
+  order of parts) and of text no format reads (INVALID_ARGUMENT, the vector's error kind);
 - Leases: Acquire -> Renew -> Release (a second Release is FAILED_PRECONDITION, lease_lost);
 - a count above the server's max_count is INVALID_ARGUMENT, `idmint-error-kind` invalid_argument;
 - with --token (the server has tokens): no token is UNAUTHENTICATED, --narrow-token (a token
@@ -109,6 +110,8 @@ def draw(channel, pb, stubs, auth, c):
             and all(len(u) == 36 and u[14] == "7" for u in uuids), f"Uuid7: {uuids}")
     c.summary["uuid7"] = uuids
 
+    check_parse(ids, pb, auth, c)
+
     code, kind = error_of(lambda: ids.Snowflake(pb.CountRequest(count=10**9), metadata=auth))
     c.check((code, kind) == ("INVALID_ARGUMENT", "invalid_argument"),
             f"count above max_count: {code} {kind}")
@@ -140,6 +143,49 @@ def draw(channel, pb, stubs, auth, c):
     }
 
 
+def reading(text, layout):
+    """The ParseRequest fields that read `text` as the vector says: its layout, or a decimal
+    without one as a 64-bit integer (the server reads decimals with its own layout otherwise)."""
+    if layout is not None:
+        return {"layout": layout}
+    if text and text.lstrip("-").isdigit():
+        return {"format": "integer"}
+    return {}
+
+
+def check_parse(ids, pb, auth, c):
+    """Parse of every vector: the fields core decodes, the same for every format."""
+    with open(os.path.join(ROOT, "tests", "vectors", "formats.json")) as f:
+        vectors = json.load(f)
+    parsed = 0
+    for case in vectors["decode"]:
+        name, text = case["name"], case["text"]
+        d = ids.Parse(pb.ParseRequest(id=text, **reading(text, case["layout"])), metadata=auth)
+        got = {
+            "format": d.format,
+            "id": d.id,
+            "value": str(d.value) if d.HasField("value") else None,
+            "time_ms": d.time_ms if d.HasField("time_ms") else None,
+            "time": d.time if d.HasField("time") else None,
+            "layout": d.layout if d.HasField("layout") else None,
+            # In the order of the ID's bits, as the vector lists them.
+            "parts": [(p.name, getattr(p, p.WhichOneof("value"))) for p in d.parts],
+        }
+        want = {k: case[k] for k in ("format", "id", "value", "time_ms", "time", "layout")}
+        want["parts"] = list(case["parts"].items())
+        if c.check(got == want, f"Parse {name}: {got} != {want}"):
+            parsed += 1
+    errors = {}
+    for case in vectors["invalid"]:
+        text = case["text"]
+        code, kind = error_of(lambda: ids.Parse(
+            pb.ParseRequest(id=text, **reading(text, None)), metadata=auth))
+        c.check((code, kind) == ("INVALID_ARGUMENT", case["error"]),
+                f"Parse {case['name']}: {code} {kind}")
+        errors[case["name"]] = kind
+    c.summary["parse"] = {"vectors": parsed, "of": len(vectors["decode"]), "errors": errors}
+
+
 def check_auth(channel, pb, stubs, narrow, c):
     ids = stubs.IdsStub(channel)
     code, kind = error_of(lambda: ids.Segment(pb.SegmentRequest(tag="grpc_orders")))
@@ -156,6 +202,11 @@ def check_auth(channel, pb, stubs, narrow, c):
     # The narrow token's own scope passes.
     u = list(ids.Uuid7(pb.CountRequest(), metadata=narrow_auth).ids)
     c.check(len(u) == 1, f"narrow token's own scope: {u}")
+    # Parse needs only a valid token, of any scope.
+    d = ids.Parse(pb.ParseRequest(id="507f1f77bcf86cd799439011"), metadata=narrow_auth)
+    c.check(d.format == "objectid", f"Parse with the narrow token: {d}")
+    code, kind = error_of(lambda: ids.Parse(pb.ParseRequest(id="507f1f77bcf86cd799439011")))
+    c.check((code, kind) == ("UNAUTHENTICATED", "unauthorized"), f"Parse, no token: {code} {kind}")
 
 
 def check_reflection(channel, c):
@@ -174,7 +225,7 @@ def check_reflection(channel, c):
     pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
     methods = [m.name for m in pool.FindServiceByName("idmint.v1.Ids").methods]
     c.check(methods == ["Segment", "SegmentRange", "Snowflake", "ObjectId", "Uuid7",
-                        "OrderNumber"], f"reflection: Ids methods {methods}")
+                        "OrderNumber", "Parse"], f"reflection: Ids methods {methods}")
     c.summary["reflection"] = {"services": services, "ids_methods": methods}
 
 
@@ -190,7 +241,7 @@ def main():
         with tempfile.TemporaryDirectory(prefix="idmint-grpc-") as out:
             pb, stubs = generate(out)
             with grpc.insecure_channel(a.target) as channel:
-                grpc.channel_ready_future(channel).result(timeout=10)
+                grpc.channel_ready_future(channel).result(timeout=120)
                 draw(channel, pb, stubs, auth, c)
                 if a.token:
                     check_auth(channel, pb, stubs, a.narrow_token or "", c)
