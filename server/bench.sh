@@ -5,8 +5,10 @@
 #   LEAF_URL=http://127.0.0.1:38080/api/segment/get/leaf-segment-test server/bench.sh
 #
 # Builds the idmint binary and the bare axum baseline (server/examples/bare_axum.rs) in the
-# release profile, starts both on free loopback ports with temporary directories, drives them
-# with wrk (HTTP/1.1 keep-alive, POST through a Lua script), stops them by PID.
+# release profile, starts both with temporary directories on the loopback ports the OS picks
+# (port 0: bare_axum logs the address it bound, `idmint serve` writes its ready file, read by
+# tests/serve_ready.sh), drives them with wrk (HTTP/1.1 keep-alive, POST through a Lua script),
+# stops them by PID.
 #
 # The peer (Meituan Leaf's own server) is NOT started here: run it yourself and pass its
 # segment URL as LEAF_URL (GET). Without LEAF_URL its rows are left out. LEAF_NOTE: a sentence
@@ -22,6 +24,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+source tests/serve_ready.sh
 OUT=docs/bench/server.md
 DURATION=${IDMINT_BENCH_DURATION:-5}
 ROUNDS=${IDMINT_BENCH_ROUNDS:-3}
@@ -45,7 +48,7 @@ done
 need() { command -v "$1" >/dev/null || { echo "bench.sh: $1 not found ($2)" >&2; exit 1; }; }
 need wrk "Debian: apt-get install -y wrk"
 need curl "apt-get install -y curl"
-need python3 "for free ports"
+need python3 "for the report"
 if [ "$PIN" = 1 ]; then
   need taskset "util-linux"
   [ "$(nproc --all)" -ge 2 ] || { echo "bench.sh: IDMINT_BENCH_PIN=1 needs 2 CPUs" >&2; exit 1; }
@@ -82,42 +85,46 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-# wait_ok METHOD URL: until it answers 2xx (20 s at most).
+# wait_ok METHOD URL: until it answers 2xx (60 s at most).
 wait_ok() {
-  local i
-  for i in $(seq 1 200); do
-    curl -fs -o /dev/null -X "$1" "$2" && return 0
+  local deadline=$((SECONDS + 60))
+  until curl -fs -o /dev/null -X "$1" "$2"; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "bench.sh: $2 did not answer" >&2; exit 1; }
     sleep 0.1
   done
-  echo "bench.sh: $2 did not answer" >&2
-  exit 1
+}
+
+# bare_port PID LOG: the port bare_axum logged ("bare_axum: listening on 127.0.0.1:PORT") once
+# bound; 180 s at most, while it runs.
+bare_port() {
+  local pid=$1 log=$2 deadline=$((SECONDS + 180)) port
+  until port=$(sed -n 's/^bare_axum: listening on .*:\([0-9][0-9]*\)$/\1/p' "$log") && [ -n "$port" ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "bench.sh: bare_axum exited:" >&2; cat "$log" >&2; exit 1; }
+    [ "$SECONDS" -lt "$deadline" ] || { echo "bench.sh: bare_axum did not bind in 180 s:" >&2; cat "$log" >&2; exit 1; }
+    sleep 0.05
+  done
+  echo "$port"
 }
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
 # ---- servers
-BARE_PORT=$(free_port)
-"${SERVER_PIN[@]}" "$BARE_BIN" "127.0.0.1:$BARE_PORT" 2>"$WORK/bare.log" &
+"${SERVER_PIN[@]}" "$BARE_BIN" "127.0.0.1:0" 2>"$WORK/bare.log" &
 BARE_PID=$!
 PIDS+=("$BARE_PID")
 
 mkdir -p "$WORK/idmint"
-API_PORT=$(free_port)
-ADMIN_PORT=$(free_port)
 (cd "$WORK/idmint" && exec "${SERVER_PIN[@]}" "$IDMINT_BIN" serve \
-  --listen "127.0.0.1:$API_PORT" --admin-listen "127.0.0.1:$ADMIN_PORT" \
+  --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 --ready-file ready.json \
   --store sqlite:./idmint.db --log-format text) 2>"$WORK/idmint.log" &
 IDMINT_PID=$!
 PIDS+=("$IDMINT_PID")
 
+BARE_PORT=$(bare_port "$BARE_PID" "$WORK/bare.log")
 BARE=http://127.0.0.1:$BARE_PORT
-API=http://127.0.0.1:$API_PORT
 wait_ok POST "$BARE/bare"
-wait_ok GET "http://127.0.0.1:$ADMIN_PORT/readyz"
+serve_ready "$IDMINT_PID" "$WORK/idmint/ready.json" "$WORK/idmint.log"
+API=http://127.0.0.1:$SERVE_PORT
 TAG=bench
 code=$(curl -s -o "$WORK/tag.json" -w '%{http_code}' -X POST "$API/v1/admin/tags" \
   -H 'content-type: application/json' -d "{\"tag\":\"$TAG\",\"step\":$STEP}")

@@ -10,10 +10,12 @@
 #
 # Needs what the rust, python, node and jvm sections build: the idmint binary (IDMINT_BIN,
 # default target/ci/idmint), python/.venv with idmint installed, the Node addon, and
-# java/target/test-classpath.txt (written by `mvn test`). The server runs on free loopback
-# ports and is stopped by its PID.
+# java/target/test-classpath.txt (written by `mvn test`). The server runs on the loopback ports
+# the OS picks (port 0, read from its ready file by tests/serve_ready.sh) and is stopped by its
+# PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tests/serve_ready.sh
 
 URL=${1:?usage: tests/mixed.sh URL [COUNT] [THREADS]}
 COUNT=${2:-200000}
@@ -24,6 +26,7 @@ CLASSPATH_FILE=java/target/test-classpath.txt
 [ -x "$PY" ] || { echo "mixed: $PY missing: run tests/run.sh python first" >&2; exit 1; }
 [ -s "$CLASSPATH_FILE" ] || { echo "mixed: $CLASSPATH_FILE missing: run tests/run.sh jvm first" >&2; exit 1; }
 [ -x "$BIN" ] || { echo "mixed: $BIN missing: run tests/run.sh rust first" >&2; exit 1; }
+command -v curl >/dev/null || { echo "mixed: curl missing" >&2; exit 1; }
 
 OUT=$(mktemp -d /tmp/idmint-mixed.XXXXXX)
 SERVER_PID=""
@@ -37,14 +40,12 @@ trap 'stop_server; rm -rf "$OUT"' EXIT
 # A tag of its own per run, so a store reused across runs holds no IDs of an earlier one.
 TAG="mixed_$(date +%s)_$$"
 
-# The server: free loopback ports, a token with the mint scope (the clients send it as ?token=).
-free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-PORT=$(free_port)
-ADMIN_PORT=$(free_port)
+# The server: loopback ports the OS picks, a token with the mint scope (the clients send it as
+# ?token=).
 TOKEN="mixed-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 cat >"$OUT/server.toml" <<EOF
-listen = "127.0.0.1:$PORT"
-admin_listen = "127.0.0.1:$ADMIN_PORT"
+listen = "127.0.0.1:0"
+admin_listen = "127.0.0.1:0"
 store = "$URL"
 
 [[tokens]]
@@ -52,16 +53,10 @@ name = "mixed"
 sha256 = "$(printf %s "$TOKEN" | sha256sum | cut -c1-64)"
 scopes = ["mint:segment:$TAG"]
 EOF
-(cd "$OUT" && exec "$BIN" serve --config server.toml) >"$OUT/server.log" 2>&1 &
+(cd "$OUT" && exec "$BIN" serve --config server.toml --ready-file ready.json) >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 600); do
-    "$PY" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$ADMIN_PORT/readyz', timeout=1)" 2>/dev/null && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$OUT/server.log" >&2; echo "mixed: idmint serve exited" >&2; exit 1; }
-    sleep 0.05
-done
-"$PY" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$ADMIN_PORT/readyz', timeout=1)" ||
-    { cat "$OUT/server.log" >&2; echo "mixed: idmint serve not ready" >&2; exit 1; }
-SERVED="http://127.0.0.1:$PORT?token=$TOKEN"
+serve_ready "$SERVER_PID" "$OUT/ready.json" "$OUT/server.log" || { echo "mixed: idmint serve not ready" >&2; exit 1; }
+SERVED="http://127.0.0.1:$SERVE_PORT?token=$TOKEN"
 
 "$PY" python/tests/segment_worker.py "$SERVED" "$TAG" "$COUNT" "$THREADS" "$OUT/python" &
 PIDS=($!)

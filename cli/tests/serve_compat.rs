@@ -27,7 +27,7 @@ const TOK_ADMIN_SHA: &str = "df6adb0b23fa33235f4aee6a0d62c118b00d71c07c81be87067
 
 fn http() -> Client {
     Client::builder()
-        .timeout(Duration::from_secs(30))
+        .timeout(Duration::from_secs(120))
         .build()
         .expect("client")
 }
@@ -51,6 +51,48 @@ fn get(c: &Client, url: String) -> (u16, String, String) {
 fn error_kind(body: &str) -> String {
     let v: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
     v["error"]["kind"].as_str().unwrap_or_default().to_string()
+}
+
+/// idmint's kind of a Tinyid refusal (whose status is 200, as Tinyid's): its header.
+fn tinyid_kind(r: &Response) -> String {
+    r.headers()
+        .get("idmint-error-kind")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The IDs tinyid-client issues from a `nextSegmentIdSimple` answer
+/// (`currentId,loadingId,maxId,delta,remainder`), as its `HttpSegmentIdServiceImpl` parses it
+/// and its `SegmentId` (tinyid-base) steps through it: `init()` moves `currentId` up until
+/// `currentId % delta == remainder` and then back by `delta`, each `nextId()` adds `delta`
+/// until the ID passes `maxId`. Java `long` arithmetic, as the client's.
+fn tinyid_client_ids(answer: &str) -> Vec<u64> {
+    let f: Vec<i64> = answer
+        .split(',')
+        .map(|x| x.parse().unwrap_or_else(|e| panic!("{e}: {answer:?}")))
+        .collect();
+    let [current, _loading, max, delta, remainder] = f[..] else {
+        panic!("not 5 fields: {answer:?}")
+    };
+    let mut current = current;
+    if current % delta != remainder {
+        for _ in 0..=delta {
+            current += 1;
+            if current % delta == remainder {
+                current -= delta;
+                break;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    loop {
+        current += delta;
+        if current > max {
+            return out;
+        }
+        out.push(current as u64);
+    }
 }
 
 #[test]
@@ -122,7 +164,7 @@ fn leaf_endpoints_answer_leafs_exact_bytes() {
 
 #[test]
 fn tinyid_endpoints_answer_tinyids_exact_bytes() {
-    let s = Served::start("store = \"sqlite:./idmint.db\"\n");
+    let s = Served::start("store = \"sqlite:./idmint.db\"\n[tinyid]\nauto_create = true\n");
     let c = http();
     let u = s.url();
     let t = format!("{u}/tinyid/id");
@@ -156,18 +198,18 @@ fn tinyid_endpoints_answer_tinyids_exact_bytes() {
         )
     );
 
-    // Segments: one range of the tag's step (1000 for a tag the server creates), Tinyid's
-    // key order; the client issues (currentId, maxId].
+    // Segments: `[tinyid] step` wide (100 000 by default, as Tinyid's schema, whatever the
+    // tag's own step), Tinyid's key order; the client issues (currentId, maxId].
     assert_eq!(
         get(&c, format!("{t}/nextSegmentId?bizType=ts")),
         (
             200,
             JSON.into(),
-            r#"{"data":{"maxId":1000,"loadingId":200,"currentId":0,"delta":1,"remainder":0},"code":200,"message":""}"#
+            r#"{"data":{"maxId":100000,"loadingId":20000,"currentId":0,"delta":1,"remainder":0},"code":200,"message":""}"#
                 .into()
         )
     );
-    let mut last_max = 1000;
+    let mut last_max = 100_000;
     for _ in 0..5 {
         let (status, ct, body) = got(c
             .post(format!("{t}/nextSegmentIdSimple?bizType=ts"))
@@ -184,7 +226,7 @@ fn tinyid_endpoints_answer_tinyids_exact_bytes() {
             current >= last_max,
             "{body} overlaps an earlier segment ending {last_max}"
         );
-        assert!(max > current);
+        assert_eq!(max - current, 100_000, "{body}: the default width");
         assert_eq!(loading, current + (max - current) * 20 / 100, "{body}");
         assert_eq!((delta, remainder), (1, 0));
         last_max = max;
@@ -223,20 +265,23 @@ fn tinyid_endpoints_answer_tinyids_exact_bytes() {
         .body("bizType=tf")
         .send()
         .unwrap());
-    assert_eq!((status, body.as_str()), (400, ""));
+    assert_eq!((status, body.as_str()), (200, ""));
 
-    // Errors: a non-2xx status; Tinyid's shape (code 6, data null) on the JSON endpoints, an
-    // empty body on the simple ones.
-    for (query, status) in [
-        ("bizType=tt&batchSize=abc", 400),
-        ("bizType=tt&batchSize=0", 400),
-        ("bizType=tt&batchSize=100001", 400),
-        ("bizType=tt&batchSize=-1", 400),
-        ("batchSize=2", 400),
-        ("bizType=bad%20tag", 400),
+    // Errors in Tinyid's shape: status 200 (a non-2xx makes tinyid-client log its URL, token
+    // included), code 6 and data null on the JSON endpoints, an empty body on the simple
+    // ones, idmint's kind in a header.
+    for (query, kind) in [
+        ("bizType=tt&batchSize=abc", "bad_request"),
+        ("bizType=tt&batchSize=0", "invalid_argument"),
+        ("bizType=tt&batchSize=100001", "invalid_argument"),
+        ("bizType=tt&batchSize=-1", "bad_request"),
+        ("batchSize=2", "bad_request"),
+        ("bizType=bad%20tag", "invalid_tag"),
     ] {
-        let (st, ct, body) = get(&c, format!("{t}/nextId?{query}"));
-        assert_eq!((st, ct.as_str()), (status, JSON), "{query}: {body}");
+        let r = c.get(format!("{t}/nextId?{query}")).send().unwrap();
+        assert_eq!(tinyid_kind(&r), kind, "{query}");
+        let (st, ct, body) = got(r);
+        assert_eq!((st, ct.as_str()), (200, JSON), "{query}: {body}");
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(v["data"], serde_json::Value::Null, "{body}");
         assert_eq!(v["code"], 6, "{body}");
@@ -246,13 +291,14 @@ fn tinyid_endpoints_answer_tinyids_exact_bytes() {
             body.starts_with(r#"{"data":null,"code":6,"message":"#),
             "{body} {keys:?}"
         );
-        let (st, _, body) = get(&c, format!("{t}/nextIdSimple?{query}"));
-        assert_eq!((st, body.as_str()), (status, ""), "{query}");
+        let r = c.get(format!("{t}/nextIdSimple?{query}")).send().unwrap();
+        assert_eq!(tinyid_kind(&r), kind, "{query}");
+        assert_eq!(got(r), (200, TEXT.into(), String::new()), "{query}");
     }
     let (st, _, body) = get(&c, format!("{t}/nextSegmentIdSimple?batchSize=1"));
-    assert_eq!((st, body.as_str()), (400, ""));
+    assert_eq!((st, body.as_str()), (200, ""));
     let (st, _, body) = get(&c, format!("{t}/nextSegmentId"));
-    assert_eq!(st, 400);
+    assert_eq!(st, 200);
     assert!(
         body.starts_with(r#"{"data":null,"code":6,"message":"#),
         "{body}"
@@ -357,31 +403,33 @@ scopes = [\"admin\"]
             r#"{"data":[2,3],"code":200,"message":""}"#.into()
         )
     );
+    // Refused tokens: 200 and Tinyid's code 5 (what Tinyid answers), idmint's kind in a header.
     let token_error = r#"{"data":null,"code":5,"message":"token is error"}"#;
-    assert_eq!(
-        get(&c, format!("{t}/nextId?bizType=biz&token={TOK_OTHER}")),
-        (403, JSON.into(), token_error.into())
-    );
-    assert_eq!(
-        get(&c, format!("{t}/nextId?bizType=biz&token=wrong")),
-        (401, JSON.into(), token_error.into())
-    );
+    for (query, kind) in [
+        (format!("bizType=biz&token={TOK_OTHER}"), "forbidden"),
+        ("bizType=biz&token=wrong".to_string(), "unauthorized"),
+    ] {
+        let r = c.get(format!("{t}/nextId?{query}")).send().unwrap();
+        assert_eq!(tinyid_kind(&r), kind);
+        assert_eq!(got(r), (200, JSON.into(), token_error.into()));
+    }
     assert_eq!(
         get(&c, format!("{t}/nextSegmentId?bizType=biz")),
-        (401, JSON.into(), token_error.into())
+        (200, JSON.into(), token_error.into())
     );
     // A bearer header is not Tinyid's way and does not count.
-    let (st, _, _) = got(c
+    let r = c
         .get(format!("{t}/nextIdSimple?bizType=biz"))
         .bearer_auth(TOK_MINT)
         .send()
-        .unwrap());
-    assert_eq!(st, 401);
+        .unwrap();
+    assert_eq!(tinyid_kind(&r), "unauthorized");
+    assert_eq!(got(r).2, "");
     for path in ["nextIdSimple", "nextSegmentIdSimple"] {
         let (st, _, body) = get(&c, format!("{t}/{path}?bizType=biz&token={TOK_OTHER}"));
-        assert_eq!((st, body.as_str()), (403, ""), "{path}");
+        assert_eq!((st, body.as_str()), (200, ""), "{path}");
         let (st, _, body) = get(&c, format!("{t}/{path}?bizType=biz"));
-        assert_eq!((st, body.as_str()), (401, ""), "{path}");
+        assert_eq!((st, body.as_str()), (200, ""), "{path}");
     }
     // tinyid-client's own request: POST, token and bizType in the query, empty form body.
     let (st, ct, body) = got(c
@@ -396,8 +444,8 @@ scopes = [\"admin\"]
     let f: Vec<u64> = body.split(',').map(|x| x.parse().unwrap()).collect();
     assert_eq!(
         (f[2] - f[0], f[3], f[4]),
-        (100, 1, 0),
-        "{body}: the tag's step is 100"
+        (100_000, 1, 0),
+        "{body}: [tinyid] step, not the tag's step of 100"
     );
     // Token in the form body.
     let (st, _, body) = got(c
@@ -408,9 +456,9 @@ scopes = [\"admin\"]
         .unwrap());
     assert_eq!(st, 200, "{body}");
     assert_eq!(body.split(',').count(), 2);
-    // An unknown bizType: 404, code 6 with idmint's message.
+    // An unknown bizType: 200, code 6 with idmint's message.
     let (st, ct, body) = get(&c, format!("{t}/nextId?bizType=nope&token={TOK_MINT}"));
-    assert_eq!((st, ct.as_str()), (404, JSON), "{body}");
+    assert_eq!((st, ct.as_str()), (200, JSON), "{body}");
     assert!(
         body.starts_with(r#"{"data":null,"code":6,"message":""#),
         "{body}"
@@ -420,7 +468,214 @@ scopes = [\"admin\"]
         &c,
         format!("{t}/nextSegmentIdSimple?bizType=nope&token={TOK_MINT}"),
     );
-    assert_eq!((st, body.as_str()), (404, ""));
+    assert_eq!((st, body.as_str()), (200, ""));
+}
+
+/// Tinyid's own odd stream (its `db.sql` row `test_odd`: step 100000, delta 2, remainder 1) and
+/// a narrow three-way shard, configured per bizType: every ID tinyid-client issues from a
+/// segment, and every ID `nextId`/`nextIdSimple` answer, has the remainder; none repeats.
+#[test]
+fn tinyid_delta_and_remainder_hold_for_every_id() {
+    let s = Served::start(
+        "store = \"sqlite:./idmint.db\"
+[tinyid.biz_types.test_odd]
+delta = 2
+remainder = 1
+[tinyid.biz_types.shard]
+step = 10
+delta = 3
+remainder = 2
+",
+    );
+    let c = http();
+    let u = s.url();
+    let t = format!("{u}/tinyid/id");
+
+    // The segment says so: delta and remainder beside (currentId, maxId], 100 000 wide.
+    assert_eq!(
+        get(&c, format!("{t}/nextSegmentId?bizType=test_odd")),
+        (
+            200,
+            JSON.into(),
+            r#"{"data":{"maxId":100000,"loadingId":20000,"currentId":0,"delta":2,"remainder":1},"code":200,"message":""}"#
+                .into()
+        )
+    );
+    let first = tinyid_client_ids("0,20000,100000,2,1");
+    assert_eq!(
+        (first.len(), first[0], first[first.len() - 1]),
+        (50_000, 1, 99_999)
+    );
+
+    // Four callers at once, as the issue's run: tinyid-client's own request for segments,
+    // and the server-side batches.
+    let per_thread = 20_000;
+    let all: Vec<Vec<u64>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let t = t.clone();
+                sc.spawn(move || {
+                    let c = http();
+                    let mut ids = Vec::new();
+                    while ids.len() < per_thread {
+                        let (st, ct, body) = got(c
+                            .post(format!("{t}/nextSegmentIdSimple?token=&bizType=test_odd"))
+                            .header("content-type", FORM)
+                            .header("content-length", "0")
+                            .send()
+                            .unwrap());
+                        assert_eq!((st, ct.as_str()), (200, TEXT), "{body}");
+                        assert!(body.ends_with(",2,1"), "{body}");
+                        ids.extend(tinyid_client_ids(&body));
+                        let (st, _, body) =
+                            get(&c, format!("{t}/nextId?bizType=test_odd&batchSize=500"));
+                        assert_eq!(st, 200, "{body}");
+                        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+                        let batch: Vec<u64> = v["data"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|x| x.as_u64().unwrap())
+                            .collect();
+                        assert_eq!(batch.len(), 500, "{body}");
+                        ids.extend(batch);
+                        let (st, _, body) = get(
+                            &c,
+                            format!("{t}/nextIdSimple?bizType=test_odd&batchSize=100"),
+                        );
+                        assert_eq!(st, 200, "{body}");
+                        let batch: Vec<u64> = body.split(',').map(|x| x.parse().unwrap()).collect();
+                        assert_eq!(batch.len(), 100, "{body}");
+                        ids.extend(batch);
+                    }
+                    ids
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut ids: Vec<u64> = first;
+    ids.extend(all.into_iter().flatten());
+    let violations = ids.iter().filter(|&&id| id % 2 != 1).count();
+    let distinct: HashSet<u64> = ids.iter().copied().collect();
+    eprintln!("test_odd: {} IDs, {violations} even", ids.len());
+    assert!(ids.len() >= 80_000, "{}", ids.len());
+    assert_eq!(violations, 0, "IDs without the remainder");
+    assert_eq!(distinct.len(), ids.len(), "duplicates");
+
+    // Segments 10 wide, delta 3: the client's alignment at every offset.
+    let mut shard = Vec::new();
+    for _ in 0..30 {
+        let (st, _, body) = get(&c, format!("{t}/nextSegmentIdSimple?bizType=shard"));
+        assert_eq!(st, 200, "{body}");
+        let f: Vec<u64> = body.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!((f[2] - f[0], f[3], f[4]), (10, 3, 2), "{body}");
+        let got = tinyid_client_ids(&body);
+        assert!((3..=4).contains(&got.len()), "{body}: {got:?}");
+        shard.extend(got);
+        let (st, _, body) = get(&c, format!("{t}/nextIdSimple?bizType=shard&batchSize=7"));
+        assert_eq!(st, 200, "{body}");
+        let batch: Vec<u64> = body.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(batch.len(), 7, "{body}");
+        assert!(batch.windows(2).all(|w| w[1] - w[0] == 3), "{body}");
+        shard.extend(batch);
+    }
+    assert_eq!(
+        shard.iter().filter(|&&id| id % 3 != 2).count(),
+        0,
+        "{shard:?}"
+    );
+    let distinct: HashSet<u64> = shard.iter().copied().collect();
+    assert_eq!(distinct.len(), shard.len(), "duplicates: {shard:?}");
+}
+
+/// With a broad `mint:segment` token and `[segment] auto_create` on (its default), a mistyped
+/// bizType is refused and not created; an existing tag is served; the refusal counts in the
+/// metrics as the 404 it stands for.
+#[test]
+fn tinyid_refuses_a_mistyped_biz_type_by_default() {
+    let config = format!(
+        "store = \"sqlite:./idmint.db\"
+[[tokens]]
+name = \"mint\"
+sha256 = \"{TOK_MINT_SHA}\"
+scopes = [\"mint:segment\"]
+[[tokens]]
+name = \"admin\"
+sha256 = \"{TOK_ADMIN_SHA}\"
+scopes = [\"admin\"]
+"
+    );
+    let s = Served::start(&config);
+    let c = http();
+    let u = s.url();
+    let t = format!("{u}/tinyid/id");
+    // idmint's own API creates `orders` on first use ([segment] auto_create).
+    let r = c
+        .post(format!("{u}/v1/segment/orders"))
+        .bearer_auth(TOK_MINT)
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), 200, "{}", r.text().unwrap());
+    let (st, ct, body) = get(
+        &c,
+        format!("{t}/nextSegmentIdSimple?token={TOK_MINT}&bizType=orders"),
+    );
+    assert_eq!((st, ct.as_str()), (200, TEXT), "{body}");
+    assert_eq!(tinyid_client_ids(&body).len(), 100_000, "{body}");
+
+    // The mistyped one: Tinyid's empty answer (status 200), and idmint's kind in a header.
+    for path in ["nextSegmentIdSimple", "nextIdSimple"] {
+        let r = c
+            .post(format!("{t}/{path}?token={TOK_MINT}&bizType=ordres"))
+            .header("content-type", FORM)
+            .header("content-length", "0")
+            .send()
+            .unwrap();
+        assert_eq!(tinyid_kind(&r), "unknown_tag", "{path}");
+        assert_eq!(got(r), (200, TEXT.into(), String::new()), "{path}");
+    }
+    for path in ["nextSegmentId", "nextId"] {
+        let (st, ct, body) = get(&c, format!("{t}/{path}?token={TOK_MINT}&bizType=ordres"));
+        assert_eq!((st, ct.as_str()), (200, JSON), "{path}: {body}");
+        assert!(
+            body.starts_with(r#"{"data":null,"code":6,"message":"unknown segment tag `ordres`"#),
+            "{path}: {body}"
+        );
+    }
+    let tags: serde_json::Value = c
+        .get(format!("{u}/v1/admin/tags"))
+        .bearer_auth(TOK_ADMIN)
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let names: Vec<&str> = tags
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tag"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["orders"],
+        "the mistyped bizType was created: {tags}"
+    );
+
+    let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
+        .unwrap()
+        .text()
+        .unwrap();
+    let counted = |route: &str, status: u16| {
+        metrics.lines().any(|l| {
+            l.starts_with("idmint_http_requests_total{")
+                && l.contains(&format!("route=\"{route}\""))
+                && l.contains(&format!("status=\"{status}\""))
+        })
+    };
+    assert!(counted("/tinyid/id/nextSegmentIdSimple", 404), "{metrics}");
+    assert!(counted("/tinyid/id/nextSegmentIdSimple", 200), "{metrics}");
+    assert!(!counted("/tinyid/id/nextIdSimple", 200), "{metrics}");
 }
 
 #[test]
@@ -491,7 +746,7 @@ fn tinyid_client_loop(u: &str, thread: usize, min_ids: usize) -> Vec<u64> {
 
 #[test]
 fn no_duplicates_across_tinyid_and_leaf_endpoints() {
-    let s = Served::start("store = \"sqlite:./idmint.db\"\n");
+    let s = Served::start("store = \"sqlite:./idmint.db\"\n[tinyid.biz_types.u]\nstep = 1000\n");
     let u = s.url();
     let per_thread = 55_000;
     let all: Vec<Vec<u64>> = std::thread::scope(|sc| {
@@ -552,7 +807,7 @@ fn shares_a_live_leaf_alloc_table_with_a_leaf_allocator() {
         let opts = SqliteConnectOptions::new()
             .filename(&db)
             .create_if_missing(true)
-            .busy_timeout(Duration::from_secs(20));
+            .busy_timeout(Duration::from_secs(120));
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(opts)
@@ -615,24 +870,35 @@ fn shares_a_live_leaf_alloc_table_with_a_leaf_allocator() {
             .collect();
         (ranges, served)
     });
-    // Let any refill under way land before reading what is left.
-    std::thread::sleep(Duration::from_millis(500));
-    let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
-        .unwrap()
-        .text()
-        .unwrap();
-    let remaining: u64 = metrics
-        .lines()
-        .find(|l| l.starts_with("idmint_segment_remaining{") && l.contains("leaf-segment-test"))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no idmint_segment_remaining in\n{metrics}"));
-    let final_max: i64 = rt.block_on(async {
-        sqlx::query_scalar("SELECT max_id FROM leaf_alloc WHERE biz_tag = 'leaf-segment-test'")
-            .fetch_one(&pool)
-            .await
+    // Let any refill under way land before reading what is left: read again until the row's
+    // max_id is every ID issued plus what idmint holds (at most 120 s; past that, the checks
+    // below say what is off).
+    let issued = served.len() as u64 + leaf_ranges.len() as u64 * step;
+    let settling = std::time::Instant::now();
+    let (remaining, final_max) = loop {
+        let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
             .unwrap()
-    });
+            .text()
+            .unwrap();
+        let remaining: u64 = metrics
+            .lines()
+            .find(|l| l.starts_with("idmint_segment_remaining{") && l.contains("leaf-segment-test"))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no idmint_segment_remaining in\n{metrics}"));
+        let final_max: i64 = rt.block_on(async {
+            sqlx::query_scalar("SELECT max_id FROM leaf_alloc WHERE biz_tag = 'leaf-segment-test'")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        });
+        if final_max as u64 == issued + remaining + 1
+            || settling.elapsed() > Duration::from_secs(120)
+        {
+            break (remaining, final_max);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
 
     let mut all: Vec<u64> = served.clone();
     for r in &leaf_ranges {

@@ -51,6 +51,8 @@ pub mod formats;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod guard;
+pub mod health;
+pub mod json;
 pub mod layout;
 #[cfg(feature = "segment")]
 pub mod lease;
@@ -59,7 +61,6 @@ pub mod obfuscate;
 pub mod objectid;
 #[cfg(feature = "orders")]
 mod orders;
-mod parsed;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
 pub mod remote;
@@ -84,7 +85,6 @@ pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
 #[cfg(feature = "orders")]
 pub use orders::template;
-pub use parsed::ParsedId;
 #[cfg(feature = "redis")]
 pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
 #[cfg(feature = "segment")]

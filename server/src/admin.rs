@@ -1,6 +1,7 @@
 //! The admin listener (loopback by default): `/healthz` (the process answers), `/readyz`
-//! (the node lease held, the configured tags' first ranges loaded, the clock sane, not
-//! shutting down) and `/metrics` (Prometheus, OpenMetrics text).
+//! (not shutting down, healthy by the core's rule `idmint_core::health` — the node lease held,
+//! no tag without IDs buffered whose store calls failed —, the clock sane, the configured tags'
+//! first ranges loaded) and `/metrics` (Prometheus, OpenMetrics text).
 
 use std::sync::Arc;
 
@@ -34,7 +35,7 @@ async fn readyz(State(s): State<Arc<Server>>) -> Response {
 
 /// OpenMetrics when the scraper asks for it (Prometheus does), else the classic text format.
 async fn metrics(State(s): State<Arc<Server>>, headers: HeaderMap) -> Response {
-    let text = s.ids.metrics.encode(&s.ids);
+    let text = s.ids.metrics.encode(s.ids.core_state());
     let openmetrics = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())

@@ -15,8 +15,23 @@ use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::config::TokenConfig;
 use crate::error::ApiError;
+
+/// `[[tokens]]`: one bearer token, by its SHA-256.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// A name for logs and metrics (never the token).
+    pub name: String,
+    /// Hex SHA-256 of the token (`printf %s TOKEN | sha256sum`).
+    pub sha256: String,
+    /// What it may do: `mint`, `mint:KIND`, `mint:segment:TAG`, `mint:orders:NAME`, `lease`,
+    /// `admin` (docs/server.md).
+    pub scopes: Vec<String>,
+    /// Requests per second this token may make (0: no limit).
+    #[serde(default)]
+    pub rate_per_sec: u32,
+}
 
 /// The kinds a `mint:KIND` scope may name.
 pub const KINDS: &[&str] = &["segment", "snowflake", "objectid", "uuid7", "orders"];

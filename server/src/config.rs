@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
+// The token entries are the auth module's own type; this is where `[[tokens]]` is read.
+pub use crate::auth::TokenConfig;
+
 /// What went wrong reading or checking the configuration: always names the key.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -85,6 +88,10 @@ pub struct ServeArgs {
     /// Log format: text or json [default: text]
     #[arg(long, env = "IDMINT_LOG_FORMAT", value_name = "FORMAT")]
     pub log_format: Option<String>,
+    /// Once ready, write the addresses actually bound here as JSON (`listen`, `admin_listen`,
+    /// `pid`); with port 0 in `--listen` the OS picks the port and this file names it
+    #[arg(long, env = "IDMINT_READY_FILE", value_name = "FILE")]
+    pub ready_file: Option<PathBuf>,
 }
 
 /// The whole configuration. Every field has a default; the file may set any of them.
@@ -130,7 +137,11 @@ pub struct Config {
     /// Meituan Leaf's endpoints.
     pub leaf: CompatConfig,
     /// Didi Tinyid's endpoints.
-    pub tinyid: CompatConfig,
+    pub tinyid: TinyidConfig,
+    /// Once ready, the addresses actually bound are written here as JSON (`listen`,
+    /// `admin_listen`, `pid`), and the file is removed on the way out: how a supervisor or a
+    /// test learns the ports the OS picked for `127.0.0.1:0`.
+    pub ready_file: Option<PathBuf>,
     /// The file this came from, for SIGHUP reloads.
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -154,7 +165,8 @@ impl Default for Config {
             log: LogConfig::default(),
             http: HttpConfig::default(),
             leaf: CompatConfig::default(),
-            tinyid: CompatConfig::default(),
+            tinyid: TinyidConfig::default(),
+            ready_file: None,
             path: None,
         }
     }
@@ -246,20 +258,23 @@ pub struct OrderConfig {
     pub offset: Option<String>,
 }
 
-/// `[[tokens]]`: one bearer token, by its SHA-256.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TokenConfig {
-    /// A name for logs and metrics (never the token).
-    pub name: String,
-    /// Hex SHA-256 of the token (`printf %s TOKEN | sha256sum`).
-    pub sha256: String,
-    /// What it may do: `mint`, `mint:KIND`, `mint:segment:TAG`, `mint:orders:NAME`, `lease`,
-    /// `admin` (docs/server.md).
-    pub scopes: Vec<String>,
-    /// Requests per second this token may make (0: no limit).
-    #[serde(default)]
-    pub rate_per_sec: u32,
+/// The template of an `[orders.NAME]` entry.
+///
+/// ```
+/// let order = idmint_server::config::OrderConfig { template: "SO%y%M%D%6S".into(), check: Some("luhn".into()), offset: None };
+/// assert_eq!(idmint_server::config::template_of(&order)?.pattern(), "SO%y%M%D%6S");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn template_of(order: &OrderConfig) -> idmint_core::Result<idmint_core::Template> {
+    use idmint_core::{CheckDigit, Template};
+    let mut t = Template::new(&order.template)?;
+    if let Some(check) = &order.check {
+        t = t.check_digit(check.parse::<CheckDigit>()?);
+    }
+    if let Some(offset) = &order.offset {
+        t = t.offset(offset)?;
+    }
+    Ok(t)
 }
 
 /// `[tls]`.
@@ -369,7 +384,7 @@ pub fn cors_origin(text: &str) -> Result<(), String> {
     }
 }
 
-/// `[leaf]`, `[tinyid]`.
+/// `[leaf]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CompatConfig {
@@ -380,6 +395,102 @@ pub struct CompatConfig {
 impl Default for CompatConfig {
     fn default() -> Self {
         CompatConfig { enabled: true }
+    }
+}
+
+/// `[tinyid]`: Didi Tinyid's endpoints, and per bizType what Tinyid's `tiny_id_info` rows
+/// hold (segment width, `delta`, `remainder`). The rules and their ranges are core's
+/// [`TinyidRule`](idmint_core::segment::TinyidRule).
+///
+/// ```
+/// let toml = "[tinyid]\nstep = 5000\n[tinyid.biz_types.test_odd]\ndelta = 2\nremainder = 1\n";
+/// let c = idmint_server::config::Config::from_toml_str(toml, "inline")?;
+/// c.check()?;
+/// let odd = c.tinyid.rule("test_odd")?;
+/// assert_eq!((odd.step(), odd.delta(), odd.remainder()), (5000, 2, 1));
+/// assert_eq!(c.tinyid.rule("other")?.delta(), 1);
+/// assert!(c.tinyid.creates("test_odd") && !c.tinyid.creates("other"));
+/// let bad = "[tinyid.biz_types.x]\ndelta = 2\nremainder = 2\n";
+/// let e = idmint_server::config::Config::from_toml_str(bad, "inline")?.check().unwrap_err();
+/// assert_eq!(e.to_string(), "config key `tinyid.biz_types.x`: invalid argument `remainder` = 2: 0..=1 (below delta = 2)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TinyidConfig {
+    /// Serve Tinyid's endpoints.
+    pub enabled: bool,
+    /// Width of each segment `nextSegmentId(Simple)` hands out, unless the bizType sets its
+    /// own (default 100 000, as the rows of Tinyid's schema).
+    pub step: u64,
+    /// Create a bizType the store does not hold on its first request. Off by default: the
+    /// Tinyid endpoints then serve only tags that exist and the biz types listed here (created
+    /// on first use), as Tinyid serves only its table's rows; `[segment] auto_create` does not
+    /// apply to them.
+    pub auto_create: bool,
+    /// `[tinyid.biz_types.NAME]`: one bizType's settings.
+    pub biz_types: BTreeMap<String, BizTypeConfig>,
+}
+
+impl Default for TinyidConfig {
+    fn default() -> Self {
+        TinyidConfig {
+            enabled: true,
+            step: idmint_core::segment::TINYID_DEFAULT_STEP,
+            auto_create: false,
+            biz_types: BTreeMap::new(),
+        }
+    }
+}
+
+/// `[tinyid.biz_types.NAME]`: a Tinyid `tiny_id_info` row's settings. Absent keys take
+/// `[tinyid] step`, `delta = 1`, `remainder = 0`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BizTypeConfig {
+    /// Width of this bizType's segments.
+    #[serde(default)]
+    pub step: Option<u64>,
+    /// Hand out only IDs with `id % delta == remainder`.
+    #[serde(default)]
+    pub delta: Option<u64>,
+    /// See `delta`.
+    #[serde(default)]
+    pub remainder: Option<u64>,
+}
+
+impl TinyidConfig {
+    /// The rule of `biz_type`: its own settings, else the defaults (checked by core).
+    ///
+    /// ```
+    /// let mut c = idmint_server::config::TinyidConfig::default();
+    /// assert_eq!(c.rule("any")?.step(), 100_000);
+    /// c.biz_types.insert("shard".into(), idmint_server::config::BizTypeConfig { delta: Some(4), remainder: Some(3), ..Default::default() });
+    /// assert_eq!((c.rule("shard")?.delta(), c.rule("shard")?.remainder()), (4, 3));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn rule(&self, biz_type: &str) -> idmint_core::Result<idmint_core::segment::TinyidRule> {
+        let tinyid = idmint_core::segment::TinyidRule::default();
+        let own = self.biz_types.get(biz_type);
+        let own = |f: fn(&BizTypeConfig) -> Option<u64>| own.and_then(f);
+        idmint_core::segment::TinyidRule::new(
+            own(|b| b.step).unwrap_or(self.step),
+            own(|b| b.delta).unwrap_or(tinyid.delta()),
+            own(|b| b.remainder).unwrap_or(tinyid.remainder()),
+        )
+    }
+
+    /// Whether the Tinyid endpoints create `biz_type` when the store does not hold it: it is
+    /// listed, or `auto_create` is on.
+    ///
+    /// ```
+    /// let mut c = idmint_server::config::TinyidConfig::default();
+    /// assert!(!c.creates("ordres"));
+    /// c.auto_create = true;
+    /// assert!(c.creates("ordres"));
+    /// ```
+    pub fn creates(&self, biz_type: &str) -> bool {
+        self.auto_create || self.biz_types.contains_key(biz_type)
     }
 }
 
@@ -411,6 +522,9 @@ impl Config {
         }
         if let Some(v) = &args.log_format {
             config.log.format = v.clone();
+        }
+        if let Some(v) = &args.ready_file {
+            config.ready_file = Some(v.clone());
         }
         config.check()?;
         Ok(config)
@@ -465,7 +579,7 @@ impl Config {
     /// ```
     pub fn check(&self) -> Result<(), ConfigError> {
         idmint_core::args::count("max_count", self.max_count).map_err(|e| bad("max_count", e))?;
-        crate::state::layout_of(&self.snowflake.layout).map_err(|e| bad("snowflake.layout", e))?;
+        idmint_core::Layout::parse(&self.snowflake.layout).map_err(|e| bad("snowflake.layout", e))?;
         self.snowflake
             .on_exhausted
             .parse::<idmint_core::OnExhausted>()
@@ -482,7 +596,14 @@ impl Config {
                 .map_err(|e| bad(format!("segment.tags[{i}]"), e))?;
         }
         for (name, order) in &self.orders {
-            crate::state::template_of(order).map_err(|e| bad(format!("orders.{name}"), e))?;
+            template_of(order).map_err(|e| bad(format!("orders.{name}"), e))?;
+        }
+        idmint_core::segment::TinyidRule::new(self.tinyid.step, 1, 0)
+            .map_err(|e| bad("tinyid.step", e))?;
+        for name in self.tinyid.biz_types.keys() {
+            let key = format!("tinyid.biz_types.{name}");
+            idmint_core::segment::validate_tag(name).map_err(|e| bad(&key, e))?;
+            self.tinyid.rule(name).map_err(|e| bad(&key, e))?;
         }
         for (i, t) in self.tokens.iter().enumerate() {
             crate::auth::check_token_config(t)

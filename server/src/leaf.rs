@@ -29,18 +29,13 @@ use axum::Router;
 use idmint_core::Layout;
 
 use crate::auth::Need;
+use crate::compat::{form_pairs, text, JSON_UTF8};
 use crate::error::ApiError;
 use crate::Server;
 
 /// Leaf's snowflake layout (`SnowflakeIDGenImpl`): 41 bits of ms since its `twepoch`
 /// (2010-11-04T01:42:54.657Z, Twitter's), 10 of worker, 12 of sequence.
 pub const LEAF_LAYOUT: &str = "time:41,worker:10,sequence:12,epoch=1288834974657";
-
-/// Leaf's text responses' content type.
-pub const TEXT_UTF8: &str = "text/plain;charset=UTF-8";
-
-/// Leaf's (and Tinyid's) JSON responses' content type.
-pub const JSON_UTF8: &str = "application/json;charset=UTF-8";
 
 /// Leaf's routes.
 pub fn routes() -> Router<Arc<Server>> {
@@ -50,10 +45,6 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/snowflake/get/{key}", any(snowflake))
         .route("/api/snowflake/get/{key}/", any(snowflake))
         .route("/decodeSnowflakeId", any(decode))
-}
-
-fn text(body: String) -> Response {
-    ([(header::CONTENT_TYPE, TEXT_UTF8)], body).into_response()
 }
 
 /// `/api/segment/get/{key}`: one segment ID of tag `key`.
@@ -123,7 +114,7 @@ async fn decode(
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     s.auth().check(&headers, Need::Read)?;
-    let params = crate::tinyid::form_pairs(query.as_deref().unwrap_or(""));
+    let params = form_pairs(query.as_deref().unwrap_or(""));
     let text = params
         .iter()
         .find(|(k, _)| k == "snowflakeId")

@@ -22,6 +22,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod compat;
 pub mod config;
 pub mod error;
 pub mod grpc;
@@ -230,9 +231,9 @@ async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Resp
             axum::http::HeaderValue::from_static("close"),
         );
     }
-    s.ids
-        .metrics
-        .request(&route, response.status().as_u16(), started.elapsed());
+    // A Tinyid refusal is a 200 on the wire (its protocol's) but counts as what it stands for.
+    let status = compat::Outcome::status_of(&response);
+    s.ids.metrics.request(&route, status, started.elapsed());
     response
 }
 

@@ -197,6 +197,10 @@ pub fn init_logging(config: &Config) {
 
 /// See [`crate::run`].
 pub async fn run(config: Config) -> Result<(), ServeError> {
+    // The handlers first, before anything can tell the world this process exists: a SIGTERM
+    // that lands the instant "ready" is logged (Kubernetes and systemd send it at any moment)
+    // must drain, and a SIGHUP must reload, never get the default action that kills.
+    let mut signals = Signals::install()?;
     let tls = match &config.tls {
         Some(t) => Some(Arc::new(ArcSwap::from_pointee(
             tls_config(t).map_err(|r| crate::config::bad("tls", r))?,
@@ -205,17 +209,21 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     };
     let api = bind(config.listen, "listen").await?;
     let admin = bind(config.admin_listen, "admin_listen").await?;
-    let server = Server::open(config.clone()).await?;
-    tracing::info!(
-        listen = %config.listen,
-        admin = %config.admin_listen,
-        store = %idmint_core::segment::describe_url(&config.store),
-        layout = %server.ids.snowflake.layout().spec(),
-        nodes = ?server.ids.snowflake.nodes(),
-        tls = tls.is_some(),
-        tokens = config.tokens.len(),
-        "idmint serve: ready"
-    );
+    let bound = Bound::of(&api, &admin)?;
+    // Opening waits on the store (the lease, the preloaded tags): a SIGTERM meanwhile stops
+    // the start instead of waiting for it.
+    let server = loop {
+        tokio::select! {
+            opened = Server::open(config.clone()) => break opened?,
+            signal = signals.next() => match signal {
+                Signal::Stop => {
+                    tracing::info!("stopped before ready");
+                    return Ok(());
+                }
+                Signal::Reload => tracing::info!("SIGHUP while starting: the configuration is read as the server starts"),
+            },
+        }
+    };
     let (stop_tx, stop_rx) = watch::channel(false);
     // The admin listener stops last, so /readyz answers 503 (not "connection refused") while
     // the API drains.
@@ -232,7 +240,25 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
         );
         async move { serve(admin, app, None, &config, stop).await }
     });
-    signals(&server, tls.as_ref()).await;
+    tracing::info!(
+        listen = %bound.listen,
+        admin = %bound.admin_listen,
+        store = %idmint_core::segment::describe_url(&config.store),
+        layout = %server.ids.snowflake.layout().spec(),
+        nodes = ?server.ids.snowflake.nodes(),
+        tls = tls.is_some(),
+        tokens = config.tokens.len(),
+        "idmint serve: ready"
+    );
+    if let Some(path) = &config.ready_file {
+        bound.write(path)?;
+    }
+    // Only now does /readyz say ready: whoever acts on it finds the handlers in place.
+    server.ids.started.store(true, Ordering::Release);
+    signals.serve(&server, tls.as_ref()).await;
+    if let Some(path) = &config.ready_file {
+        let _ = std::fs::remove_file(path);
+    }
     // Readiness off first, so a balancer stops sending. For `limits.drain_delay_ms` the API
     // still answers everything, each HTTP/1.1 answer with `Connection: close`, so clients stop
     // reusing their connections; only then does the listener close, and connections still idle
@@ -257,35 +283,114 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     Ok(())
 }
 
-/// Waits for SIGTERM or SIGINT; answers SIGHUP by reloading tokens and TLS.
-async fn signals(server: &Arc<Server>, tls: Option<&SharedTls>) {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::hangup()),
-    ) else {
-        tracing::error!("cannot install signal handlers; stopping on Ctrl-C only");
-        let _ = tokio::signal::ctrl_c().await;
-        return;
-    };
-    loop {
+/// The addresses the listeners actually bound (the OS's pick where the configuration said port
+/// 0), as the ready file gives them.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let api = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// let admin = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// let bound = idmint_server::listen::Bound::of(&api, &admin).unwrap();
+/// assert_ne!(bound.listen.port(), 0);
+/// let json: serde_json::Value = serde_json::from_str(&bound.to_json()).unwrap();
+/// assert_eq!(json["listen"], bound.listen.to_string());
+/// # });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The API listener's address.
+    pub listen: SocketAddr,
+    /// The admin listener's address.
+    pub admin_listen: SocketAddr,
+}
+
+impl Bound {
+    /// The local addresses of the two listeners.
+    pub fn of(api: &TcpListener, admin: &TcpListener) -> Result<Bound, ServeError> {
+        let local = |l: &TcpListener, key: &str| {
+            l.local_addr()
+                .map_err(|e| ServeError::Listen(format!("{key}: the bound address: {e}")))
+        };
+        Ok(Bound {
+            listen: local(api, "listen")?,
+            admin_listen: local(admin, "admin_listen")?,
+        })
+    }
+
+    /// `{"listen":"127.0.0.1:34567","admin_listen":"127.0.0.1:34568","pid":4242}`.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "listen": self.listen.to_string(),
+            "admin_listen": self.admin_listen.to_string(),
+            "pid": std::process::id(),
+        })
+        .to_string()
+    }
+
+    /// Writes [`Bound::to_json`] to `path` whole: to a temporary file beside it, renamed, so a
+    /// reader never sees half of it.
+    fn write(&self, path: &std::path::Path) -> Result<(), ServeError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, self.to_json() + "\n")
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| ServeError::Listen(format!("ready_file = {}: {e}", path.display())))
+    }
+}
+
+/// What a signal asks of the server.
+enum Signal {
+    /// SIGTERM or SIGINT: drain and stop.
+    Stop,
+    /// SIGHUP: reload tokens and TLS.
+    Reload,
+}
+
+/// The handlers of SIGTERM, SIGINT and SIGHUP, installed once at the very start; signals that
+/// arrive before anyone waits on them are kept, not lost.
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+    hup: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn install() -> Result<Signals, ServeError> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let install = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| {
+                ServeError::Listen(format!("cannot install the {name} handler: {e}"))
+            })
+        };
+        Ok(Signals {
+            term: install(SignalKind::terminate(), "SIGTERM")?,
+            int: install(SignalKind::interrupt(), "SIGINT")?,
+            hup: install(SignalKind::hangup(), "SIGHUP")?,
+        })
+    }
+
+    async fn next(&mut self) -> Signal {
         tokio::select! {
-            _ = term.recv() => return,
-            _ = int.recv() => return,
-            _ = hup.recv() => {
-                match server.reload() {
-                    Ok(()) => tracing::info!("SIGHUP: tokens reloaded"),
-                    Err(e) => tracing::error!(error = %e, "SIGHUP: configuration not reloaded; the old tokens stay"),
-                }
-                if let (Some(tls), Some(t)) = (tls, server.config.tls.as_ref()) {
-                    match tls_config(t) {
-                        Ok(c) => {
-                            tls.store(Arc::new(c));
-                            tracing::info!("SIGHUP: TLS certificate reloaded");
-                        }
-                        Err(e) => tracing::error!(error = %e, "SIGHUP: TLS not reloaded; the old certificate stays"),
+            _ = self.term.recv() => Signal::Stop,
+            _ = self.int.recv() => Signal::Stop,
+            _ = self.hup.recv() => Signal::Reload,
+        }
+    }
+
+    /// Until SIGTERM or SIGINT; answers SIGHUP by reloading tokens and TLS.
+    async fn serve(&mut self, server: &Arc<Server>, tls: Option<&SharedTls>) {
+        while let Signal::Reload = self.next().await {
+            match server.reload() {
+                Ok(()) => tracing::info!("SIGHUP: tokens reloaded"),
+                Err(e) => tracing::error!(error = %e, "SIGHUP: configuration not reloaded; the old tokens stay"),
+            }
+            if let (Some(tls), Some(t)) = (tls, server.config.tls.as_ref()) {
+                match tls_config(t) {
+                    Ok(c) => {
+                        tls.store(Arc::new(c));
+                        tracing::info!("SIGHUP: TLS certificate reloaded");
                     }
+                    Err(e) => tracing::error!(error = %e, "SIGHUP: TLS not reloaded; the old certificate stays"),
                 }
             }
         }

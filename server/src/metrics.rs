@@ -16,8 +16,6 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::{Registry, Unit};
 
-use crate::state::Ids;
-
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct IssuedLabels {
     kind: &'static str,
@@ -134,11 +132,12 @@ impl Metrics {
         out
     }
 
-    /// Everything: the listeners' families and the core's state now.
-    pub fn encode(&self, ids: &Ids) -> String {
+    /// Everything: the listeners' families and the core's state as read now (the caller reads
+    /// it: this module knows the metric families, not the server's generators).
+    pub fn encode(&self, state: CoreState) -> String {
         let mut out = String::new();
         let mut core = Registry::default();
-        core.register_collector(Box::new(CoreState::read(ids)));
+        core.register_collector(Box::new(state));
         prometheus_client::encoding::text::encode_registry(&mut out, &self.registry)
             .and_then(|()| prometheus_client::encoding::text::encode_registry(&mut out, &core))
             .and_then(|()| prometheus_client::encoding::text::encode_eof(&mut out))
@@ -183,26 +182,19 @@ pub fn to_prometheus_text(openmetrics: &str) -> String {
     out
 }
 
-/// The core's state at one scrape.
-#[derive(Debug)]
-struct CoreState {
-    tags: Vec<idmint_core::segment::TagMetrics>,
-    stats: idmint_core::Stats,
-    lease: Option<idmint_core::LeaseStats>,
-    nodes: Vec<(String, u64)>,
-    object_id_waits: u64,
-}
-
-impl CoreState {
-    fn read(ids: &Ids) -> CoreState {
-        CoreState {
-            tags: ids.segments.metrics(),
-            stats: ids.snowflake.stats(),
-            lease: ids.snowflake.lease_stats(),
-            nodes: ids.snowflake.nodes(),
-            object_id_waits: ids.object_ids.waits(),
-        }
-    }
+/// The core's state at one scrape (`state::Ids::core_state` reads it).
+#[derive(Debug, Default)]
+pub struct CoreState {
+    /// Each segment tag's counters.
+    pub tags: Vec<idmint_core::segment::TagMetrics>,
+    /// The snowflake generator's counters.
+    pub stats: idmint_core::Stats,
+    /// The node lease's, when the node value is leased.
+    pub lease: Option<idmint_core::LeaseStats>,
+    /// The node field values.
+    pub nodes: Vec<(String, u64)>,
+    /// ObjectId requests that waited for the clock.
+    pub object_id_waits: u64,
 }
 
 impl Collector for CoreState {

@@ -7,52 +7,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use idmint_core::health::health;
 use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
+use idmint_core::metrics::{observe_segments, observe_snowflake};
 use idmint_core::segment::{
     open_store, IdRange, SegmentClient, SegmentStore, StoreOptions, TagHandle, TagInfo,
     TagOrderNumbers,
 };
 use idmint_core::{
-    CheckDigit, Layout, MonotonicClock, ObjectId, ObjectIdGenerator, OnExhausted, OnRollback,
-    Snowflake, Template, Uuid7, Uuid7Generator,
+    Layout, MonotonicClock, ObjectId, ObjectIdGenerator, OnExhausted, OnRollback, Snowflake, Uuid7,
+    Uuid7Generator,
 };
 
-use crate::config::{Config, OrderConfig};
+use crate::config::{template_of, Config};
 use crate::metrics::Metrics;
-
-/// A layout from a preset name or a spec, as `snowflake.layout` and `?layout=` take it.
-///
-/// ```
-/// assert_eq!(idmint_server::state::layout_of("twitter")?.preset_name(), Some("twitter"));
-/// assert!(idmint_server::state::layout_of("time:41,worker:10,sequence:12").is_ok());
-/// assert_eq!(idmint_server::state::layout_of("nope").unwrap_err().kind(), "invalid_layout");
-/// # Ok::<(), idmint_core::Error>(())
-/// ```
-pub fn layout_of(text: &str) -> idmint_core::Result<Layout> {
-    if text.contains(':') {
-        Layout::parse(text)
-    } else {
-        Layout::preset(text)
-    }
-}
-
-/// The template of an `[orders.NAME]` entry.
-///
-/// ```
-/// let order = idmint_server::config::OrderConfig { template: "SO%y%M%D%6S".into(), check: Some("luhn".into()), offset: None };
-/// assert_eq!(idmint_server::state::template_of(&order)?.pattern(), "SO%y%M%D%6S");
-/// # Ok::<(), idmint_core::Error>(())
-/// ```
-pub fn template_of(order: &OrderConfig) -> idmint_core::Result<Template> {
-    let mut t = Template::new(&order.template)?;
-    if let Some(check) = &order.check {
-        t = t.check_digit(check.parse::<CheckDigit>()?);
-    }
-    if let Some(offset) = &order.offset {
-        t = t.offset(offset)?;
-    }
-    Ok(t)
-}
 
 /// The generators, shared by every handler.
 pub struct Ids {
@@ -77,6 +45,9 @@ pub struct Ids {
     pub preload: Vec<String>,
     /// False once SIGTERM arrived: readiness off while requests drain.
     pub accepting: AtomicBool,
+    /// True once the listeners are bound, the signal handlers installed and "ready" logged:
+    /// `/readyz` never says ready before a SIGTERM would be drained.
+    pub started: AtomicBool,
     /// Counters and histograms of the listeners.
     pub metrics: Metrics,
 }
@@ -124,7 +95,7 @@ impl Ids {
             .connect()
             .await
             .map_err(at("segment"))?;
-        let layout = layout_of(&config.snowflake.layout).map_err(at("snowflake.layout"))?;
+        let layout = Layout::parse(&config.snowflake.layout).map_err(at("snowflake.layout"))?;
         let lease_store = open_lease_store(&config.store).await.map_err(at("store"))?;
         let leases = ClientLeases::new(
             lease_store,
@@ -200,6 +171,7 @@ impl Ids {
             max_count: config.max_count as usize,
             preload: config.segment.tags.clone(),
             accepting: AtomicBool::new(true),
+            started: AtomicBool::new(false),
             metrics: Metrics::new(),
         })
     }
@@ -303,20 +275,40 @@ impl Ids {
         Ok(out)
     }
 
-    /// Ready: accepting, the lease held, the clock sane, every preloaded tag's range in memory.
+    /// The core's state now, for a `/metrics` scrape.
+    pub fn core_state(&self) -> crate::metrics::CoreState {
+        crate::metrics::CoreState {
+            tags: self.segments.metrics(),
+            stats: self.snowflake.stats(),
+            lease: self.snowflake.lease_stats(),
+            nodes: self.snowflake.nodes(),
+            object_id_waits: self.object_ids.waits(),
+        }
+    }
+
+    /// Ready: accepting, healthy by the core's rule (`idmint_core::health`: the node lease
+    /// held, no tag without IDs buffered whose store calls failed), the clock sane, every
+    /// preloaded tag's range in memory.
     pub fn not_ready(&self) -> Option<String> {
         if !self.accepting.load(Ordering::Acquire) {
             return Some("shutting down".into());
         }
-        if self.snowflake.lease_held() == Some(false) {
-            return Some("the node lease is not held".into());
+        if !self.started.load(Ordering::Acquire) {
+            return Some("starting".into());
+        }
+        let health = health(
+            observe_snowflake(&self.snowflake)
+                .into_iter()
+                .chain(observe_segments(&self.segments)),
+        );
+        if !health.is_up() {
+            return Some(health.reasons.join("; "));
         }
         if !self.snowflake.clock_sane() {
             return Some("the clock is behind the last issued snowflake ID".into());
         }
-        let metrics = self.segments.metrics();
         for tag in &self.preload {
-            if !metrics.iter().any(|m| &m.tag == tag && m.remaining > 0) {
+            if !health.tags.iter().any(|t| &t.tag == tag && t.remaining > 0) {
                 return Some(format!("tag `{tag}` has no range loaded"));
             }
         }

@@ -14,36 +14,47 @@
 //! API reads them). `bizType` is a segment tag. `token` is checked as an idmint bearer token
 //! needing `mint:segment:<bizType>`; `Authorization: Bearer` is not read here.
 //!
-//! A segment `(currentId, maxId]` is one contiguous range of the tag's step (the dynamic step
-//! of the server's segment client), taken from the server's buffered ranges: `currentId` is
-//! one below its first ID, `loadingId` 20 % into it (Tinyid's `loadingPercent`), `delta` 1,
-//! `remainder` 0.
+//! A bizType is served when the store holds its tag, or when `[tinyid]` creates it (listed
+//! under `[tinyid.biz_types]`, or `auto_create`); otherwise it is refused as `unknown_tag`,
+//! as Tinyid refuses a bizType its table lacks. Its rule (segment width, `delta`,
+//! `remainder`) is core's [`TinyidRule`] from the configuration: a segment `(currentId, maxId]`
+//! is one contiguous range of the tag, `step` wide, reported with the bizType's `delta` and
+//! `remainder`, from which tinyid-client issues only the IDs with the remainder; `nextId`
+//! answers `batchSize` IDs with the remainder, drawn as `batchSize × delta` contiguous IDs.
 //!
-//! Where idmint deliberately differs: every failure has a non-2xx status (Tinyid answers 200
-//! with `code` 5 for a bad token and `code` 6 otherwise, and `data: null`). The JSON endpoints
-//! keep Tinyid's body shape (`code` 5 `token is error` for 401/403, `code` 6 with idmint's
-//! message otherwise); the simple endpoints answer an empty body. A `batchSize` outside
-//! `1..=max_count` is a 400 (Tinyid caps it silently). IDs are JSON numbers, as Tinyid's Java
-//! client reads them: a JavaScript reader rounds IDs above 2^53.
+//! Refusals have Tinyid's shape: status `200` with `{"data":null,"code":5,"message":"token is
+//! error"}` (missing or refused token) or `{"data":null,"code":6,"message":"<idmint's
+//! message>"}` on the JSON endpoints, an empty body on the simple ones, never an ID. A non-2xx
+//! status would make tinyid-client's `HttpURLConnection` throw, and the client log its whole
+//! URL, `token` included, at SEVERE, once per call. The header `idmint-error-kind` names
+//! idmint's kind, and the metrics count the request under the status idmint answers elsewhere
+//! (401, 404, 503…). A `batchSize` outside `1..=max_count` is refused (Tinyid caps it
+//! silently). IDs are JSON numbers, as Tinyid's Java client reads them: a JavaScript reader
+//! rounds IDs above 2^53.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 
-use idmint_core::segment::IdRange;
+use idmint_core::segment::{IdRange, TagHandle, TagSpec, TinyidRule, TinyidSegment};
 
 use crate::auth::Need;
+use crate::compat::{form_pairs, text, Outcome, JSON_UTF8, TEXT_UTF8};
 use crate::error::ApiError;
-use crate::leaf::{JSON_UTF8, TEXT_UTF8};
 use crate::Server;
 
-/// Tinyid's `loadingPercent`: a client prefetches the next segment this far into one.
-pub const LOADING_PERCENT: u64 = 20;
+/// The header a refusal names idmint's error kind in (its status is `200`, as Tinyid's); the
+/// same name as the gRPC metadata of a refusal.
+///
+/// ```
+/// assert_eq!(idmint_server::tinyid::ERROR_KIND_HEADER, "idmint-error-kind");
+/// ```
+pub const ERROR_KIND_HEADER: &str = "idmint-error-kind";
 
 /// Tinyid's routes.
 pub fn routes() -> Router<Arc<Server>> {
@@ -55,47 +66,6 @@ pub fn routes() -> Router<Arc<Server>> {
             "/tinyid/id/nextSegmentIdSimple",
             any(next_segment_id_simple),
         )
-}
-
-/// Reads `application/x-www-form-urlencoded` text (also a query string) into its pairs, in
-/// order: `+` is a space, `%XX` a byte; an invalid escape stays as written.
-///
-/// ```
-/// let pairs = idmint_server::tinyid::form_pairs("bizType=a%20b&token=x+y&flag");
-/// assert_eq!(pairs, [("bizType".into(), "a b".into()), ("token".into(), "x y".into()), ("flag".into(), String::new())]);
-/// ```
-pub fn form_pairs(text: &str) -> Vec<(String, String)> {
-    text.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode_component(k), decode_component(v))
-        })
-        .collect()
-}
-
-fn decode_component(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A Tinyid request's parameters.
@@ -177,6 +147,20 @@ fn authorized(
     Ok(p)
 }
 
+/// The bizType's tag: one the store holds, or one `[tinyid]` creates (never through
+/// `[segment] auto_create`, which is for idmint's own API).
+async fn biz_type(s: &Server, tag: &str) -> Result<TagHandle, ApiError> {
+    let segments = &s.ids.segments;
+    match segments.existing_tag_async(tag).await {
+        Err(idmint_core::Error::UnknownTag { .. }) if s.config.tinyid.creates(tag) => {
+            let spec = TagSpec::new(tag)?.step(s.config.segment.default_step)?;
+            segments.create_tag_async(&spec).await?;
+            Ok(segments.existing_tag_async(tag).await?)
+        }
+        other => Ok(other?),
+    }
+}
+
 /// Tinyid's JSON envelope around `data` (already JSON text).
 fn envelope_text(data: &str, code: u16, message: &str) -> String {
     format!(
@@ -194,46 +178,50 @@ fn json_ok(data: &str) -> Response {
         .into_response()
 }
 
-/// `e`'s response (its status and headers: `Retry-After`, `WWW-Authenticate`) with `body`
-/// instead of idmint's error JSON; no content type when `body` is empty.
-fn with_body(e: ApiError, body: String) -> Response {
-    let mut response = e.into_response();
-    if body.is_empty() {
-        response.headers_mut().remove(header::CONTENT_TYPE);
-    } else {
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            header::HeaderValue::from_static(JSON_UTF8),
-        );
-    }
-    *response.body_mut() = axum::body::Body::from(body);
+/// A refusal as Tinyid answers one: `200`, `body` (Tinyid's failure body, never an ID), the
+/// kind in [`ERROR_KIND_HEADER`], and the status idmint stands for kept for the metrics.
+fn refused(e: &ApiError, content_type: &'static str, body: String) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, content_type)], body).into_response();
+    response.headers_mut().insert(
+        HeaderName::from_static(ERROR_KIND_HEADER),
+        HeaderValue::from_static(e.kind()),
+    );
+    response.extensions_mut().insert(Outcome(e.status()));
     response
 }
 
-/// A failure in Tinyid's shape, with idmint's status: code 5 (`token is error`) for a missing
-/// or refused token, code 6 with idmint's message otherwise.
+/// Tinyid's failure body of the JSON endpoints for `e`: code 5 (`token is error`) for a
+/// missing or refused token, code 6 with idmint's message otherwise; `data` null.
+///
+/// ```
+/// use idmint_server::error::ApiError;
+/// use idmint_server::tinyid::json_failure;
+/// assert_eq!(json_failure(&ApiError::Unauthorized("no".into())), r#"{"data":null,"code":5,"message":"token is error"}"#);
+/// let e = ApiError::from(idmint_core::Error::UnknownTag { tag: "t".into() });
+/// assert!(json_failure(&e).starts_with(r#"{"data":null,"code":6,"message":"unknown segment tag `t`"#));
+/// ```
+pub fn json_failure(e: &ApiError) -> String {
+    match e {
+        ApiError::Unauthorized(_) | ApiError::Forbidden(_) => {
+            envelope_text("null", 5, "token is error")
+        }
+        _ => envelope_text("null", 6, &e.to_string()),
+    }
+}
+
 fn json_error(e: ApiError) -> Response {
-    let (code, message) = match &e {
-        ApiError::Unauthorized(_) | ApiError::Forbidden(_) => (5, "token is error".to_string()),
-        _ => (6, e.to_string()),
-    };
-    let body = envelope_text("null", code, &message);
-    with_body(e, body)
+    refused(&e, JSON_UTF8, json_failure(&e))
 }
 
-/// A failure of a simple endpoint: the status alone, empty body.
+/// A refusal of a simple endpoint: an empty body, as Tinyid's.
 fn empty_error(e: ApiError) -> Response {
-    with_body(e, String::new())
+    refused(&e, TEXT_UTF8, String::new())
 }
 
-fn text(body: String) -> Response {
-    ([(header::CONTENT_TYPE, TEXT_UTF8)], body).into_response()
-}
-
-fn id_csv(range: IdRange) -> String {
-    let mut out = String::with_capacity(range.len().min(1 << 20) as usize * 8);
+fn id_csv(ids: impl Iterator<Item = u64>, len: u64) -> String {
+    let mut out = String::with_capacity(len.min(1 << 20) as usize * 8);
     let mut buf = itoa::Buffer::new();
-    for (i, id) in range.into_iter().enumerate() {
+    for (i, id) in ids.enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -242,46 +230,38 @@ fn id_csv(range: IdRange) -> String {
     out
 }
 
-/// `batchSize` contiguous IDs of the tag.
+/// The tag's IDs drawn for a batch of `batchSize` IDs with the bizType's remainder, and its
+/// rule, whose [`TinyidRule::ids_in`] picks them.
 async fn ids(
     s: &Server,
     query: Option<String>,
     headers: &HeaderMap,
     body: &[u8],
-) -> Result<IdRange, ApiError> {
+) -> Result<(TinyidRule, IdRange, u64), ApiError> {
     let p = authorized(s, query, headers, body)?;
-    Ok(s.ids.segment_range(&p.biz_type, p.batch_size).await?)
+    let n = s.ids.count(p.batch_size)? as u64;
+    let rule = s.config.tinyid.rule(&p.biz_type)?;
+    let span = rule.span(n)?;
+    let range = biz_type(s, &p.biz_type).await?.next_ids_async(span).await?;
+    s.ids.metrics.issued("segment", &p.biz_type, range.len());
+    Ok((rule, range, n))
 }
 
-/// A Tinyid segment: `(currentId, loadingId, maxId)` of one contiguous range.
-///
-/// ```
-/// let r = idmint_core::segment::IdRange::new(200_002, 300_002)?;
-/// assert_eq!(idmint_server::tinyid::segment_of(r), (200_001, 220_001, 300_001));
-/// # Ok::<(), idmint_core::Error>(())
-/// ```
-pub fn segment_of(range: IdRange) -> (u64, u64, u64) {
-    let current = range.start - 1;
-    let loading = current + range.len() * LOADING_PERCENT / 100;
-    (current, loading, range.last())
-}
-
-/// One segment of the tag's step.
+/// One segment of the bizType: its rule's `step` of contiguous IDs.
 async fn segment(
     s: &Server,
     query: Option<String>,
     headers: &HeaderMap,
     body: &[u8],
-) -> Result<(u64, u64, u64), ApiError> {
+) -> Result<TinyidSegment, ApiError> {
     let p = authorized(s, query, headers, body)?;
-    // One segment of the tag's step, within what one request may ask for.
-    let n = s
-        .ids
-        .tag(&p.biz_type)
+    let rule = s.config.tinyid.rule(&p.biz_type)?;
+    let range = biz_type(s, &p.biz_type)
         .await?
-        .step()
-        .min(s.ids.max_count as u64);
-    Ok(segment_of(s.ids.segment_range(&p.biz_type, Some(n)).await?))
+        .next_ids_async(rule.step())
+        .await?;
+    s.ids.metrics.issued("segment", &p.biz_type, range.len());
+    Ok(rule.segment(range))
 }
 
 async fn next_id(
@@ -291,7 +271,7 @@ async fn next_id(
     body: Bytes,
 ) -> Response {
     match ids(&s, query, &headers, &body).await {
-        Ok(range) => json_ok(&format!("[{}]", id_csv(range))),
+        Ok((rule, range, n)) => json_ok(&format!("[{}]", id_csv(rule.ids_in(range), n))),
         Err(e) => json_error(e),
     }
 }
@@ -303,7 +283,7 @@ async fn next_id_simple(
     body: Bytes,
 ) -> Response {
     match ids(&s, query, &headers, &body).await {
-        Ok(range) => text(id_csv(range)),
+        Ok((rule, range, n)) => text(id_csv(rule.ids_in(range), n)),
         Err(e) => empty_error(e),
     }
 }
@@ -315,8 +295,9 @@ async fn next_segment_id(
     body: Bytes,
 ) -> Response {
     match segment(&s, query, &headers, &body).await {
-        Ok((current, loading, max)) => json_ok(&format!(
-            "{{\"maxId\":{max},\"loadingId\":{loading},\"currentId\":{current},\"delta\":1,\"remainder\":0}}"
+        Ok(g) => json_ok(&format!(
+            "{{\"maxId\":{},\"loadingId\":{},\"currentId\":{},\"delta\":{},\"remainder\":{}}}",
+            g.max_id, g.loading_id, g.current_id, g.delta, g.remainder
         )),
         Err(e) => json_error(e),
     }
@@ -329,7 +310,10 @@ async fn next_segment_id_simple(
     body: Bytes,
 ) -> Response {
     match segment(&s, query, &headers, &body).await {
-        Ok((current, loading, max)) => text(format!("{current},{loading},{max},1,0")),
+        Ok(g) => text(format!(
+            "{},{},{},{},{}",
+            g.current_id, g.loading_id, g.max_id, g.delta, g.remainder
+        )),
         Err(e) => empty_error(e),
     }
 }

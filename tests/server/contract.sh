@@ -11,11 +11,13 @@
 #   CONTRACT_SEED  the generator's seed (default 20251125: a failure reproduces)
 #   CONTRACT_MAX_TIME  schemathesis' time budget in seconds (default 45)
 #
-# The server runs on free loopback ports in a temp directory (SQLite store there), is stopped
-# by its PID and never left running. Exit status: 0 when every check passed.
+# The server runs in a temp directory (SQLite store there) on the loopback ports the OS picks
+# (port 0; tests/serve_ready.sh reads them from the server's ready file), is stopped by its PID
+# and never left running. Exit status: 0 when every check passed.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$root/tests/serve_ready.sh"
 bin=${1:-${IDMINT_BIN:-$root/target/ci/idmint}}
 python=${IDMINT_PYTHON:-/tmp/stvenv/bin/python}
 seed=${CONTRACT_SEED:-20251125}
@@ -28,6 +30,7 @@ max_time=${CONTRACT_MAX_TIME:-45}
 }
 st=$(dirname "$python")/schemathesis
 [ -x "$st" ] || { echo "contract.sh: no schemathesis next to $python" >&2; exit 2; }
+command -v curl >/dev/null || { echo "contract.sh: curl missing" >&2; exit 2; }
 
 started=$(date +%s)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idmint-contract.XXXXXX")
@@ -48,22 +51,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Two free loopback ports (bound and released by the OS: a race with another process is
-# possible and would show as a bind error in the log).
-read -r port admin_port < <("$python" - <<'EOF'
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-for s in socks:
-    s.close()
-EOF
-)
-
 cat >"$dir/config.toml" <<EOF
-listen = "127.0.0.1:$port"
-admin_listen = "127.0.0.1:$admin_port"
+listen = "127.0.0.1:0"
+admin_listen = "127.0.0.1:0"
 store = "sqlite:$dir/idmint.db"
 
 [orders.so]
@@ -71,27 +61,12 @@ template = "SO%8S"
 EOF
 
 (cd "$dir" && exec env -u IDMINT_STORE -u IDMINT_LISTEN -u IDMINT_ADMIN_LISTEN -u IDMINT_LAYOUT \
-    -u IDMINT_LOG_FORMAT -u IDMINT_CONFIG "$bin" serve --config config.toml) \
+    -u IDMINT_LOG_FORMAT -u IDMINT_CONFIG "$bin" serve --config config.toml --ready-file ready.json) \
     >"$dir/log.txt" 2>&1 </dev/null &
 pid=$!
 
-ready=
-for _ in $(seq 300); do
-    kill -0 "$pid" 2>/dev/null || break
-    if "$python" - "$admin_port" <<'EOF' 2>/dev/null; then
-import sys, urllib.request
-urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/readyz", timeout=1).read()
-EOF
-        ready=1
-        break
-    fi
-    sleep 0.1
-done
-if [ -z "$ready" ]; then
-    echo "contract.sh: idmint serve did not become ready; its log:" >&2
-    cat "$dir/log.txt" >&2
-    exit 1
-fi
+serve_ready "$pid" "$dir/ready.json" "$dir/log.txt" || { echo "contract.sh: idmint serve did not become ready" >&2; exit 1; }
+port=$SERVE_PORT
 
 status=0
 (cd "$dir" && "$st" run "http://127.0.0.1:$port/openapi.json" \

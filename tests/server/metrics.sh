@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# `idmint serve`'s /metrics checked by Prometheus's own linter: starts a server (loopback, free
-# ports, a temp directory), mints a little of every kind so every family has samples, scrapes
-# /metrics and runs `promtool check metrics` on it; the server is stopped by PID.
+# `idmint serve`'s /metrics checked by Prometheus's own linter: starts a server (loopback, on the
+# ports the OS picks, read from its ready file by tests/serve_ready.sh; a temp directory), mints
+# a little of every kind so every family has samples, scrapes /metrics and runs
+# `promtool check metrics` on it; the server is stopped by PID.
 #
 #   IDMINT_BIN=target/ci/idmint tests/server/metrics.sh
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../serve_ready.sh"
 BIN=${IDMINT_BIN:-target/ci/idmint}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 command -v promtool >/dev/null || { echo "promtool missing (Debian package prometheus)" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl missing" >&2; exit 1; }
 DIR=$(mktemp -d /tmp/idmint-metrics.XXXXXX)
 PID=""
 stop() {
@@ -16,24 +19,19 @@ stop() {
     rm -rf "$DIR"
 }
 trap stop EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-API=$(free_port)
-ADMIN=$(free_port)
 cat >"$DIR/config.toml" <<TOML
-listen = "127.0.0.1:$API"
-admin_listen = "127.0.0.1:$ADMIN"
+listen = "127.0.0.1:0"
+admin_listen = "127.0.0.1:0"
 [segment]
 tags = ["orders"]
 [orders.so]
 template = "SO%8S"
 TOML
-(cd "$DIR" && exec "$BIN" serve --config config.toml >"$DIR/log.txt" 2>&1) &
+(cd "$DIR" && exec "$BIN" serve --config config.toml --ready-file ready.json >"$DIR/log.txt" 2>&1) &
 PID=$!
-for _ in $(seq 1 150); do
-    curl -fs "http://127.0.0.1:$ADMIN/readyz" >/dev/null 2>&1 && break
-    kill -0 "$PID" 2>/dev/null || { cat "$DIR/log.txt" >&2; exit 1; }
-    sleep 0.1
-done
+serve_ready "$PID" "$DIR/ready.json" "$DIR/log.txt"
+API=$SERVE_PORT
+ADMIN=$SERVE_ADMIN_PORT
 for path in "segment/orders?count=10" snowflake objectid uuid7 "orders/so" "segment/missing%20tag"; do
     curl -s -XPOST "http://127.0.0.1:$API/v1/$path" >/dev/null
 done

@@ -1,21 +1,16 @@
-//! Running `idmint serve` in tests: a real process on free loopback ports with its own temp
-//! directory, waited for until ready, stopped by PID (SIGTERM, SIGKILL) and never left running.
+//! Running `idmint serve` in tests: a real process on loopback ports the OS picks (`:0`, read
+//! back from the server's own ready file, so no port is chosen here and released for another
+//! process to take), with its own temp directory, waited for until ready, stopped by PID
+//! (SIGTERM, SIGKILL) and never left running.
 #![allow(dead_code)]
 
 use std::io::Read;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// A free loopback port (bound and released: another process could take it in between, which
-/// the tests accept).
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
+/// Where the server writes the addresses it bound (`--ready-file`), in its directory.
+pub const READY_FILE: &str = "ready.json";
 
 /// A name no earlier run used.
 pub fn unique(prefix: &str) -> String {
@@ -52,20 +47,35 @@ pub struct Served {
     child: Option<Child>,
     /// Its working directory (config.toml, the SQLite file, log.txt).
     pub dir: PathBuf,
-    /// API port.
+    /// API port (0 until the first start has read it from the ready file).
     pub port: u16,
-    /// Admin port.
+    /// Admin port (the same).
     pub admin_port: u16,
     config: String,
 }
 
 impl Served {
     /// Starts `idmint serve` with `config` (TOML without `listen`/`admin_listen`, which are
-    /// added) in a fresh temp directory, and waits until /readyz answers 200.
+    /// added: port 0, the OS picks) in a fresh temp directory, reads the ports it bound from its
+    /// ready file and waits until /readyz answers 200.
     pub fn start(config: &str) -> Served {
         let dir = std::env::temp_dir().join(unique("idmint-serve"));
         std::fs::create_dir_all(&dir).expect("temp dir");
         Served::start_in(dir, config)
+    }
+
+    /// Starts the process in `dir` and returns at once, before it is ready (for a test that
+    /// acts on the log itself).
+    pub fn launch_in(dir: PathBuf, config: &str) -> Served {
+        let mut s = Served {
+            child: None,
+            dir,
+            port: 0,
+            admin_port: 0,
+            config: config.to_string(),
+        };
+        s.spawn();
+        s
     }
 
     /// The same in `dir` (kept, so a restart finds its SQLite file again).
@@ -73,28 +83,39 @@ impl Served {
         let mut s = Served {
             child: None,
             dir,
-            port: free_port(),
-            admin_port: free_port(),
+            port: 0,
+            admin_port: 0,
             config: config.to_string(),
         };
         s.spawn();
-        s.wait_ready(Duration::from_secs(30));
+        s.wait_ready(Duration::from_secs(60));
         s
     }
 
-    fn spawn(&mut self) {
+    fn write_config(&self) {
         let full = format!(
             "listen = \"127.0.0.1:{}\"\nadmin_listen = \"127.0.0.1:{}\"\n{}",
             self.port, self.admin_port, self.config
         );
         std::fs::write(self.dir.join("config.toml"), full).expect("config");
+    }
+
+    fn spawn(&mut self) {
+        self.write_config();
+        let _ = std::fs::remove_file(self.dir.join(READY_FILE));
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(self.dir.join("log.txt"))
             .expect("log file");
         let child = Command::new(env!("CARGO_BIN_EXE_idmint"))
-            .args(["serve", "--config", "config.toml"])
+            .args([
+                "serve",
+                "--config",
+                "config.toml",
+                "--ready-file",
+                READY_FILE,
+            ])
             .current_dir(&self.dir)
             .env_remove("IDMINT_STORE")
             .env_remove("IDMINT_LISTEN")
@@ -106,11 +127,64 @@ impl Served {
         self.child = Some(child);
     }
 
-    /// Starts the process again on the same ports, directory and configuration.
+    /// Starts the process again on the same ports, directory and configuration (its clients
+    /// keep their URLs). A port this process just let go can be taken meanwhile by another
+    /// process's outgoing connection: then the start is tried again until the port is free.
     pub fn restart(&mut self) {
         assert!(self.child.is_none(), "stop it first");
-        self.spawn();
-        self.wait_ready(Duration::from_secs(30));
+        let started = Instant::now();
+        loop {
+            self.spawn();
+            match self.wait_started(Duration::from_secs(60)) {
+                Ok(()) => break,
+                Err(log) if log.contains("Address already in use") => {
+                    assert!(
+                        started.elapsed() < Duration::from_secs(120),
+                        "ports {} and {} stayed taken:\n{log}",
+                        self.port,
+                        self.admin_port
+                    );
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(log) => panic!("idmint serve did not start again:\n{log}"),
+            }
+        }
+        self.wait_ready(Duration::from_secs(60));
+    }
+
+    /// Waits for the ready file the server writes once its listeners are bound and "ready" is
+    /// logged, and takes its ports; Err(the log) when the process exited first.
+    fn wait_started(&mut self, limit: Duration) -> Result<(), String> {
+        let started = Instant::now();
+        let path = self.dir.join(READY_FILE);
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                let bound: serde_json::Value =
+                    serde_json::from_str(&text).expect("the ready file is JSON");
+                let port = |key: &str| {
+                    bound[key]
+                        .as_str()
+                        .and_then(|a| a.parse::<std::net::SocketAddr>().ok())
+                        .map(|a| a.port())
+                        .unwrap_or_else(|| panic!("ready file without {key}: {text}"))
+                };
+                self.port = port("listen");
+                self.admin_port = port("admin_listen");
+                return Ok(());
+            }
+            if let Some(mut child) = self.child.take() {
+                if child.try_wait().ok().flatten().is_some() {
+                    return Err(self.log());
+                }
+                self.child = Some(child);
+            }
+            assert!(
+                started.elapsed() < limit,
+                "idmint serve wrote no ready file within {limit:?}:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The API base URL, `http://127.0.0.1:PORT`.
@@ -128,9 +202,13 @@ impl Served {
         self.child.as_ref().expect("running").id() as i32
     }
 
-    /// Waits until /readyz answers 200 (panics with the log after `limit`).
+    /// Waits for the ready file, then until /readyz answers 200 (panics with the log after
+    /// `limit`).
     pub fn wait_ready(&mut self, limit: Duration) {
         let started = Instant::now();
+        if let Err(log) = self.wait_started(limit) {
+            panic!("idmint serve exited before it was ready:\n{log}");
+        }
         loop {
             if let Some(status) = self
                 .child
@@ -188,11 +266,7 @@ impl Served {
     /// `admin_listen` are added again), for a SIGHUP reload or the next restart.
     pub fn rewrite_config(&mut self, config: &str) {
         self.config = config.to_string();
-        let full = format!(
-            "listen = \"127.0.0.1:{}\"\nadmin_listen = \"127.0.0.1:{}\"\n{}",
-            self.port, self.admin_port, self.config
-        );
-        std::fs::write(self.dir.join("config.toml"), full).expect("config");
+        self.write_config();
     }
 
     /// Waits until the log contains `needle` (at most `limit`); false if it never does.
@@ -276,27 +350,23 @@ impl Served {
         let mut s = Served {
             child: None,
             dir,
-            port: free_port(),
-            admin_port: free_port(),
+            port: 0,
+            admin_port: 0,
             config: config.to_string(),
         };
         let started = Instant::now();
         let mut starts = 0;
         loop {
-            if s.child.is_none() {
-                s.spawn();
-                starts += 1;
-            }
-            let exited = s
-                .child
-                .as_mut()
-                .and_then(|c| c.try_wait().ok().flatten())
-                .is_some();
-            if exited {
-                s.child = None;
-            } else if http_status(s.admin_port, "/readyz") == Some(200) {
+            // Each start asks the OS for ports again: one that exited let its ports go.
+            (s.port, s.admin_port) = (0, 0);
+            s.spawn();
+            starts += 1;
+            let left = limit.saturating_sub(started.elapsed());
+            if s.wait_started(left).is_ok() {
+                s.wait_ready(limit);
                 return (s, starts);
             }
+            s.child = None;
             assert!(
                 started.elapsed() < limit,
                 "idmint serve not ready within {limit:?} ({starts} starts):\n{}",

@@ -45,6 +45,7 @@ pub(crate) mod redis_link;
 mod sql;
 mod store;
 mod tag;
+mod tinyid;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,6 +78,9 @@ pub use tag::check_step_wide;
 pub use tag::{
     validate_table, validate_tag, TagSpec, TagUpdate, DEFAULT_STEP, DEFAULT_TABLE,
     MAX_DESCRIPTION_LEN, MAX_ID, MAX_STEP, MAX_TABLE_LEN, MAX_TAG_LEN,
+};
+pub use tinyid::{
+    TinyidRule, TinyidSegment, TINYID_DEFAULT_STEP, TINYID_LOADING_PERCENT, TINYID_MAX_DELTA,
 };
 
 use crate::{Error, Result};

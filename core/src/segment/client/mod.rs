@@ -180,6 +180,43 @@ impl SegmentClient {
         })
     }
 
+    /// [`tag_async`](SegmentClient::tag_async) for a tag the store already holds: it never
+    /// creates the tag, whatever `auto_create` says, and never falls back to the default tag,
+    /// but fails with [`Error::UnknownTag`]. For a caller that must serve only tags someone
+    /// created (a server's Tinyid endpoints, where a mistyped bizType is an error): one store
+    /// round trip the first time a tag is asked for, none once it is loaded.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec};
+    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect().await?; // auto_create on
+    /// let e = client.existing_tag_async("ordres").await.unwrap_err();
+    /// assert_eq!(e.kind(), "unknown_tag");
+    /// assert!(client.list_tags_async().await?.is_empty()); // nothing was created
+    /// client.create_tag_async(&TagSpec::new("orders")?).await?;
+    /// assert_eq!(client.existing_tag_async("orders").await?.next_id_async().await?, 1);
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub async fn existing_tag_async(&self, tag: &str) -> Result<TagHandle> {
+        self.shared().live()?;
+        validate_tag(tag)?;
+        let shared = self.shared();
+        // Loaded under its own name (not as a fallback to the default tag): the store holds it.
+        let loaded = shared.lookup(tag).is_some_and(|st| st.name == tag);
+        if !loaded {
+            let info = tokio::time::timeout(shared.opts.op_timeout, shared.store.tag_info(tag))
+                .await
+                .unwrap_or_else(|_| Err(shared.timed_out(&format!("loading tag `{tag}`"))))?;
+            if info.is_none() {
+                return Err(Error::UnknownTag {
+                    tag: tag.to_string(),
+                });
+            }
+        }
+        self.tag_async(tag).await
+    }
+
     /// The next ID of a tag (blocking). A map lookup, then the tag's hot path; keep a
     /// [`TagHandle`] for the fastest path.
     ///

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idmint.Idmint;
 import io.idmint.LeaseInfo;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,7 +38,9 @@ import org.junit.jupiter.api.Test;
  * snowflake {@code String}), configured by {@code idmint.*} properties only. Then: no key
  * twice, both node values in the snowflake keys, the properties bound, the health and the
  * Prometheus meters with the real values, a stolen lease turning the health DOWN, and SIGTERM
- * releasing the lease in the store.
+ * releasing the lease in the store. Each JVM's web server binds port 0 (the OS picks it) and
+ * the app writes the port it got to a file (Spring Boot's {@code WebServerPortFileWriter}, see
+ * {@code OrdersApp}), read here.
  */
 class SpringAppProcessesTest {
     private static final int JVMS = 2;
@@ -76,10 +77,13 @@ class SpringAppProcessesTest {
         Path logs = Files.createDirectories(Path.of("target", "spring-it"));
         Files.deleteIfExists(logs.resolve("summary.txt"));
         int[] ports = new int[JVMS];
+        Path[] portFiles = new Path[JVMS];
         for (int i = 0; i < JVMS; i++) {
-            ports[i] = freePort();
+            portFiles[i] = logs.resolve("worker-" + i + ".port").toAbsolutePath();
+            Files.deleteIfExists(portFiles[i]);
             ProcessBuilder pb = new ProcessBuilder(javaBin(), "-Xmx512m", "-cp", testClasspath(),
-                    "io.idmint.spring.app.OrdersApp", "--server.port=" + ports[i]);
+                    "io.idmint.spring.app.OrdersApp", "--server.port=0");
+            pb.environment().put("IT_PORT_FILE", portFiles[i].toString());
             pb.environment().put("IT_STORE", store);
             pb.environment().put("IT_JDBC", jdbc);
             pb.environment().put("IT_DB_USER", user);
@@ -88,6 +92,7 @@ class SpringAppProcessesTest {
             workers.add(pb.start());
         }
         for (int i = 0; i < JVMS; i++) {
+            ports[i] = awaitPort(i, portFiles[i], logs);
             awaitUp(i, ports[i], logs);
         }
 
@@ -219,8 +224,31 @@ class SpringAppProcessesTest {
         return values.get(0);
     }
 
+    /**
+     * The port worker {@code i}'s web server bound, from the file the app writes once Tomcat
+     * listens (Spring Boot writes it in place: an empty or partly written file is read again).
+     * Generous limits: two JVMs start at once on a loaded 2-core machine.
+     */
+    private int awaitPort(int i, Path portFile, Path logs) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(portFile)) {
+                String text = Files.readString(portFile).trim();
+                if (text.matches("[1-9][0-9]{0,4}")) {
+                    return Integer.parseInt(text);
+                }
+            }
+            if (!workers.get(i).isAlive()) {
+                fail("worker " + i + " exited:\n" + Files.readString(logs.resolve("worker-" + i + ".log")));
+            }
+            Thread.sleep(100);
+        }
+        fail("worker " + i + " wrote no port file in 300 s:\n" + Files.readString(logs.resolve("worker-" + i + ".log")));
+        return 0;
+    }
+
     private void awaitUp(int i, int port, Path logs) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
         while (System.nanoTime() < deadline) {
             if (!workers.get(i).isAlive()) {
                 fail("worker " + i + " exited:\n" + Files.readString(logs.resolve("worker-" + i + ".log")));
@@ -234,12 +262,14 @@ class SpringAppProcessesTest {
             }
             Thread.sleep(200);
         }
-        fail("worker " + i + " not up in 120 s:\n" + Files.readString(logs.resolve("worker-" + i + ".log")));
+        fail("worker " + i + " not up in 300 s:\n" + Files.readString(logs.resolve("worker-" + i + ".log")));
     }
 
     private void awaitDown(int port) throws Exception {
         String last = "";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // Generous: the next renewal (well within the 5 s TTL) finds the lease gone, however
+        // loaded the machine.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             HttpResponse<String> r = get(port, "/actuator/health");
             last = r.body();
@@ -287,12 +317,6 @@ class SpringAppProcessesTest {
     private static HttpRequest post(int port, String path) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(300)).POST(HttpRequest.BodyPublishers.noBody()).build();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static String javaBin() {
