@@ -57,18 +57,18 @@ pub mod lease;
 pub mod metrics;
 pub mod obfuscate;
 pub mod objectid;
-#[cfg(feature = "orders")]
-mod orders;
 mod parsed;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
-pub mod remote;
+pub mod rules;
 #[cfg(feature = "segment")]
 pub mod segment;
 pub mod shortid;
 pub mod snowflake;
-#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
-mod sql;
+#[cfg(feature = "segment")]
+mod store;
+#[cfg(feature = "orders")]
+pub mod template;
 pub mod uuid7;
 #[cfg(all(feature = "serde", feature = "segment"))]
 pub mod wire;
@@ -82,8 +82,6 @@ pub use layout::{
 };
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
-#[cfg(feature = "orders")]
-pub use orders::template;
 pub use parsed::ParsedId;
 #[cfg(feature = "redis")]
 pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
@@ -97,6 +95,10 @@ pub use template::{
     TemplateParts,
 };
 pub use uuid7::{Uuid7, Uuid7Generator};
+
+/// The module [`rules`] under its earlier name, for the paths users already write
+/// (`idmint_core::remote::rules_json`).
+pub use rules as remote;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[doc = include_str!("../../README.md")]
