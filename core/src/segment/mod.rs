@@ -52,10 +52,10 @@ mod store;
 mod tag;
 
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
-#[cfg(feature = "redis")]
-pub use counters::RedisDailyCounter;
 #[cfg(feature = "fuzzing")]
 pub(crate) use counters::plan_daily_counter;
+#[cfg(feature = "redis")]
+pub use counters::RedisDailyCounter;
 pub use counters::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
@@ -83,10 +83,10 @@ pub use tag::{
 
 // Where users have always found them: the rules and the store layer's items segment stores take.
 pub use crate::rules::check_step_wide;
-#[cfg(feature = "http")]
-pub use crate::store::TOKEN_VAR;
 #[cfg(feature = "redis")]
 pub use crate::store::redis_client;
+#[cfg(feature = "http")]
+pub use crate::store::TOKEN_VAR;
 pub use crate::store::{
     describe_url, validate_table, validate_tag, MaxIdMeaning, StoreFuture, StoreOptions,
     TableMapping, MAX_TABLE_LEN, MAX_TAG_LEN,

@@ -29,7 +29,9 @@ use std::time::Duration;
 use super::store::{exhausted, IdRange, SegmentStore, TagInfo};
 use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_PREFIX, DEFAULT_STEP};
 use crate::error::quoted;
-use crate::store::{describe_url, validate_tag, Call, Lua, RedisConn, StoreFuture, StoreOptions, Topology};
+use crate::store::{
+    describe_url, validate_tag, Call, Lua, RedisConn, StoreFuture, StoreOptions, Topology,
+};
 use crate::{Error, Result};
 
 /// Sharded-mode IDs stay below 2^53: the scripts do arithmetic in Lua numbers (doubles).
@@ -302,11 +304,7 @@ impl RedisStore {
 
     /// Runs a script (and waits for the replicas); a failure drops the connection so the next
     /// call reconnects.
-    async fn run<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        call: &Call<'_>,
-    ) -> Result<T> {
+    async fn run<T: redis::FromRedisValue>(&self, what: &str, call: &Call<'_>) -> Result<T> {
         self.conn.run(what, call).await
     }
 
@@ -315,11 +313,7 @@ impl RedisStore {
         self.conn.topology()
     }
 
-    async fn cmd<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        cmd: &redis::Cmd,
-    ) -> Result<T> {
+    async fn cmd<T: redis::FromRedisValue>(&self, what: &str, cmd: &redis::Cmd) -> Result<T> {
         self.conn.cmd(what, cmd).await
     }
 

@@ -30,11 +30,11 @@ mod sql;
 mod url;
 
 #[cfg(feature = "http")]
-pub use http::TOKEN_VAR;
+pub(crate) use http::HttpLink;
 #[cfg(all(feature = "http", feature = "fuzzing"))]
 pub(crate) use http::HttpTarget;
 #[cfg(feature = "http")]
-pub(crate) use http::HttpLink;
+pub use http::TOKEN_VAR;
 pub use mapping::{MaxIdMeaning, TableMapping};
 pub use names::{validate_table, validate_tag, MAX_TABLE_LEN, MAX_TAG_LEN};
 pub use options::StoreOptions;

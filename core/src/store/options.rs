@@ -140,11 +140,13 @@ impl StoreOptions {
     }
 
     /// The SQL table: the one set, or the opening kind's `default`.
+    #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
     pub(crate) fn table_or<'a>(&'a self, default: &'a str) -> &'a str {
         self.table.as_deref().unwrap_or(default)
     }
 
     /// The Redis key prefix: the one set, or the opening kind's `default`.
+    #[cfg(feature = "redis")]
     pub(crate) fn redis_prefix_or<'a>(&'a self, default: &'a str) -> &'a str {
         self.redis_prefix.as_deref().unwrap_or(default)
     }
@@ -197,6 +199,7 @@ mod tests {
     use super::*;
     use crate::store::MaxIdMeaning;
 
+    #[cfg(all(feature = "redis", feature = "sqlite"))]
     #[test]
     fn defaults_are_the_kinds() {
         let o = StoreOptions::default();
@@ -216,7 +219,7 @@ mod tests {
         let (o, rest) = StoreOptions::default()
             .apply_url("postgres://h/db?table=ids&sslmode=disable&pool=2")
             .unwrap();
-        assert_eq!((o.table_or("x"), o.pool_size), ("ids", 2));
+        assert_eq!((o.table.as_deref(), o.pool_size), (Some("ids"), 2));
         assert_eq!(rest, "postgres://h/db?sslmode=disable");
         let (o, rest) = StoreOptions::default()
             .apply_url("redis://h:1?shards=3&shard_refill=50")

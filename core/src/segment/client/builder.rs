@@ -331,8 +331,7 @@ impl SegmentClientBuilder {
             Some(store) => store,
             None => {
                 let url = self.url.clone().unwrap_or_default();
-                open_store_timeout(&url, &self.store_opts, self.opts.op_timeout)
-                    .await?
+                open_store_timeout(&url, &self.store_opts, self.opts.op_timeout).await?
             }
         };
         Ok(self.finish(store, Handle::current(), None))
