@@ -1,7 +1,7 @@
 //! The rules and limits of idmint's clients, each number in one place: the lease keeper's
-//! timings ([`crate::lease`]: renew every TTL/3, a lease counts as lost a margin of TTL/5
+//! timings (module `lease`: renew every TTL/3, a lease counts as lost a margin of TTL/5
 //! before it ends, a failed renewal is retried after TTL/10, one store call may take TTL/4),
-//! the segment client's defaults and bounds ([`crate::segment`]: the next range is fetched
+//! the segment client's defaults and bounds (module `segment`: the next range is fetched
 //! once 20 % of the current one is used, steps are 1..=2^40, …), and the checks the bindings
 //! apply to what their callers give ([`check_step_wide`], [`check_option`]).
 //!

@@ -211,7 +211,8 @@ pub struct Stats {
     pub max_lead_ms: u64,
 }
 
-/// A leased generator's lease as it stands ([`Snowflake::lease_stats`]), for metrics.
+/// A leased generator's lease as it stands (`Snowflake::lease_stats`, feature `segment`), for
+/// metrics.
 ///
 /// ```
 /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
@@ -226,7 +227,7 @@ pub struct Stats {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LeaseStats {
-    /// Whether the lease is held now ([`Snowflake::lease_held`]).
+    /// Whether the lease is held now (`Snowflake::lease_held`).
     pub held: bool,
     /// The fence recorded in the store: IDs carry times up to this (unix ms).
     pub fence_ms: u64,

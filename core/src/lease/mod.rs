@@ -12,7 +12,7 @@
 //!   `last_time_ms`). A later holder of the value issues only IDs with a later time: it waits,
 //!   continues ahead or fails, by its [`OnRollback`](crate::OnRollback) policy, so reuse after a
 //!   crash is safe even when the new process's clock is behind.
-//! - **Lost lease**: when renewals fail, the generator stops issuing ([`Error::LeaseLost`]) a
+//! - **Lost lease**: when renewals fail, the generator stops issuing ([`Error::LeaseLost`](crate::Error::LeaseLost)) a
 //!   safety margin before the TTL ends, and carries on once a renewal (or a new lease)
 //!   succeeds.
 //!

@@ -9,8 +9,8 @@ use crate::store::StoreFuture;
 use crate::{Error, Result};
 
 /// The SQL table of leases unless the options or the URL say `?table=…`: what
-/// [`SqlLeaseStore::connect`](crate::lease::SqlLeaseStore::connect) uses with
-/// `StoreOptions::default()`, as [`open_lease_store`](crate::lease::open_lease_store) does.
+/// `SqlLeaseStore::connect` uses with `StoreOptions::default()`, as
+/// [`open_lease_store`](crate::lease::open_lease_store) does.
 ///
 /// ```
 /// assert_eq!(idmint_core::lease::DEFAULT_LEASE_TABLE, "idmint_workers");
@@ -18,8 +18,8 @@ use crate::{Error, Result};
 pub const DEFAULT_LEASE_TABLE: &str = "idmint_workers";
 
 /// The Redis key prefix of leases unless the options or the URL say `?prefix=…`: what
-/// [`RedisLeaseStore::connect`](crate::lease::RedisLeaseStore::connect) uses with
-/// `StoreOptions::default()`, as [`open_lease_store`](crate::lease::open_lease_store) does.
+/// `RedisLeaseStore::connect` uses with `StoreOptions::default()`, as
+/// [`open_lease_store`](crate::lease::open_lease_store) does.
 ///
 /// ```
 /// assert_eq!(idmint_core::lease::DEFAULT_LEASE_PREFIX, "idmint:lease");

@@ -83,7 +83,7 @@ impl TagOut {
 }
 
 impl CreateTag {
-    /// The body for a [`TagSpec`](TagSpec).
+    /// The body for a [`TagSpec`].
     ///
     /// ```
     /// let spec = idmint_core::segment::TagSpec::new("t")?.step(50)?;
@@ -116,7 +116,7 @@ impl CreateTag {
 }
 
 impl UpdateTag {
-    /// The body for a [`TagUpdate`](TagUpdate).
+    /// The body for a [`TagUpdate`].
     ///
     /// ```
     /// let up = idmint_core::segment::TagUpdate::new().next_at_least(7)?;
