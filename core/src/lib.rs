@@ -88,7 +88,9 @@ pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeS
 #[cfg(feature = "segment")]
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;
-pub use snowflake::{LeaseStats, OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
+#[cfg(feature = "segment")]
+pub use snowflake::LeaseStats;
+pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
 #[cfg(feature = "orders")]
 pub use template::{
     parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,

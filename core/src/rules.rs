@@ -219,7 +219,7 @@ pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
 /// core's `u64` holds, showing the value as given.
 ///
 /// ```
-/// use idmint_core::segment::check_step_wide;
+/// use idmint_core::rules::check_step_wide;
 /// assert_eq!(check_step_wide("max_step", 5_000)?, 5_000);
 /// let err = check_step_wide("max_step", -3).unwrap_err();
 /// assert_eq!(err.to_string(), "invalid argument `max_step` = -3: 1..=1099511627776");
