@@ -17,6 +17,15 @@
 //! With feature `redis`, `RedisSnowflake` (module `redis_snowflake`) mints snowflake IDs on one
 //! or more Redis servers (redis-id-generator's scheme, without its duplicates).
 //!
+//! With feature `segment` (and a feature per database: `sqlite`, `postgres`, `mysql`, `redis`,
+//! `http`), module `segment` hands out numeric IDs from a shared store (Leaf's and Tinyid's
+//! scheme) and module `lease` leases snowflake node values that no two live processes share.
+//! The two sit side by side on one store layer (URLs, connection options whose table and key
+//! prefix default to each kind's own, the SQL table, the Redis and HTTP links) and never use
+//! each other; `wire` holds the JSON bodies of `idmint serve`'s API (data only) and [`rules`]
+//! the clients' rules and limits. No two modules of this crate use each other
+//! (`tests/module_cycles.py` checks it).
+//!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply
 //! their own ([`ManualClock`] for tests).
 //!
