@@ -23,7 +23,7 @@
 //! The two sit side by side on one store layer (URLs, connection options whose table and key
 //! prefix default to each kind's own, the SQL table, the Redis and HTTP links) and never use
 //! each other; `wire` holds the JSON bodies of `idmint serve`'s API (data only) and [`rules`]
-//! the clients' rules and limits. No two modules of this crate use each other
+//! the clients' rules and limits. The crate's modules use one another in no circle
 //! (`tests/module_cycles.py` checks it).
 //!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply
