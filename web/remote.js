@@ -2,7 +2,7 @@
 // backend of the shared SegmentClient (js/segment.js) and the node lease of
 // `Snowflake.create({ lease })`. The HTTP is JavaScript (the main wasm module stays within its
 // size budget); every rule, default and error text is the core's, read from the extras module
-// (`clientRules()`: `idmint_core::remote::rules_json`; `clientError(kind, fields)`: the core's
+// (`clientRules()`: `idmint_core::rules::rules_json`; `clientError(kind, fields)`: the core's
 // error of a kind; `checkOption(name, value)`: the core's check of an option). This file does
 // the I/O, the timers and the conversions.
 //

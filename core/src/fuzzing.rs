@@ -2,7 +2,9 @@
 //! (cargo feature `fuzzing`, which nothing else turns on). Each function runs the same code
 //! the openers run before they connect, so a finding here is a finding in them.
 
-use crate::segment::{Engine, StoreOptions};
+use crate::lease::plan_lease_store;
+use crate::segment::{plan_daily_counter, plan_store};
+use crate::store::{Engine, StoreOptions};
 use crate::Result;
 
 /// What an opener makes of a store URL before it connects.
@@ -18,20 +20,9 @@ pub struct UrlPlan {
 
 fn plan((engine, options, driver_url): (Engine, StoreOptions, String)) -> UrlPlan {
     UrlPlan {
-        engine: engine_name(engine),
+        engine: engine.name(),
         options,
         driver_url,
-    }
-}
-
-fn engine_name(engine: Engine) -> &'static str {
-    match engine {
-        Engine::Memory => "memory",
-        Engine::Sqlite => "sqlite",
-        Engine::Postgres => "postgres",
-        Engine::MySql => "mysql",
-        Engine::Redis => "redis",
-        Engine::Http => "http",
     }
 }
 
@@ -43,7 +34,7 @@ fn engine_name(engine: Engine) -> &'static str {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn store_url(url: &str) -> Result<UrlPlan> {
-    crate::segment::plan_store(url, &StoreOptions::default()).map(plan)
+    plan_store(url, &StoreOptions::default()).map(plan)
 }
 
 /// A worker-lease store URL as [`open_lease_store`](crate::lease::open_lease_store) reads it.
@@ -54,7 +45,7 @@ pub fn store_url(url: &str) -> Result<UrlPlan> {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn lease_url(url: &str) -> Result<UrlPlan> {
-    crate::lease::plan_lease_store(url).map(plan)
+    plan_lease_store(url).map(plan)
 }
 
 /// A daily-counter URL and name as
@@ -66,7 +57,7 @@ pub fn lease_url(url: &str) -> Result<UrlPlan> {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn counter_url(url: &str, name: &str) -> Result<&'static str> {
-    crate::orders::shared::plan_daily_counter(url, name).map(engine_name)
+    plan_daily_counter(url, name).map(Engine::name)
 }
 
 /// Applies the URL's parameters to `options` again (what a plan's `driver_url` must leave
@@ -118,13 +109,13 @@ pub fn driver_parse(plan: &UrlPlan) -> std::result::Result<(), String> {
                 .filter(|p| !matches!(p.split('=').next(), Some("ca" | "cert" | "key")))
                 .collect();
             let url = format!("{base}?{}", kept.join("&"));
-            crate::segment::redis_link::Target::parse(&url, std::time::Duration::from_secs(1))
+            crate::store::Target::parse(&url, std::time::Duration::from_secs(1))
                 .map(drop)
                 .map_err(|e| e.to_string())
         }
         // `http(s)://` (an `idmint serve`): idmint's own reader of the URL, token and `ca=`.
         #[cfg(feature = "http")]
-        "http" => crate::segment::http::HttpTarget::parse(url, None)
+        "http" => crate::store::HttpTarget::parse(url, None)
             .map(drop)
             .map_err(|e| e.to_string()),
         _ => Ok(()),

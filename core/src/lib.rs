@@ -17,6 +17,15 @@
 //! With feature `redis`, `RedisSnowflake` (module `redis_snowflake`) mints snowflake IDs on one
 //! or more Redis servers (redis-id-generator's scheme, without its duplicates).
 //!
+//! With feature `segment` (and a feature per database: `sqlite`, `postgres`, `mysql`, `redis`,
+//! `http`), module `segment` hands out numeric IDs from a shared store (Leaf's and Tinyid's
+//! scheme) and module `lease` leases snowflake node values that no two live processes share.
+//! The two sit side by side on one store layer (URLs, connection options whose table and key
+//! prefix default to each kind's own, the SQL table, the Redis and HTTP links) and never use
+//! each other; `wire` holds the JSON bodies of `idmint serve`'s API (data only) and [`rules`]
+//! the clients' rules and limits. The crate's modules use one another in no circle
+//! (`tests/module_cycles.py` checks it).
+//!
 //! Time comes from a [`Clock`], a parameter everywhere, so tests and other targets can supply
 //! their own ([`ManualClock`] for tests).
 //!
@@ -59,17 +68,17 @@ pub mod lease;
 pub mod metrics;
 pub mod obfuscate;
 pub mod objectid;
-#[cfg(feature = "orders")]
-mod orders;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
-pub mod remote;
+pub mod rules;
 #[cfg(feature = "segment")]
 pub mod segment;
 pub mod shortid;
 pub mod snowflake;
-#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
-mod sql;
+#[cfg(feature = "segment")]
+mod store;
+#[cfg(feature = "orders")]
+pub mod template;
 pub mod uuid7;
 #[cfg(all(feature = "serde", feature = "segment"))]
 pub mod wire;
@@ -83,20 +92,24 @@ pub use layout::{
 };
 pub use obfuscate::{split_tagged, Key, Keyring, Obfuscator};
 pub use objectid::{ObjectId, ObjectIdGenerator};
-#[cfg(feature = "orders")]
-pub use orders::template;
 #[cfg(feature = "redis")]
 pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeStats};
 #[cfg(feature = "segment")]
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;
-pub use snowflake::{LeaseStats, OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
+#[cfg(feature = "segment")]
+pub use snowflake::LeaseStats;
+pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
 #[cfg(feature = "orders")]
 pub use template::{
     parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,
     TemplateParts,
 };
 pub use uuid7::{Uuid7, Uuid7Generator};
+
+/// The module [`rules`] under its earlier name, for the paths users already write
+/// (`idmint_core::remote::rules_json`).
+pub use rules as remote;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[doc = include_str!("../../README.md")]

@@ -1,6 +1,6 @@
 //! The metrics every idmint package publishes, defined once: names, instruments, units and
 //! meanings ([`METRICS`]), and the values of a generator or a segment client at one moment
-//! ([`observe_snowflake`], [`observe_segments`]).
+//! ([`observe_snowflake`], and `observe_segments` with feature `segment`).
 //!
 //! The Python and Node packages hand these to the OpenTelemetry API (an observable counter or
 //! gauge per entry, read when the exporter collects), the JVM package to Micrometer; none of them

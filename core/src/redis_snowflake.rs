@@ -82,8 +82,7 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::{Handle, Runtime};
 
-use crate::segment::redis_link::Lua;
-use crate::segment::{describe_url, validate_tag, RedisConn};
+use crate::store::{background_runtime, describe_url, validate_tag, Lua, RedisConn};
 use crate::{Error, Layout, Result};
 
 /// The key prefix by default.
@@ -582,7 +581,7 @@ impl RedisSnowflakeBuilder {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn connect_blocking(self) -> Result<RedisSnowflake> {
-        let rt = crate::segment::background_runtime("idmint-redis-snowflake")?;
+        let rt = background_runtime("idmint-redis-snowflake")?;
         let handle = rt.handle().clone();
         let (gen, inner) = self.finish(handle, Some(rt))?;
         gen.block(async move { inner.verify_all().await })?;

@@ -211,7 +211,8 @@ pub struct Stats {
     pub max_lead_ms: u64,
 }
 
-/// A leased generator's lease as it stands ([`Snowflake::lease_stats`]), for metrics.
+/// A leased generator's lease as it stands ([`Snowflake::lease_stats`]), for metrics (feature
+/// `segment`, as leases).
 ///
 /// ```
 /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
@@ -224,6 +225,7 @@ pub struct Stats {
 /// assert!(l.held && l.fence_ms > 0 && l.renew_failures == 0);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
+#[cfg(feature = "segment")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LeaseStats {
     /// Whether the lease is held now ([`Snowflake::lease_held`]).

@@ -6,6 +6,11 @@
 //! IDs and counters above 2^53 travel as decimal strings (a JavaScript reader rounds larger JSON
 //! numbers); node values, counts and times in ms are numbers.
 //!
+//! Data only: this module knows no segment or lease type. How those travel in these bodies
+//! (`RangeOut::ids`, `TagOut::info`, `CreateTag::spec`, `UpdateTag::update`, `LeaseRow::info`
+//! and their inverses) is written where the types are, in `segment` and `lease`, and shows on
+//! each body's page here.
+//!
 //! ```
 //! use idmint_core::wire::{ErrorBody, RangeOut};
 //! let r: RangeOut = serde_json::from_str(r#"{"tag":"orders","start":"4","last":"103","count":100}"#).unwrap();
@@ -90,44 +95,6 @@ pub struct RangeOut {
     pub count: u64,
 }
 
-impl RangeOut {
-    /// The range's IDs, checked: `start` and `last` decimal, `count` IDs between them.
-    ///
-    /// ```
-    /// let r = idmint_core::wire::RangeOut { tag: "t".into(), start: "5".into(), last: "1".into(), count: 1 };
-    /// assert_eq!(r.ids().unwrap_err().kind(), "invalid_argument");
-    /// ```
-    pub fn ids(&self) -> Result<crate::segment::IdRange> {
-        let bad = || Error::InvalidArgument {
-            name: "range".into(),
-            value: format!("{}..={} ({} IDs)", self.start, self.last, self.count),
-            expected: "decimal IDs, start <= last, count = last - start + 1".into(),
-        };
-        let start: u64 = self.start.parse().map_err(|_| bad())?;
-        let last: u64 = self.last.parse().map_err(|_| bad())?;
-        if start > last || last - start + 1 != self.count || last == u64::MAX {
-            return Err(bad());
-        }
-        crate::segment::IdRange::new(start, last + 1)
-    }
-
-    /// The body for a tag's range.
-    ///
-    /// ```
-    /// let r = idmint_core::segment::IdRange::new(1, 11)?;
-    /// assert_eq!(idmint_core::wire::RangeOut::of("t", r).last, "10");
-    /// # Ok::<(), idmint_core::Error>(())
-    /// ```
-    pub fn of(tag: &str, range: crate::segment::IdRange) -> RangeOut {
-        RangeOut {
-            tag: tag.to_string(),
-            start: range.start.to_string(),
-            last: range.last().to_string(),
-            count: range.len(),
-        }
-    }
-}
-
 /// A tag as the store holds it (`GET /v1/segment/{tag}`, the admin routes).
 ///
 /// ```
@@ -154,41 +121,6 @@ pub struct TagOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false, minimum = 1))]
     pub max_count: Option<u64>,
-}
-
-impl From<crate::segment::TagInfo> for TagOut {
-    fn from(t: crate::segment::TagInfo) -> Self {
-        TagOut {
-            tag: t.tag,
-            max_id: t.max_id.to_string(),
-            step: t.step,
-            description: t.description,
-            max_count: None,
-        }
-    }
-}
-
-impl TagOut {
-    /// The store's row, checked (`max_id` a decimal `BIGINT`).
-    ///
-    /// ```
-    /// let mut out = idmint_core::wire::TagOut::from(idmint_core::segment::TagInfo { tag: "t".into(), max_id: 0, step: 1, description: String::new() });
-    /// out.max_id = "x".into();
-    /// assert_eq!(out.info().unwrap_err().kind(), "invalid_argument");
-    /// ```
-    pub fn info(&self) -> Result<crate::segment::TagInfo> {
-        let max_id = self.max_id.parse().map_err(|_| Error::InvalidArgument {
-            name: "max_id".into(),
-            value: crate::error::quoted(&self.max_id.chars().take(40).collect::<String>()),
-            expected: "a decimal BIGINT".into(),
-        })?;
-        Ok(crate::segment::TagInfo {
-            tag: self.tag.clone(),
-            max_id,
-            step: self.step,
-            description: self.description.clone(),
-        })
-    }
 }
 
 /// A new tag (`POST /v1/admin/tags`).
@@ -222,39 +154,6 @@ pub struct CreateTag {
     pub description: Option<String>,
 }
 
-impl CreateTag {
-    /// The body for a [`TagSpec`](crate::segment::TagSpec).
-    ///
-    /// ```
-    /// let spec = idmint_core::segment::TagSpec::new("t")?.step(50)?;
-    /// assert_eq!(idmint_core::wire::CreateTag::of(&spec).spec()?, spec);
-    /// # Ok::<(), idmint_core::Error>(())
-    /// ```
-    pub fn of(spec: &crate::segment::TagSpec) -> CreateTag {
-        CreateTag {
-            tag: spec.tag().to_string(),
-            start: Some(spec.first_max_id() as u64 + 1),
-            step: Some(spec.step_value()),
-            description: Some(spec.description_value().to_string()),
-        }
-    }
-
-    /// The tag spec, checked by core's rules.
-    pub fn spec(&self) -> Result<crate::segment::TagSpec> {
-        let mut spec = crate::segment::TagSpec::new(&self.tag)?;
-        if let Some(v) = self.start {
-            spec = spec.start(v)?;
-        }
-        if let Some(v) = self.step {
-            spec = spec.step(v)?;
-        }
-        if let Some(v) = &self.description {
-            spec = spec.description(v)?;
-        }
-        Ok(spec)
-    }
-}
-
 /// A change to a tag (`PATCH /v1/admin/tags/{tag}`).
 ///
 /// ```
@@ -278,38 +177,6 @@ pub struct UpdateTag {
         schema(minimum = 1, maximum = 9223372036854775807_u64)
     )]
     pub next_at_least: Option<u64>,
-}
-
-impl UpdateTag {
-    /// The body for a [`TagUpdate`](crate::segment::TagUpdate).
-    ///
-    /// ```
-    /// let up = idmint_core::segment::TagUpdate::new().next_at_least(7)?;
-    /// assert_eq!(idmint_core::wire::UpdateTag::of(&up).update()?, up);
-    /// # Ok::<(), idmint_core::Error>(())
-    /// ```
-    pub fn of(update: &crate::segment::TagUpdate) -> UpdateTag {
-        UpdateTag {
-            step: update.step_value(),
-            description: update.description_value().map(str::to_string),
-            next_at_least: update.next_at_least_value(),
-        }
-    }
-
-    /// The update, checked by core's rules.
-    pub fn update(&self) -> Result<crate::segment::TagUpdate> {
-        let mut update = crate::segment::TagUpdate::new();
-        if let Some(v) = self.step {
-            update = update.step(v)?;
-        }
-        if let Some(v) = &self.description {
-            update = update.description(v)?;
-        }
-        if let Some(v) = self.next_at_least {
-            update = update.next_at_least(v)?;
-        }
-        Ok(update)
-    }
 }
 
 /// A lease request (`POST /v1/leases`).
@@ -488,30 +355,4 @@ pub struct LeaseRow {
     pub free_in_ms: i64,
     /// The fence (unix ms).
     pub last_time_ms: u64,
-}
-
-impl From<crate::lease::LeaseInfo> for LeaseRow {
-    fn from(i: crate::lease::LeaseInfo) -> Self {
-        LeaseRow {
-            state: i.state().to_string(),
-            value: i.value,
-            holder: i.holder,
-            expires_in_ms: i.expires_in_ms,
-            free_in_ms: i.free_in_ms.max(0),
-            last_time_ms: i.last_time_ms,
-        }
-    }
-}
-
-impl LeaseRow {
-    /// The row as a [`LeaseInfo`](crate::lease::LeaseInfo).
-    pub fn info(&self) -> crate::lease::LeaseInfo {
-        crate::lease::LeaseInfo {
-            value: self.value,
-            holder: self.holder.clone(),
-            expires_in_ms: self.expires_in_ms,
-            free_in_ms: self.free_in_ms,
-            last_time_ms: self.last_time_ms,
-        }
-    }
 }

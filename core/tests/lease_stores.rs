@@ -19,7 +19,11 @@ use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use idmint_core::lease::{open_lease_store, LeaseInfo, LeaseOptions};
+use idmint_core::lease::{
+    open_lease_store, LeaseInfo, LeaseOptions, LeaseStore, RedisLeaseStore, SqlLeaseStore,
+    StoreOptions, DEFAULT_LEASE_TABLE,
+};
+use idmint_core::segment::SqlStore;
 use idmint_core::{Clock, Layout, OnRollback, Snowflake, WallClock};
 use segment_util::{duplicates, server, servers, unique};
 
@@ -517,4 +521,128 @@ fn redis_keys_of_the_earlier_format_are_carried_over() {
     }
     // 3 with its old fence, 4 fresh, and 5 still the old holder's.
     assert_eq!(got, vec![(3, fence), (4, 0)]);
+}
+
+/// A request for one value no other test takes (below 2^53: Redis's scripts count in doubles).
+fn lone_request(holder: &str) -> idmint_core::lease::LeaseRequest {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let value = (1 << 40) + (nanos % (1 << 40)) as u64;
+    idmint_core::lease::LeaseRequest::new(
+        value,
+        value,
+        &unique(holder),
+        Duration::from_secs(30),
+        Duration::from_secs(1),
+    )
+    .unwrap()
+}
+
+/// The holder of `value` as `open_lease_store(url)` lists it: the one way every caller opens a
+/// lease store by URL (the CLI, the server, the bindings).
+fn holder_by_url(rt: &tokio::runtime::Runtime, url: &str, value: u64) -> Option<String> {
+    let listed = rt
+        .block_on(async { open_lease_store(url).await?.list().await })
+        .unwrap();
+    listed
+        .into_iter()
+        .find(|i| i.value == value)
+        .map(|i| i.holder)
+}
+
+/// `RedisLeaseStore::connect(url, &Default::default())`, the documented call, keeps its leases
+/// under the lease prefix `idmint:lease`, where `open_lease_store(url)` finds them (it once took
+/// the segment stores' `idmint:seg`, and the two never saw each other's leases).
+#[test]
+fn redis_lease_store_with_default_options_uses_the_lease_prefix() {
+    let _one = one_at_a_time();
+    let Some(url) = server("redis") else { return };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let store = rt
+        .block_on(RedisLeaseStore::connect(&url, &Default::default()))
+        .unwrap();
+    assert_eq!(store.leases_key(), "{idmint:lease}:leases");
+    let req = lone_request("redis-default");
+    let grant = rt
+        .block_on(store.acquire(&req))
+        .unwrap()
+        .expect("a free value");
+    assert_eq!(grant.value, req.first);
+    assert_eq!(
+        holder_by_url(&rt, &url, req.first).as_deref(),
+        Some(req.holder.as_str())
+    );
+    let mut conn = redis::Client::open(url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let field = format!("h:{}", req.first);
+    let (lease, segment): (Option<String>, Option<String>) = redis::pipe()
+        .cmd("HGET")
+        .arg("{idmint:lease}:leases")
+        .arg(&field)
+        .cmd("HGET")
+        .arg("{idmint:seg}:leases")
+        .arg(&field)
+        .query(&mut conn)
+        .unwrap();
+    assert_eq!(
+        (lease.as_deref(), segment),
+        (Some(req.holder.as_str()), None)
+    );
+    assert!(rt
+        .block_on(store.release(req.first, &req.token, 0))
+        .unwrap());
+    let _: i64 = redis::cmd("HDEL")
+        .arg("{idmint:lease}:leases")
+        .arg(format!("f:{}", req.first))
+        .query(&mut conn)
+        .unwrap();
+}
+
+/// `SqlLeaseStore::connect(url, &StoreOptions::default())` keeps its leases in the lease table
+/// `idmint_workers`, where `open_lease_store(url)` finds them, also in a database whose segment
+/// table exists (it once took that table, where `CREATE TABLE IF NOT EXISTS` did nothing and
+/// every lease statement failed).
+#[test]
+fn sql_lease_store_with_default_options_uses_the_lease_table() {
+    let _one = one_at_a_time();
+    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_default_table")));
+    let mut urls = vec![format!("sqlite:{}", file.display())];
+    for name in ["postgres", "mysql"] {
+        urls.extend(server(name));
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for url in &urls {
+        // A database idmint already serves segments from: their table exists.
+        rt.block_on(SqlStore::connect(url, &StoreOptions::default()))
+            .unwrap();
+        let store = rt
+            .block_on(SqlLeaseStore::connect(url, &StoreOptions::default()))
+            .unwrap();
+        assert_eq!(store.table_name(), DEFAULT_LEASE_TABLE, "{url}");
+        let req = lone_request("sql-default");
+        let grant = rt
+            .block_on(store.acquire(&req))
+            .unwrap()
+            .expect("a free value");
+        assert_eq!(grant.value, req.first, "{url}");
+        assert_eq!(
+            holder_by_url(&rt, url, req.first).as_deref(),
+            Some(req.holder.as_str()),
+            "{url}"
+        );
+        assert!(rt
+            .block_on(store.release(req.first, &req.token, 0))
+            .unwrap());
+    }
+    let _ = std::fs::remove_file(&file);
 }

@@ -7,6 +7,8 @@
 //! Each store: works with the CA and client certificate given; refuses a server certificate of
 //! another CA, and one that is not for the host name connected to (`127.0.0.1`), with an error
 //! naming the host; refuses a plain connection; never shows the password.
+#![cfg(all(feature = "postgres", feature = "mysql", feature = "redis"))]
+
 mod segment_util;
 
 use std::time::Duration;

@@ -579,7 +579,8 @@ impl Config {
     /// ```
     pub fn check(&self) -> Result<(), ConfigError> {
         idmint_core::args::count("max_count", self.max_count).map_err(|e| bad("max_count", e))?;
-        idmint_core::Layout::parse(&self.snowflake.layout).map_err(|e| bad("snowflake.layout", e))?;
+        idmint_core::Layout::parse(&self.snowflake.layout)
+            .map_err(|e| bad("snowflake.layout", e))?;
         self.snowflake
             .on_exhausted
             .parse::<idmint_core::OnExhausted>()

@@ -358,9 +358,8 @@ impl Signals {
     fn install() -> Result<Signals, ServeError> {
         use tokio::signal::unix::{signal, SignalKind};
         let install = |kind: SignalKind, name: &str| {
-            signal(kind).map_err(|e| {
-                ServeError::Listen(format!("cannot install the {name} handler: {e}"))
-            })
+            signal(kind)
+                .map_err(|e| ServeError::Listen(format!("cannot install the {name} handler: {e}")))
         };
         Ok(Signals {
             term: install(SignalKind::terminate(), "SIGTERM")?,
@@ -382,7 +381,9 @@ impl Signals {
         while let Signal::Reload = self.next().await {
             match server.reload() {
                 Ok(()) => tracing::info!("SIGHUP: tokens reloaded"),
-                Err(e) => tracing::error!(error = %e, "SIGHUP: configuration not reloaded; the old tokens stay"),
+                Err(e) => {
+                    tracing::error!(error = %e, "SIGHUP: configuration not reloaded; the old tokens stay")
+                }
             }
             if let (Some(tls), Some(t)) = (tls, server.config.tls.as_ref()) {
                 match tls_config(t) {
@@ -390,7 +391,9 @@ impl Signals {
                         tls.store(Arc::new(c));
                         tracing::info!("SIGHUP: TLS certificate reloaded");
                     }
-                    Err(e) => tracing::error!(error = %e, "SIGHUP: TLS not reloaded; the old certificate stays"),
+                    Err(e) => {
+                        tracing::error!(error = %e, "SIGHUP: TLS not reloaded; the old certificate stays")
+                    }
                 }
             }
         }

@@ -452,27 +452,27 @@ pub fn guess_id(text: &str) -> Result<Vec<WasmDecoded>, JsValue> {
 }
 
 /// The rules of the browser's lease and segment client (`web/remote.js`): the core's
-/// [`idmint_core::remote::rules_json`], one JSON object (timings, defaults, reasons).
+/// [`idmint_core::rules::rules_json`], one JSON object (timings, defaults, reasons).
 #[wasm_bindgen(js_name = clientRules)]
 pub fn client_rules() -> String {
-    idmint_core::remote::rules_json()
+    idmint_core::rules::rules_json()
 }
 
-/// The core's error of `kind` with its fields as text ([`idmint_core::remote::client_error`]),
+/// The core's error of `kind` with its fields as text ([`idmint_core::rules::client_error`]),
 /// joined by U+001F (one string crosses: less glue than an array), as a JS `Error` carrying the
 /// kind: the browser's lease and segment client throw what the core says, never a text of their
 /// own.
 #[wasm_bindgen(js_name = clientError)]
 pub fn client_error(kind: &str, fields: &str) -> JsValue {
     let fields: Vec<&str> = fields.split('\u{1f}').collect();
-    to_js(idmint_core::remote::client_error(kind, &fields))
+    to_js(idmint_core::rules::client_error(kind, &fields))
 }
 
 /// An option of the browser's lease or segment client (decimal text) as the core checks it
-/// ([`idmint_core::remote::check_option`]).
+/// ([`idmint_core::rules::check_option`]).
 #[wasm_bindgen(js_name = checkOption)]
 pub fn check_option(name: &str, value: &str) -> Result<f64, JsValue> {
-    idmint_core::remote::check_option(name, value)
+    idmint_core::rules::check_option(name, value)
         .map(|v| v as f64)
         .map_err(to_js)
 }

@@ -8,12 +8,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{layout_range, node_values, LeaseInfo, LeaseRequest, LeaseStore, MAX_VALUE};
+use super::store::{LeaseInfo, LeaseRequest, LeaseStore, MAX_VALUE};
+use super::values::{layout_range, node_values};
 use crate::clock::whole_ms;
 use crate::layout::Layout;
 use crate::{Error, Result};
 
-use crate::remote::{LEASE_MAX_TTL_MS, LEASE_MIN_TTL_MS as MIN_TTL_MS};
+use crate::rules::{LEASE_MAX_TTL_MS, LEASE_MIN_TTL_MS as MIN_TTL_MS};
 
 /// A lease just taken or renewed for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]

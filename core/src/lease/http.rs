@@ -3,9 +3,8 @@
 
 use reqwest::Method;
 
-use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
-use crate::segment::http::HttpLink;
-use crate::segment::StoreFuture;
+use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
+use crate::store::{HttpLink, StoreFuture};
 use crate::wire::{AcquireBody, LeaseOut, LeaseRow, ReleaseBody, Released, RenewBody};
 use crate::{Error, Result};
 

@@ -6,12 +6,15 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::{Handle, Runtime};
 
-use super::{open_lease_store, Grant, LeaseRequest, LeaseStore};
+use super::open::open_lease_store;
+use super::store::{Grant, LeaseRequest, LeaseStore};
+use super::values::{layout_range, node_values};
 use crate::clock::{whole_ms, Clock, WallClock};
 use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
-use crate::remote;
+use crate::rules;
 use crate::snowflake::{GuardSource, SnowflakeBuilder};
+use crate::store::{background_runtime, describe_url};
 use crate::{Error, Result};
 
 #[derive(Clone)]
@@ -50,7 +53,7 @@ pub struct LeaseOptions {
 impl std::fmt::Debug for LeaseOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let store = match &self.store {
-            StoreRef::Url(u) => crate::segment::describe_url(u),
+            StoreRef::Url(u) => describe_url(u),
             StoreRef::Store(s) => s.describe(),
         };
         f.debug_struct("LeaseOptions")
@@ -63,7 +66,7 @@ impl std::fmt::Debug for LeaseOptions {
 }
 
 /// The TTL of a lease unless set: renewed every 3⅓ s, lost 2 s before it ends.
-pub const DEFAULT_TTL: Duration = Duration::from_millis(remote::LEASE_DEFAULT_TTL_MS);
+pub const DEFAULT_TTL: Duration = Duration::from_millis(rules::LEASE_DEFAULT_TTL_MS);
 
 impl LeaseOptions {
     /// Lease from the store at `url` (see [`open_lease_store`]), opened when the generator is
@@ -174,12 +177,12 @@ impl LeaseOptions {
 
     fn margin_time(&self) -> Duration {
         self.margin
-            .unwrap_or(share(self.ttl, remote::LEASE_MARGIN_DIVISOR))
+            .unwrap_or(share(self.ttl, rules::LEASE_MARGIN_DIVISOR))
     }
 
     fn op_time(&self) -> Duration {
         self.op_timeout
-            .unwrap_or(share(self.ttl, remote::LEASE_OP_TIMEOUT_DIVISOR))
+            .unwrap_or(share(self.ttl, rules::LEASE_OP_TIMEOUT_DIVISOR))
     }
 
     fn check(&self) -> Result<()> {
@@ -234,7 +237,7 @@ fn run<T: Send + 'static>(
 
 fn node_bits_of(layout: &Layout, value: u64) -> Result<u64> {
     layout.node_bits(
-        super::node_values(layout, value)
+        node_values(layout, value)
             .into_iter()
             .map(|(name, v)| (name, v as i128)),
     )
@@ -327,7 +330,7 @@ impl Keeper for LeaseKeeper {
             value,
             store: self.describe.clone(),
             reason: if last.is_empty() {
-                remote::LOST_NOT_RENEWED.into()
+                rules::LOST_NOT_RENEWED.into()
             } else {
                 last
             },
@@ -431,8 +434,8 @@ impl LeaseOptions {
     /// Opens the store (on a runtime of its own) and leases a value of the range for `layout`.
     fn take(&self, layout: &Layout) -> Result<Taken> {
         self.check()?;
-        let (first, last) = super::layout_range(layout, self.range)?;
-        let rt = crate::segment::background_runtime("idmint-lease")?;
+        let (first, last) = layout_range(layout, self.range)?;
+        let rt = background_runtime("idmint-lease")?;
         let handle = rt.handle().clone();
         let op_timeout = self.op_time();
         let store = match &self.store {
@@ -448,7 +451,7 @@ impl LeaseOptions {
                     None => {
                         rt.shutdown_background();
                         return Err(Error::StoreUnavailable {
-                            store: crate::segment::describe_url(url),
+                            store: describe_url(url),
                             reason: "opening the lease store did not finish".into(),
                         });
                     }
@@ -574,11 +577,11 @@ impl Renewer {
                     guard.recorded(fence);
                     guard.hold_until(sent + self.ttl - self.margin);
                     self.shared.note(String::new());
-                    share(self.ttl, remote::LEASE_RENEW_DIVISOR)
+                    share(self.ttl, rules::LEASE_RENEW_DIVISOR)
                 }
                 Ok(Ok(false)) => {
                     guard.drop_lease();
-                    self.shared.note(remote::LOST_TAKEN.into());
+                    self.shared.note(rules::LOST_TAKEN.into());
                     match self.relet(&guard).await {
                         Some(wait) => wait,
                         None => return,
@@ -593,14 +596,14 @@ impl Renewer {
                 }
                 Ok(Err(e)) => {
                     self.shared.note(format!("renewal failed: {e}"));
-                    share(self.ttl, remote::LEASE_RETRY_DIVISOR)
+                    share(self.ttl, rules::LEASE_RETRY_DIVISOR)
                 }
                 Err(_) => {
                     self.shared.note(format!(
                         "renewal took over {} ms",
                         self.op_timeout.as_millis()
                     ));
-                    share(self.ttl, remote::LEASE_RETRY_DIVISOR)
+                    share(self.ttl, rules::LEASE_RETRY_DIVISOR)
                 }
             };
         }
@@ -619,14 +622,14 @@ impl Renewer {
                 Ok(Ok(None)) => {
                     self.shared
                         .note("lost, and no value of the range is free".into());
-                    return Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR));
+                    return Some(share(self.ttl, rules::LEASE_RENEW_DIVISOR));
                 }
                 Ok(Err(e @ Error::NotAuthorized { .. })) => {
                     self.shared
                         .note(format!("leasing again refused, not retried: {e}"));
                     return None;
                 }
-                _ => return Some(share(self.ttl, remote::LEASE_RETRY_DIVISOR)),
+                _ => return Some(share(self.ttl, rules::LEASE_RETRY_DIVISOR)),
             };
         let recorded = guard.recorded_ms();
         let fence = recorded
@@ -639,7 +642,7 @@ impl Renewer {
             }
         } else {
             let Ok(bits) = node_bits_of(&self.layout, grant.value) else {
-                return Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR));
+                return Some(share(self.ttl, rules::LEASE_RENEW_DIVISOR));
             };
             guard.switch(bits, grant.fence_ms, grant.fence_ms);
             *self.shared.value.lock().unwrap_or_else(|p| p.into_inner()) = grant.value;
@@ -655,9 +658,9 @@ impl Renewer {
             guard.recorded(fence);
             guard.hold_until(sent + self.ttl - self.margin);
             self.shared.note(String::new());
-            Some(share(self.ttl, remote::LEASE_RENEW_DIVISOR))
+            Some(share(self.ttl, rules::LEASE_RENEW_DIVISOR))
         } else {
-            Some(share(self.ttl, remote::LEASE_RETRY_DIVISOR))
+            Some(share(self.ttl, rules::LEASE_RETRY_DIVISOR))
         }
     }
 }
@@ -685,7 +688,7 @@ impl<C> SnowflakeBuilder<C> {
 }
 
 /// `ttl / divisor`: the timings a holder derives from its TTL (the divisors are
-/// [`crate::remote`]'s, which the browser's client reads too).
+/// in [`crate::rules`], which the browser's client reads too).
 fn share(ttl: Duration, divisor: u64) -> Duration {
     ttl / u32::try_from(divisor).unwrap_or(u32::MAX)
 }

@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
+use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
 use crate::clock::{Clock, WallClock};
-use crate::segment::StoreFuture;
+use crate::store::StoreFuture;
 use crate::{Error, Result};
 
 #[derive(Debug, Clone, Default)]

@@ -24,9 +24,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
-use crate::segment::redis_link::{Lua, Topology};
-use crate::segment::{RedisStore, StoreFuture, StoreOptions};
+use std::time::Duration;
+
+use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
+use crate::store::{Lua, RedisConn, StoreFuture, StoreOptions, Topology};
 use crate::Result;
 
 // The clock of every script: Redis's own, in unix ms.
@@ -126,18 +127,22 @@ redis.call('HSET', KEYS[1], 'v', '2')
 return 1
 ";
 
-/// A lease store in Redis (feature `redis`): `redis://host:port[/db]`, keys under `?prefix=…`
-/// (default `idmint:lease`).
+/// A lease store in Redis (feature `redis`): `redis://host:port[/db]` (and the Sentinel and
+/// Cluster URLs of the segment stores), keys under the options' or the URL's `?prefix=…`, by
+/// default [`DEFAULT_LEASE_PREFIX`] (`idmint:lease`).
 ///
 /// ```no_run
 /// # async fn f() -> idmint_core::Result<()> {
-/// use idmint_core::lease::RedisLeaseStore;
-/// use idmint_core::segment::StoreOptions;
+/// use idmint_core::lease::{RedisLeaseStore, StoreOptions};
 /// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &StoreOptions::default().redis_prefix("app:lease")?).await?;
+/// assert_eq!(store.leases_key(), "{app:lease}:leases");
 /// # Ok(()) }
 /// ```
 pub struct RedisLeaseStore {
-    redis: RedisStore,
+    /// The connection: leases need no more of Redis than this (no segment store, none of its
+    /// scripts).
+    conn: RedisConn,
+    /// `{prefix}`: in braces, so every key of the store shares one Cluster slot.
     prefix: String,
     acquire: Lua,
     renew: Lua,
@@ -147,31 +152,37 @@ pub struct RedisLeaseStore {
 impl std::fmt::Debug for RedisLeaseStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RedisLeaseStore")
+            .field("store", &self.conn.describe())
             .field("prefix", &self.prefix)
             .finish_non_exhaustive()
     }
 }
 
 impl RedisLeaseStore {
-    /// Connects (one multiplexed connection, re-opened after a failure).
+    /// Connects (one multiplexed connection, re-opened after a failure); keys under the
+    /// options' prefix, or [`DEFAULT_LEASE_PREFIX`] when they name none (as
+    /// `Default::default()` does).
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
     /// use idmint_core::lease::RedisLeaseStore;
     /// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &Default::default()).await?;
+    /// assert_eq!(store.leases_key(), "{idmint:lease}:leases");
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisLeaseStore> {
         let store = RedisLeaseStore {
-            redis: RedisStore::connect(url, opts).await?,
-            prefix: format!("{{{}}}", opts.redis_prefix),
+            conn: RedisConn::open(url, Duration::from_secs(2))?,
+            prefix: format!("{{{}}}", opts.redis_prefix_or(DEFAULT_LEASE_PREFIX)),
             acquire: Lua::new(ACQUIRE),
             renew: Lua::new(RENEW),
             release: Lua::new(RELEASE),
         };
+        // Fails here, not at the first lease, when Redis cannot be reached.
+        store.conn.connection().await?;
         // A cluster never held the earlier format (its scripts could not run there), and its
         // keys are spread over nodes a SCAN of one would miss.
-        if store.redis.topology() != Topology::Cluster {
+        if store.conn.topology() != Topology::Cluster {
             store.migrate().await?;
         }
         Ok(store)
@@ -181,11 +192,10 @@ impl RedisLeaseStore {
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
-    /// use idmint_core::lease::RedisLeaseStore;
-    /// use idmint_core::segment::StoreOptions;
-    /// let opts = StoreOptions::default().redis_prefix("idmint:lease")?;
+    /// use idmint_core::lease::{RedisLeaseStore, StoreOptions};
+    /// let opts = StoreOptions::default().redis_prefix("app:lease")?;
     /// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &opts).await?;
-    /// assert_eq!(store.leases_key(), "{idmint:lease}:leases");
+    /// assert_eq!(store.leases_key(), "{app:lease}:leases");
     /// # Ok(()) }
     /// ```
     pub fn leases_key(&self) -> String {
@@ -196,7 +206,7 @@ impl RedisLeaseStore {
     async fn migrate(&self) -> Result<()> {
         let hash = self.leases_key();
         let done: Option<String> = self
-            .redis
+            .conn
             .cmd("upgrading", redis::cmd("HGET").arg(&hash).arg("v"))
             .await?;
         if done.is_some() {
@@ -207,7 +217,7 @@ impl RedisLeaseStore {
             let mut cursor = 0u64;
             loop {
                 let (next, keys): (u64, Vec<String>) = self
-                    .redis
+                    .conn
                     .cmd(
                         "upgrading",
                         redis::cmd("SCAN")
@@ -225,7 +235,7 @@ impl RedisLeaseStore {
                     };
                     let mut call = migrate.call();
                     call.key(&hash).key(&key).arg(kind).arg(value);
-                    let _: i64 = self.redis.run("upgrading", &call).await?;
+                    let _: i64 = self.conn.run("upgrading", &call).await?;
                 }
                 cursor = next;
                 if cursor == 0 {
@@ -235,14 +245,14 @@ impl RedisLeaseStore {
         }
         let mut call = migrated.call();
         call.key(&hash);
-        let _: i64 = self.redis.run("upgrading", &call).await?;
+        let _: i64 = self.conn.run("upgrading", &call).await?;
         Ok(())
     }
 }
 
 impl LeaseStore for RedisLeaseStore {
     fn describe(&self) -> String {
-        crate::segment::SegmentStore::describe(&self.redis)
+        self.conn.describe().to_string()
     }
 
     fn acquire<'a>(&'a self, req: &'a LeaseRequest) -> StoreFuture<'a, Option<Grant>> {
@@ -256,7 +266,7 @@ impl LeaseStore for RedisLeaseStore {
                 .arg(&req.holder)
                 .arg(req.ttl_ms)
                 .arg(req.freeze_ms);
-            let got: Option<(u64, String)> = self.redis.run("leasing", &inv).await?;
+            let got: Option<(u64, String)> = self.conn.run("leasing", &inv).await?;
             Ok(got.map(|(value, fence)| Grant {
                 value,
                 fence_ms: fence.parse().unwrap_or(0),
@@ -280,7 +290,7 @@ impl LeaseStore for RedisLeaseStore {
                 .arg(ttl_ms)
                 .arg(freeze_ms)
                 .arg(fence_ms);
-            let held: i64 = self.redis.run("renewing", &inv).await?;
+            let held: i64 = self.conn.run("renewing", &inv).await?;
             Ok(held == 1)
         })
     }
@@ -292,17 +302,17 @@ impl LeaseStore for RedisLeaseStore {
                 .arg(value)
                 .arg(token)
                 .arg(fence_ms);
-            let held: i64 = self.redis.run("releasing", &inv).await?;
+            let held: i64 = self.conn.run("releasing", &inv).await?;
             Ok(held == 1)
         })
     }
 
     fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>> {
         Box::pin(async move {
-            let (secs, micros): (u64, u64) = self.redis.cmd("listing", &redis::cmd("TIME")).await?;
+            let (secs, micros): (u64, u64) = self.conn.cmd("listing", &redis::cmd("TIME")).await?;
             let now = (secs * 1000 + micros / 1000) as i64;
             let fields: std::collections::HashMap<String, String> = self
-                .redis
+                .conn
                 .cmd("listing", redis::cmd("HGETALL").arg(self.leases_key()))
                 .await?;
             let get = |kind: &str, v: u64| fields.get(&format!("{kind}:{v}"));

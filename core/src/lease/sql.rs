@@ -20,20 +20,21 @@
 
 use std::time::Duration;
 
-use super::{Grant, LeaseInfo, LeaseRequest, LeaseStore};
-use crate::segment::{StoreFuture, StoreOptions};
-use crate::sql::{Bind, Pooling, SqlTable};
+use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_TABLE};
+use crate::store::{Bind, Pooling, SqlTable, StoreFuture, StoreOptions};
 use crate::Result;
 
-/// A lease store in a SQL table (features `sqlite`, `postgres`, `mysql`).
+/// A lease store in a SQL table (features `sqlite`, `postgres`, `mysql`): table
+/// [`DEFAULT_LEASE_TABLE`] (`idmint_workers`) unless the options or the URL (`?table=…`)
+/// name another.
 ///
 /// ```
 /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
 /// # rt.block_on(async {
 /// use std::time::Duration;
-/// use idmint_core::lease::{LeaseRequest, LeaseStore, SqlLeaseStore};
-/// use idmint_core::segment::StoreOptions;
-/// let store = SqlLeaseStore::connect("sqlite::memory:", &StoreOptions::default().table("idmint_workers")?).await?;
+/// use idmint_core::lease::{LeaseRequest, LeaseStore, SqlLeaseStore, StoreOptions};
+/// let store = SqlLeaseStore::connect("sqlite::memory:", &StoreOptions::default()).await?;
+/// assert_eq!(store.table_name(), "idmint_workers");
 /// let req = LeaseRequest::new(0, 3, "a:1", Duration::from_secs(10), Duration::from_secs(10))?;
 /// assert_eq!(store.acquire(&req).await?.unwrap().value, 0);
 /// assert_eq!(store.list().await?[0].state(), "held");
@@ -45,13 +46,14 @@ pub struct SqlLeaseStore {
 }
 
 impl SqlLeaseStore {
-    /// Connects and creates the table if missing.
+    /// Connects and creates the table if missing: the options' table, or
+    /// [`DEFAULT_LEASE_TABLE`] when they name none (as `Default::default()` does).
     ///
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
     /// use idmint_core::lease::SqlLeaseStore;
-    /// use idmint_core::segment::StoreOptions;
-    /// let store = SqlLeaseStore::connect("postgres://app@127.0.0.1/ids", &StoreOptions::default().table("idmint_workers")?).await?;
+    /// let store = SqlLeaseStore::connect("postgres://app@127.0.0.1/ids", &Default::default()).await?;
+    /// assert_eq!(store.table_name(), "idmint_workers");
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlLeaseStore> {
@@ -59,7 +61,7 @@ impl SqlLeaseStore {
             connections: 2,
             acquire_timeout: Duration::from_secs(10),
         };
-        let table = SqlTable::connect(url, &opts.table, pooling).await?;
+        let table = SqlTable::connect(url, opts.table_or(DEFAULT_LEASE_TABLE), pooling).await?;
         table
             .create(
                 "CREATE TABLE IF NOT EXISTS {t} (
@@ -73,6 +75,21 @@ impl SqlLeaseStore {
             )
             .await?;
         Ok(SqlLeaseStore { table })
+    }
+
+    /// The table holding the leases.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::lease::{SqlLeaseStore, StoreOptions};
+    /// let opts = StoreOptions::default().table("workers_eu")?;
+    /// let store = SqlLeaseStore::connect("sqlite::memory:", &opts).await?;
+    /// assert_eq!(store.table_name(), "workers_eu");
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub fn table_name(&self) -> &str {
+        self.table.name()
     }
 
     async fn exec(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<u64> {

@@ -26,13 +26,12 @@
 
 use std::time::Duration;
 
-use redis::Client;
-
-use super::redis_link::{Call, Lua, Target, Topology};
-use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
-use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
-use super::{describe_url, RedisConn, StoreOptions};
+use super::store::{exhausted, IdRange, SegmentStore, TagInfo};
+use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_PREFIX, DEFAULT_STEP};
 use crate::error::quoted;
+use crate::store::{
+    describe_url, validate_tag, Call, Lua, RedisConn, StoreFuture, StoreOptions, Topology,
+};
 use crate::{Error, Result};
 
 /// Sharded-mode IDs stay below 2^53: the scripts do arithmetic in Lua numbers (doubles).
@@ -223,13 +222,14 @@ impl RedisStore {
                 refill: opts.redis_shard_refill,
             },
         };
+        let prefix = opts.redis_prefix_or(DEFAULT_PREFIX).to_string();
         let store = RedisStore {
             describe,
-            prefix: opts.redis_prefix.clone(),
             shard_prefix: match conn.topology() {
-                Topology::Cluster => format!("{{{}}}", opts.redis_prefix),
-                _ => opts.redis_prefix.clone(),
+                Topology::Cluster => format!("{{{prefix}}}"),
+                _ => prefix.clone(),
             },
+            prefix,
             conn,
             mode,
             allocate_plain: Lua::new(ALLOCATE_PLAIN),
@@ -304,24 +304,16 @@ impl RedisStore {
 
     /// Runs a script (and waits for the replicas); a failure drops the connection so the next
     /// call reconnects.
-    pub(crate) async fn run<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        call: &Call<'_>,
-    ) -> Result<T> {
+    async fn run<T: redis::FromRedisValue>(&self, what: &str, call: &Call<'_>) -> Result<T> {
         self.conn.run(what, call).await
     }
 
     /// How the store reaches Redis.
-    pub(crate) fn topology(&self) -> Topology {
+    fn topology(&self) -> Topology {
         self.conn.topology()
     }
 
-    pub(crate) async fn cmd<T: redis::FromRedisValue>(
-        &self,
-        what: &str,
-        cmd: &redis::Cmd,
-    ) -> Result<T> {
+    async fn cmd<T: redis::FromRedisValue>(&self, what: &str, cmd: &redis::Cmd) -> Result<T> {
         self.conn.cmd(what, cmd).await
     }
 
@@ -342,7 +334,7 @@ impl RedisStore {
             },
             step: step
                 .and_then(|s| s.parse::<u64>().ok())
-                .unwrap_or(super::DEFAULT_STEP)
+                .unwrap_or(DEFAULT_STEP)
                 .max(1),
             description: description.unwrap_or_default().to_string(),
         })
@@ -408,32 +400,6 @@ impl RedisStore {
             ),
         })
     }
-}
-
-/// The one way a single Redis server's URL becomes a client: `redis://…` plain, `rediss://…`
-/// over TLS (rustls), with `?ca=PATH` (the CA file; default: the system's roots) and
-/// `?cert=PATH&key=PATH` (a client certificate). Other query parameters go to the redis crate.
-/// Errors name the server without its credentials, and the file that could not be read. The
-/// stores also take Sentinel and Cluster URLs (`redis+sentinel://…`, `redis+cluster://…`,
-/// docs/segments.md), which are not one server and are refused here.
-///
-/// ```
-/// let err = idmint_core::segment::redis_client("redis://:pw@h:1?ca=/x.pem").unwrap_err();
-/// assert!(err.to_string().contains("rediss://"), "{err}");
-/// assert!(!err.to_string().contains("pw"));
-/// let err = idmint_core::segment::redis_client("rediss://h:1?ca=/no/such.pem").unwrap_err();
-/// assert!(err.to_string().contains("/no/such.pem"), "{err}");
-/// assert!(idmint_core::segment::redis_client("rediss://h:1").is_ok());
-/// assert!(idmint_core::segment::redis_client("redis+cluster://h:1,h:2").is_err());
-/// ```
-pub fn redis_client(url: &str) -> Result<Client> {
-    let target = Target::parse(url, Duration::from_secs(2))?;
-    let describe = describe_url(url);
-    target.into_single().ok_or_else(|| Error::InvalidArgument {
-        name: "url".into(),
-        value: describe,
-        expected: "a single server's redis:// or rediss:// URL".into(),
-    })
 }
 
 impl SegmentStore for RedisStore {

@@ -28,10 +28,12 @@
 //! "last ID" ([`MaxIdMeaning`]); the range read out of the new value follows the table's
 //! meaning, so both allocators' ranges meet exactly.
 
-use super::store::{exhausted, IdRange, SegmentStore, StoreFuture, TagInfo};
-use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
-use super::{MaxIdMeaning, StoreOptions, TableMapping};
-use crate::sql::{Bind, Dialect, Pooling, SqlTable};
+use super::store::{exhausted, IdRange, SegmentStore, TagInfo};
+use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_TABLE};
+use crate::store::{
+    validate_tag, Bind, Dialect, MaxIdMeaning, Pooling, SqlTable, StoreFuture, StoreOptions,
+    TableMapping,
+};
 use crate::{Error, Result};
 
 /// A segment store in a SQL table (features `sqlite`, `postgres`, `mysql`); the URL says
@@ -217,7 +219,7 @@ impl SqlStore {
         if let Some(m) = &opts.mapping {
             return SqlStore::connect_mapped(url, m, pooling).await;
         }
-        let table = SqlTable::connect(url, &opts.table, pooling).await?;
+        let table = SqlTable::connect(url, opts.table_or(DEFAULT_TABLE), pooling).await?;
         let (tag_charset, updated_at, options) = match table.dialect() {
             Dialect::Sqlite => (
                 "",

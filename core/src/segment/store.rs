@@ -2,16 +2,12 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::tag::{check_count, validate_tag, TagSpec, TagUpdate};
+use super::tag::{check_count, TagSpec, TagUpdate};
+use crate::store::{validate_tag, StoreFuture};
 use crate::{Error, Result};
-
-/// The future a [`SegmentStore`] method returns (boxed, so stores can be chosen at run time).
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 
 /// A run of IDs `start..end` (end excluded), never empty.
 ///

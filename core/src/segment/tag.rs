@@ -1,92 +1,26 @@
-//! Tag names, table names and tag definitions, validated before they get near a store.
-//!
-//! Tags always reach a store as bound parameters or key arguments; the validation here is a
-//! second wall (and keeps Redis keys and log lines readable), not the only one. The SQL table
-//! name cannot be a bound parameter, so it is held to a strict identifier grammar instead.
+//! Tag definitions ([`TagSpec`]) and changes ([`TagUpdate`]), and the bounds of IDs, steps
+//! and descriptions, checked before they get near a store. Tag names follow the store layer's
+//! grammar ([`validate_tag`]).
 
-use crate::error::quoted_char;
+use crate::rules::check_step;
+use crate::store::validate_tag;
 use crate::{Error, Result};
-
-/// The longest tag, in bytes (the SQL column is `VARCHAR(128)`).
-pub const MAX_TAG_LEN: usize = 128;
-
-/// The longest table name (PostgreSQL truncates identifiers past 63 bytes).
-pub const MAX_TABLE_LEN: usize = 63;
 
 /// The longest tag description, in characters (the SQL column is `VARCHAR(256)`).
 pub const MAX_DESCRIPTION_LEN: usize = 256;
 
-/// The table used when none is configured.
+/// The SQL table of segment stores unless the options or the URL say `?table=…`.
 pub const DEFAULT_TABLE: &str = "idmint_segments";
+
+/// The Redis key prefix of segment stores unless the options or the URL say `?prefix=…`.
+///
+/// ```
+/// assert_eq!(idmint_core::segment::DEFAULT_PREFIX, "idmint:seg");
+/// ```
+pub const DEFAULT_PREFIX: &str = "idmint:seg";
 
 /// The largest ID a tag can reach: stores keep counters in signed 64-bit integers (`BIGINT`).
 pub const MAX_ID: u64 = i64::MAX as u64;
-
-/// Checks a tag name: 1 to 128 bytes of `A-Z a-z 0-9 _ . : -`, starting with a letter or digit.
-///
-/// ```
-/// use idmint_core::segment::validate_tag;
-/// assert!(validate_tag("orders.v2").is_ok());
-/// assert_eq!(validate_tag("x'; DROP TABLE t; --").unwrap_err().kind(), "invalid_tag");
-/// ```
-pub fn validate_tag(tag: &str) -> Result<()> {
-    let bad_char = tag
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')));
-    let reason = if tag.is_empty() {
-        Some("a tag is 1 to 128 bytes long, it is empty".to_string())
-    } else if tag.len() > MAX_TAG_LEN {
-        Some(format!(
-            "a tag is 1 to {MAX_TAG_LEN} bytes long, it has {}",
-            tag.len()
-        ))
-    } else if !tag.as_bytes()[0].is_ascii_alphanumeric() {
-        Some("a tag starts with a letter or digit".to_string())
-    } else {
-        bad_char.map(|c| {
-            format!(
-                "character {} is not allowed: tags use A-Z, a-z, 0-9, `_`, `.`, `:` and `-`",
-                quoted_char(c)
-            )
-        })
-    };
-    match reason {
-        None => Ok(()),
-        Some(reason) => Err(Error::InvalidTag {
-            tag: tag.escape_default().to_string(),
-            reason,
-        }),
-    }
-}
-
-/// Checks a SQL table name: 1 to 63 bytes of `A-Z a-z 0-9 _`, starting with a letter or `_`.
-///
-/// The table name is formatted into SQL text (identifiers cannot be bound parameters), so this
-/// grammar is deliberately narrower than what databases accept; the name is quoted as well.
-///
-/// ```
-/// use idmint_core::segment::validate_table;
-/// assert!(validate_table("idmint_segments").is_ok());
-/// assert!(validate_table("segments; DROP TABLE users").is_err());
-/// ```
-pub fn validate_table(table: &str) -> Result<()> {
-    let ok = !table.is_empty()
-        && table.len() <= MAX_TABLE_LEN
-        && (table.as_bytes()[0].is_ascii_alphabetic() || table.as_bytes()[0] == b'_')
-        && table
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::InvalidTag {
-            tag: table.escape_default().to_string(),
-            reason: format!(
-                "a table name is 1 to {MAX_TABLE_LEN} bytes of A-Z, a-z, 0-9 and `_`, starting with a letter or `_`"
-            ),
-        })
-    }
-}
 
 /// How to create a tag: its first ID, its step (IDs per store round trip) and a description.
 ///
@@ -110,10 +44,10 @@ pub struct TagSpec {
 }
 
 /// The step of a tag created without one (Leaf's default is 1000 too).
-pub const DEFAULT_STEP: u64 = crate::remote::SEGMENT_DEFAULT_STEP;
+pub const DEFAULT_STEP: u64 = crate::rules::SEGMENT_DEFAULT_STEP;
 
 /// The largest step a tag or a client may use: segments are addressed by 44-bit offsets.
-pub const MAX_STEP: u64 = 1 << 40;
+pub const MAX_STEP: u64 = crate::rules::SEGMENT_MAX_STEP;
 
 impl TagSpec {
     /// A tag starting at 1 with step [`DEFAULT_STEP`] and no description.
@@ -369,32 +303,6 @@ fn check_description(description: &str) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
-    check_step_wide(name, step.into()).map(|_| ())
-}
-
-/// A step (or a count of IDs) as a binding receives it, any whole number: `1..=2^40`
-/// ([`MAX_STEP`]), so one below 0 or above `u64::MAX` gets the same error as one the core's
-/// `u64` holds, showing the value as given.
-///
-/// ```
-/// use idmint_core::segment::check_step_wide;
-/// assert_eq!(check_step_wide("max_step", 5_000)?, 5_000);
-/// let err = check_step_wide("max_step", -3).unwrap_err();
-/// assert_eq!(err.to_string(), "invalid argument `max_step` = -3: 1..=1099511627776");
-/// # Ok::<(), idmint_core::Error>(())
-/// ```
-pub fn check_step_wide(name: &str, step: i128) -> Result<u64> {
-    match u64::try_from(step) {
-        Ok(s) if (1..=MAX_STEP).contains(&s) => Ok(s),
-        _ => Err(Error::InvalidArgument {
-            name: name.into(),
-            value: step.to_string(),
-            expected: format!("1..={MAX_STEP}"),
-        }),
-    }
-}
-
 /// Checks a count asked of a store, and returns the highest `max_id` that can still grow by it.
 pub(crate) fn check_count(count: u64) -> Result<i64> {
     if !(1..=MAX_STEP).contains(&count) {
@@ -410,51 +318,6 @@ pub(crate) fn check_count(count: u64) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tags() {
-        for ok in ["a", "orders", "Orders-2024.v1:eu_west", &"x".repeat(128)] {
-            validate_tag(ok).unwrap();
-        }
-        for bad in [
-            "",
-            "-a",
-            "_a",
-            "a b",
-            "a'b",
-            "a\"b",
-            "a;b",
-            "a{b}",
-            "é",
-            "a\0",
-            &"x".repeat(129),
-        ] {
-            assert_eq!(
-                validate_tag(bad).unwrap_err().kind(),
-                "invalid_tag",
-                "{bad:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn tables() {
-        for ok in ["t", "_t", "idmint_segments", &"t".repeat(63)] {
-            validate_table(ok).unwrap();
-        }
-        for bad in [
-            "",
-            "1t",
-            "a-b",
-            "a.b",
-            "a\"b",
-            "a`b",
-            "a b",
-            &"t".repeat(64),
-        ] {
-            assert!(validate_table(bad).is_err(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn spec_bounds() {

@@ -11,7 +11,8 @@
 //! drawn as `n × delta` contiguous IDs, which hold exactly `n` of them.
 
 use super::store::IdRange;
-use super::tag::{check_step, MAX_STEP};
+use super::tag::MAX_STEP;
+use crate::rules::check_step;
 use crate::{Error, Result};
 
 /// Share of a segment, in percent, after which Tinyid's client fetches the next one (Tinyid's

@@ -13,7 +13,7 @@
 //! When a range is used up, a caller that finds the next slot filled moves the word to
 //! `(gen + 1, 0)` with a compare-and-swap (the others retry); the caller whose offset crosses
 //! the refill share (20% by default) starts the background refill (module `refill`) of the
-//! slot after it.
+//! slot after it. What a refill fetches (its step) is the refill's decision, not the buffer's.
 
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -21,7 +21,6 @@ use std::time::Instant;
 
 use tokio::sync::Notify;
 
-use super::refill::Options;
 use crate::segment::store::IdRange;
 use crate::{Error, Result};
 
@@ -246,27 +245,6 @@ impl TagState {
         self.base_step.store(step, Ordering::Relaxed);
         self.step.store(step, Ordering::Relaxed);
         *lock(&self.last_fetch) = None;
-    }
-
-    /// Leaf's dynamic step: double when the last range lasted under `grow_below`, halve when
-    /// over `shrink_above`, within `base_step..=max_step`.
-    pub(super) fn plan_step(&self, opts: &Options, now: Instant) -> u64 {
-        let base = self.base_step();
-        let cur = self.step.load(Ordering::Relaxed).max(base);
-        let top = opts.max_step.max(base);
-        match *lock(&self.last_fetch) {
-            None => cur,
-            Some(prev) => {
-                let lasted = now.saturating_duration_since(prev);
-                if lasted < opts.grow_below {
-                    cur.saturating_mul(2).min(top)
-                } else if lasted > opts.shrink_above {
-                    (cur / 2).max(base)
-                } else {
-                    cur
-                }
-            }
-        }
     }
 
     pub(super) fn signal(&self) {

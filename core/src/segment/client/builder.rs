@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use tokio::runtime::{Handle, Runtime};
 
+use super::handles::SegmentClient;
 use super::refill::{Life, Options, Shared};
-use super::SegmentClient;
+use crate::rules::check_step;
+use crate::segment::open::open_store_timeout;
 use crate::segment::store::SegmentStore;
-use crate::segment::tag::{check_step, validate_tag};
-use crate::segment::StoreOptions;
+use crate::store::{background_runtime, describe_url, validate_tag, StoreOptions};
 use crate::{Error, Result};
 
 /// Options of a [`SegmentClient`]; every one has a default.
@@ -287,7 +288,7 @@ impl SegmentClientBuilder {
     /// ```
     pub fn connect_blocking(mut self) -> Result<SegmentClient> {
         self.check()?;
-        let rt = crate::segment::background_runtime("idmint-segment")?;
+        let rt = background_runtime("idmint-segment")?;
         let store = match self.store.take() {
             Some(store) => store,
             None => {
@@ -296,14 +297,14 @@ impl SegmentClientBuilder {
                 let timeout = self.opts.op_timeout;
                 let (tx, rx) = std::sync::mpsc::sync_channel(1);
                 rt.spawn(async move {
-                    let _ = tx.send(crate::segment::open_store_timeout(&url, &opts, timeout).await);
+                    let _ = tx.send(open_store_timeout(&url, &opts, timeout).await);
                 });
                 match rx.recv_timeout(timeout * 2 + Duration::from_secs(1)) {
                     Ok(r) => r?,
                     Err(_) => {
                         rt.shutdown_background();
                         return Err(Error::StoreUnavailable {
-                            store: crate::segment::describe_url(self.url.as_deref().unwrap_or("")),
+                            store: describe_url(self.url.as_deref().unwrap_or("")),
                             reason: "opening the store did not finish".into(),
                         });
                     }
@@ -330,8 +331,7 @@ impl SegmentClientBuilder {
             Some(store) => store,
             None => {
                 let url = self.url.clone().unwrap_or_default();
-                crate::segment::open_store_timeout(&url, &self.store_opts, self.opts.op_timeout)
-                    .await?
+                open_store_timeout(&url, &self.store_opts, self.opts.op_timeout).await?
             }
         };
         Ok(self.finish(store, Handle::current(), None))

@@ -6,7 +6,7 @@
 //! blocks each ID costs a load of the client's live word (so a closed client or a forked child
 //! still refuses) and an increment of the cursor's own counter.
 
-use super::TagHandle;
+use super::handles::TagHandle;
 use crate::{Error, Result};
 
 /// One owner's cursor over a tag, made by [`TagHandle::cursor`]: takes `block` contiguous IDs

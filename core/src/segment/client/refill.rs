@@ -1,5 +1,6 @@
 //! The refill: the state a client shares with its tags and background tasks, and the task
-//! that fetches a tag's next range from the store, with retries and the dynamic step.
+//! that fetches a tag's next range from the store, with retries and the dynamic step (how
+//! many IDs to fetch, decided here from the tag's buffer, which knows nothing of it).
 //!
 //! Store I/O runs on a tokio runtime: the client's own single worker thread when built with
 //! [`SegmentClientBuilder::connect_blocking`](super::SegmentClientBuilder::connect_blocking)
@@ -16,8 +17,9 @@ use tokio::runtime::{Handle, Runtime};
 
 use super::buffer::{lock, TagState};
 use crate::segment::store::{IdRange, SegmentStore, TagInfo};
-use crate::segment::tag::{validate_tag, TagSpec, TagUpdate, DEFAULT_STEP, MAX_STEP};
-use crate::{remote, Error, Result};
+use crate::segment::tag::{TagSpec, TagUpdate, DEFAULT_STEP, MAX_STEP};
+use crate::store::validate_tag;
+use crate::{rules, Error, Result};
 
 /// What the builder sets; the defaults are those [`SegmentClient::builder`] documents.
 ///
@@ -40,16 +42,16 @@ pub(super) struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            // The numbers the browser's client reads too (crate::remote).
-            refill_at: remote::SEGMENT_REFILL_AT as u8,
+            // The numbers the browser's client reads too (crate::rules).
+            refill_at: rules::SEGMENT_REFILL_AT as u8,
             max_step: 1_000_000,
             default_step: DEFAULT_STEP,
             auto_create: true,
             default_tag: None,
-            max_wait: Duration::from_millis(remote::SEGMENT_MAX_WAIT_MS),
-            op_timeout: Duration::from_millis(remote::SEGMENT_OP_TIMEOUT_MS),
-            retry_min: Duration::from_millis(remote::SEGMENT_RETRY_MIN_MS),
-            retry_max: Duration::from_millis(remote::SEGMENT_RETRY_MAX_MS),
+            max_wait: Duration::from_millis(rules::SEGMENT_MAX_WAIT_MS),
+            op_timeout: Duration::from_millis(rules::SEGMENT_OP_TIMEOUT_MS),
+            retry_min: Duration::from_millis(rules::SEGMENT_RETRY_MIN_MS),
+            retry_max: Duration::from_millis(rules::SEGMENT_RETRY_MAX_MS),
             grow_below: Duration::from_secs(15 * 60),
             shrink_above: Duration::from_secs(30 * 60),
         }
@@ -310,9 +312,7 @@ async fn refill_task(shared: Arc<Shared>, st: Arc<TagState>) {
     let mut backoff = shared.opts.retry_min;
     while !shared.is_closed() {
         // Within the store's largest request (an `http(s)://` store's server `max_count`).
-        let count = st
-            .plan_step(&shared.opts, Instant::now())
-            .min(shared.store.max_count());
+        let count = plan_step(&st, &shared.opts, Instant::now()).min(shared.store.max_count());
         let issued_before = st.high_water.load(Ordering::Acquire);
         let started = Instant::now();
         match shared.allocate(&st.name, count).await {
@@ -342,4 +342,25 @@ async fn refill_task(shared: Arc<Shared>, st: Arc<TagState>) {
     }
     st.refilling.store(false, Ordering::Release);
     st.signal();
+}
+
+/// Leaf's dynamic step: double when the last range lasted under `grow_below`, halve when
+/// over `shrink_above`, within `base_step..=max_step`.
+fn plan_step(st: &TagState, opts: &Options, now: Instant) -> u64 {
+    let base = st.base_step();
+    let cur = st.step.load(Ordering::Relaxed).max(base);
+    let top = opts.max_step.max(base);
+    match *lock(&st.last_fetch) {
+        None => cur,
+        Some(prev) => {
+            let lasted = now.saturating_duration_since(prev);
+            if lasted < opts.grow_below {
+                cur.saturating_mul(2).min(top)
+            } else if lasted > opts.shrink_above {
+                (cur / 2).max(base)
+            } else {
+                cur
+            }
+        }
+    }
 }

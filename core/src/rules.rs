@@ -1,25 +1,26 @@
-//! The rules of a client whose I/O is not Rust's: the browser package's lease and segment client
-//! (`idmint-web`, its HTTP over `fetch`, in JavaScript) talks to `idmint serve` itself and reads
-//! every number and text it needs from here (the wasm extras module exports
-//! [`rules_json`] and [`client_error`]), so that JavaScript does the I/O, the timers and the
-//! conversions, and decides nothing.
+//! The rules and limits of idmint's clients, each number in one place: the lease keeper's
+//! timings (module `lease`: renew every TTL/3, a lease counts as lost a margin of TTL/5
+//! before it ends, a failed renewal is retried after TTL/10, one store call may take TTL/4),
+//! the segment client's defaults and bounds (module `segment`: the next range is fetched
+//! once 20 % of the current one is used, steps are 1..=2^40, …), and the checks the bindings
+//! apply to what their callers give ([`check_step_wide`], [`check_option`]).
 //!
-//! The core's own lease keeper and segment client are built on these same constants (one place
-//! for each number), so the browser's client follows their rules: the lease keeper's
-//! ([`crate::lease`]: renew every TTL/3, a lease counts as lost a margin of TTL/5 before it
-//! ends, a failed renewal is retried after TTL/10, one store call may take TTL/4) and the
-//! segment client's ([`crate::segment`]: the next range is fetched once 20 % of the current one
-//! is used, …).
+//! The core's lease keeper and segment client are built on these constants, and so is a client
+//! whose I/O is not Rust's: the browser package's lease and segment client (`idmint-web`, its
+//! HTTP over `fetch`, in JavaScript) talks to `idmint serve` itself and reads every number and
+//! text it needs from here (the wasm extras module exports [`rules_json`] and
+//! [`client_error`]), so that JavaScript does the I/O, the timers and the conversions, and
+//! decides nothing. (The module was `idmint_core::remote`, a path that still works.)
 //!
 //! ```
-//! use idmint_core::remote;
-//! assert_eq!(remote::lease_renew_ms(9_000), 3_000);
-//! assert_eq!(remote::lease_margin_ms(10_000), 2_000);
-//! let e = remote::client_error("store_unavailable", &["http://127.0.0.1:8080", "connection refused"]);
+//! use idmint_core::rules;
+//! assert_eq!(rules::lease_renew_ms(9_000), 3_000);
+//! assert_eq!(rules::lease_margin_ms(10_000), 2_000);
+//! let e = rules::client_error("store_unavailable", &["http://127.0.0.1:8080", "connection refused"]);
 //! assert_eq!(e.kind(), "store_unavailable");
 //! ```
 
-use crate::Error;
+use crate::{Error, Result};
 
 /// A lease is renewed every TTL / this.
 pub const LEASE_RENEW_DIVISOR: u64 = 3;
@@ -33,8 +34,7 @@ pub const LEASE_OP_TIMEOUT_DIVISOR: u64 = 4;
 pub const LEASE_MIN_TTL_MS: u64 = 300;
 /// The longest TTL a lease may have (a day).
 pub const LEASE_MAX_TTL_MS: u64 = 86_400_000;
-/// The TTL of a lease unless set (the core's [`crate::lease::DEFAULT_TTL`] with feature
-/// `segment`).
+/// The TTL of a lease unless set (the core's `lease::DEFAULT_TTL`, feature `segment`).
 pub const LEASE_DEFAULT_TTL_MS: u64 = 10_000;
 
 /// The share of a range used, in percent, when the next one is fetched.
@@ -62,7 +62,7 @@ pub const LOST_TAKEN: &str = "the store no longer holds the lease";
 /// How often a lease of `ttl_ms` is renewed, ms.
 ///
 /// ```
-/// assert_eq!(idmint_core::remote::lease_renew_ms(10_000), 3_333);
+/// assert_eq!(idmint_core::rules::lease_renew_ms(10_000), 3_333);
 /// ```
 pub fn lease_renew_ms(ttl_ms: u64) -> u64 {
     ttl_ms / LEASE_RENEW_DIVISOR
@@ -71,7 +71,7 @@ pub fn lease_renew_ms(ttl_ms: u64) -> u64 {
 /// How long before a lease of `ttl_ms` ends, unrenewed, its holder stops, ms.
 ///
 /// ```
-/// assert_eq!(idmint_core::remote::lease_margin_ms(30_000), 6_000);
+/// assert_eq!(idmint_core::rules::lease_margin_ms(30_000), 6_000);
 /// ```
 pub fn lease_margin_ms(ttl_ms: u64) -> u64 {
     ttl_ms / LEASE_MARGIN_DIVISOR
@@ -80,7 +80,7 @@ pub fn lease_margin_ms(ttl_ms: u64) -> u64 {
 /// Every rule above as one JSON object, for a client in another language (the browser's).
 ///
 /// ```
-/// let rules = idmint_core::remote::rules_json();
+/// let rules = idmint_core::rules::rules_json();
 /// assert!(rules.contains("\"lease_renew_divisor\":3"));
 /// assert!(rules.starts_with('{') && rules.ends_with('}'));
 /// ```
@@ -131,7 +131,7 @@ pub fn rules_json() -> String {
 /// Any other kind, or a field that does not read, is `invalid_argument` naming it.
 ///
 /// ```
-/// use idmint_core::remote::client_error;
+/// use idmint_core::rules::client_error;
 /// let e = client_error("lease_lost", &["7", "http://ids", "not renewed in time"]);
 /// assert!(e.to_string().contains("not renewed in time"), "{e}");
 /// assert_eq!(client_error("nope", &[]).kind(), "invalid_argument");
@@ -142,7 +142,7 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
     let bad = || Error::InvalidArgument {
         name: "kind".into(),
         value: format!("{kind}: {}", fields.join(", ")),
-        expected: "a kind of idmint_core::remote::client_error with its fields".into(),
+        expected: "a kind of idmint_core::rules::client_error with its fields".into(),
     };
     match kind {
         "store_unavailable" => Error::StoreUnavailable {
@@ -204,8 +204,37 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
     }
 }
 
-/// The largest step a tag may have (the core's segment `MAX_STEP`).
+/// The largest step a tag or a segment client may use (`segment::MAX_STEP`): segments are
+/// addressed by 44-bit offsets.
 pub const SEGMENT_MAX_STEP: u64 = 1 << 40;
+
+/// A step checked as [`check_step_wide`] checks it, for callers that hold a `u64`.
+#[cfg(feature = "segment")]
+pub(crate) fn check_step(name: &str, step: u64) -> Result<()> {
+    check_step_wide(name, step.into()).map(|_| ())
+}
+
+/// A step (or a count of IDs) as a binding receives it, any whole number: `1..=2^40`
+/// ([`SEGMENT_MAX_STEP`]), so one below 0 or above `u64::MAX` gets the same error as one the
+/// core's `u64` holds, showing the value as given.
+///
+/// ```
+/// use idmint_core::rules::check_step_wide;
+/// assert_eq!(check_step_wide("max_step", 5_000)?, 5_000);
+/// let err = check_step_wide("max_step", -3).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid argument `max_step` = -3: 1..=1099511627776");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn check_step_wide(name: &str, step: i128) -> Result<u64> {
+    match u64::try_from(step) {
+        Ok(s) if (1..=SEGMENT_MAX_STEP).contains(&s) => Ok(s),
+        _ => Err(Error::InvalidArgument {
+            name: name.into(),
+            value: step.to_string(),
+            expected: format!("1..={SEGMENT_MAX_STEP}"),
+        }),
+    }
+}
 
 /// An option of the browser's client, given as decimal text, checked as the core's builders
 /// check theirs: `refillAt` (0..=99), `defaultStep`, `maxStep` and `n` (1..=2^40),
@@ -213,13 +242,13 @@ pub const SEGMENT_MAX_STEP: u64 = 1 << 40;
 /// (a node value, 0..=2^62-1), `id` (an ID as a JavaScript number: at most 2^53-1).
 ///
 /// ```
-/// use idmint_core::remote::check_option;
+/// use idmint_core::rules::check_option;
 /// assert_eq!(check_option("refillAt", "20")?, 20);
 /// assert_eq!(check_option("refillAt", "100").unwrap_err().kind(), "invalid_argument");
 /// assert_eq!(check_option("id", "9007199254740993").unwrap_err().kind(), "value_out_of_range");
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
-pub fn check_option(name: &str, value: &str) -> crate::Result<u64> {
+pub fn check_option(name: &str, value: &str) -> Result<u64> {
     let (lo, hi, expected): (i64, i64, &str) = match name {
         "refillAt" => (0, 99, "a share in percent, 0..=99"),
         "defaultStep" | "maxStep" | "n" => (1, SEGMENT_MAX_STEP as i64, "a step 1..=2^40"),
@@ -252,17 +281,6 @@ pub fn check_option(name: &str, value: &str) -> crate::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(feature = "segment")]
-    #[test]
-    fn defaults_are_the_stores_clients() {
-        assert_eq!(
-            LEASE_DEFAULT_TTL_MS,
-            crate::lease::DEFAULT_TTL.as_millis() as u64
-        );
-        assert_eq!(SEGMENT_DEFAULT_STEP, crate::segment::DEFAULT_STEP);
-        assert_eq!(SEGMENT_MAX_STEP, crate::segment::MAX_STEP);
-    }
 
     #[test]
     fn every_listed_kind_is_built() {

@@ -18,7 +18,8 @@ use std::time::Duration;
 use sqlx::any::{AnyArguments, AnyPoolOptions, AnyQueryResult, AnyRow};
 use sqlx::{Any, AnyPool, Row};
 
-use crate::segment::{describe_url, validate_table, Engine};
+use super::names::validate_table;
+use super::url::{describe_url, Engine};
 use crate::{Error, Result};
 
 /// The SQL engine a URL names, and what its SQL says differently.

@@ -12,7 +12,7 @@
 //! - `redis+cluster://[user:pass@]h1:p1,h2:p2[/]`, `rediss+cluster://…`: a Redis Cluster, any of
 //!   its nodes as a start; the redis crate's cluster client follows `MOVED` and `ASK`.
 //!
-//! Options: `ca=`, `cert=`, `key=` (TLS files, see [`redis_client`](super::redis_client)) and
+//! Options: `ca=`, `cert=`, `key=` (TLS files, see [`redis_client`]) and
 //! `replicas=N`, the replicas that must hold every write before it counts (`WAIT N`): 1 by
 //! default on Sentinel and Cluster, 0 on one server.
 //!
@@ -34,7 +34,7 @@ use redis::{
 };
 use tokio::sync::Mutex;
 
-use super::describe_url;
+use super::url::describe_url;
 use crate::{Error, Result};
 
 /// The TLS options of a Redis URL: the CA that signs the servers' certificates (instead of the
@@ -632,6 +632,32 @@ impl redis::ConnectionLike for SyncConn {
             SyncConn::Cluster(c) => c.is_open(),
         }
     }
+}
+
+/// The one way a single Redis server's URL becomes a client: `redis://…` plain, `rediss://…`
+/// over TLS (rustls), with `?ca=PATH` (the CA file; default: the system's roots) and
+/// `?cert=PATH&key=PATH` (a client certificate). Other query parameters go to the redis crate.
+/// Errors name the server without its credentials, and the file that could not be read. The
+/// stores also take Sentinel and Cluster URLs (`redis+sentinel://…`, `redis+cluster://…`,
+/// docs/segments.md), which are not one server and are refused here.
+///
+/// ```
+/// let err = idmint_core::segment::redis_client("redis://:pw@h:1?ca=/x.pem").unwrap_err();
+/// assert!(err.to_string().contains("rediss://"), "{err}");
+/// assert!(!err.to_string().contains("pw"));
+/// let err = idmint_core::segment::redis_client("rediss://h:1?ca=/no/such.pem").unwrap_err();
+/// assert!(err.to_string().contains("/no/such.pem"), "{err}");
+/// assert!(idmint_core::segment::redis_client("rediss://h:1").is_ok());
+/// assert!(idmint_core::segment::redis_client("redis+cluster://h:1,h:2").is_err());
+/// ```
+pub fn redis_client(url: &str) -> Result<Client> {
+    let target = Target::parse(url, Duration::from_secs(2))?;
+    let describe = describe_url(url);
+    target.into_single().ok_or_else(|| Error::InvalidArgument {
+        name: "url".into(),
+        value: describe,
+        expected: "a single server's redis:// or rediss:// URL".into(),
+    })
 }
 
 /// A Redis target with one async connection, opened on first use and dropped after any

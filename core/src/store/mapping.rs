@@ -10,7 +10,7 @@
 //! `v + 1 ..= v + n`, which is also what idmint's own table means. Reading one kind of row
 //! with the other meaning would hand out one ID twice at every range boundary.
 
-use super::tag::validate_table;
+use super::names::validate_table;
 use crate::{Error, Result};
 
 /// What a mapped table's `max_id` column holds.

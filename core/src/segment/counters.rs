@@ -10,12 +10,13 @@ use std::time::Instant;
 
 use arc_swap::ArcSwapOption;
 
-use super::template::{DailyCounter, MemoryDailyCounter, Template};
+use super::client::{SegmentClient, TagHandle};
+use super::tag::TagSpec;
 use crate::clock::Clock;
 use crate::error::quoted;
-use crate::segment::{
-    check_step, check_step_wide, validate_tag, Engine, SegmentClient, TagHandle, TagSpec,
-};
+use crate::rules::{check_step, check_step_wide};
+use crate::store::{validate_tag, Engine};
+use crate::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::{Error, Result};
 
 /// The step of day tags when none is given: small, because numbers a client holds at the end
@@ -454,11 +455,11 @@ impl DailyCounter for SegmentDailyCounter {
 /// ```
 #[cfg(feature = "redis")]
 pub struct RedisDailyCounter {
-    target: crate::segment::redis_link::Target,
-    count: crate::segment::redis_link::Lua,
+    target: crate::store::Target,
+    count: crate::store::Lua,
     /// Connections kept for reuse, and the fork generation they were opened in: a forked child
     /// opens its own (the parent's sockets are shared with it) and leaves the parent's alone.
-    idle: Mutex<(u64, Vec<crate::segment::redis_link::SyncConn>)>,
+    idle: Mutex<(u64, Vec<crate::store::SyncConn>)>,
     describe: String,
     key_prefix: String,
     ttl_ms: u64,
@@ -503,11 +504,11 @@ impl RedisDailyCounter {
     /// ```
     pub fn connect(url: &str, name: &str, opts: &DailyCounterOptions) -> Result<Self> {
         check_name(name)?;
-        let describe = crate::segment::describe_url(url);
-        let target = crate::segment::redis_link::Target::parse(url, opts.timeout)?;
+        let describe = crate::store::describe_url(url);
+        let target = crate::store::Target::parse(url, opts.timeout)?;
         let counter = RedisDailyCounter {
             target,
-            count: crate::segment::redis_link::Lua::new(COUNT),
+            count: crate::store::Lua::new(COUNT),
             idle: Mutex::new((crate::fork::watch(), Vec::new())),
             describe,
             key_prefix: format!("{}{name}:", opts.redis_prefix),
@@ -550,7 +551,7 @@ impl RedisDailyCounter {
             })
     }
 
-    fn open(&self, deadline: Instant) -> Result<crate::segment::redis_link::SyncConn> {
+    fn open(&self, deadline: Instant) -> Result<crate::store::SyncConn> {
         let conn = self
             .target
             .connect_sync(self.left(deadline, "connecting")?)
@@ -558,7 +559,7 @@ impl RedisDailyCounter {
         Ok(conn)
     }
 
-    fn put_back(&self, conn: crate::segment::redis_link::SyncConn) {
+    fn put_back(&self, conn: crate::store::SyncConn) {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
         if idle.1.len() < IDLE_CONNECTIONS {
             idle.1.push(conn);

@@ -1,0 +1,95 @@
+//! Opening a lease store by URL ([`open_lease_store`]), and listing one's leases for callers
+//! without a runtime ([`list_leases`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+#[cfg(feature = "http")]
+use super::http::HttpLeaseStore;
+use super::memory::MemoryLeaseStore;
+#[cfg(feature = "redis")]
+use super::redis::RedisLeaseStore;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+use super::sql::SqlLeaseStore;
+use super::store::{LeaseInfo, LeaseStore};
+use crate::store::{describe_url, Engine, StoreOptions};
+use crate::{Error, Result};
+
+/// Opens a lease store by URL: `memory:` (a fresh store for this process), `sqlite:PATH`,
+/// `postgres://…`, `mysql://…` (table `idmint_workers`, or `?table=…`, created if missing) or
+/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`), or an `idmint serve` at
+/// `http(s)://host:port?token=…` ([`HttpLeaseStore`], feature `http`). The same URLs as the
+/// segment stores, and the same features.
+///
+/// ```
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// let store = idmint_core::lease::open_lease_store("memory:").await?;
+/// assert_eq!(store.describe(), "memory:");
+/// let err = idmint_core::lease::open_lease_store("ftp://x").await.unwrap_err();
+/// assert_eq!(err.kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
+    let (engine, opts, url) = plan_lease_store(url)?;
+    let _ = &opts;
+    match engine {
+        Engine::Memory => Ok(MemoryLeaseStore::new()),
+        #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
+            Ok(Arc::new(SqlLeaseStore::connect(&url, &opts).await?))
+        }
+        #[cfg(feature = "redis")]
+        Engine::Redis => Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "http")]
+        Engine::Http => Ok(Arc::new(HttpLeaseStore::open(&url)?)),
+        #[allow(unreachable_patterns)]
+        other => Err(other.missing(&url, "store")),
+    }
+}
+
+/// What [`open_lease_store`] makes of a URL before it connects: the engine, the options with
+/// the URL's parameters applied, and the URL the driver gets. A table or prefix the URL does
+/// not name stays unset: the lease store fills in its own ([`DEFAULT_LEASE_TABLE`],
+/// [`DEFAULT_LEASE_PREFIX`]), as it does for options given in code.
+///
+/// [`DEFAULT_LEASE_TABLE`]: super::DEFAULT_LEASE_TABLE
+/// [`DEFAULT_LEASE_PREFIX`]: super::DEFAULT_LEASE_PREFIX
+pub(crate) fn plan_lease_store(url: &str) -> Result<(Engine, StoreOptions, String)> {
+    let (opts, url) = StoreOptions::default().apply_url(url)?;
+    let engine = Engine::of(&url, "store")?;
+    Ok((engine, opts, url))
+}
+
+/// How long [`list_leases`] may take when the caller gives no bound (the bindings' `lease_list`
+/// default): opening the store and one query.
+pub const DEFAULT_LIST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The leases of the store at `url` (see [`open_lease_store`]), for callers without a tokio
+/// runtime (the Python, Node and JVM packages, the CLI): opens the store on a runtime of its
+/// own, lists, and closes it, within `timeout` in all.
+///
+/// ```
+/// let leases = idmint_core::lease::list_leases("memory:", std::time::Duration::from_secs(5))?;
+/// assert!(leases.is_empty());
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn list_leases(url: &str, timeout: Duration) -> Result<Vec<LeaseInfo>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::InvalidArgument {
+            name: "runtime".into(),
+            value: "a current-thread runtime".into(),
+            expected: format!("a runtime the OS can start ({e})"),
+        })?;
+    let listed = rt.block_on(async {
+        tokio::time::timeout(timeout, async { open_lease_store(url).await?.list().await }).await
+    });
+    listed.unwrap_or_else(|_| {
+        Err(Error::StoreUnavailable {
+            store: describe_url(url),
+            reason: format!("listing leases took over {} ms", timeout.as_millis()),
+        })
+    })
+}

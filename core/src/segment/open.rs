@@ -1,0 +1,98 @@
+//! Opening a segment store by URL ([`open_store`]), and the URL the CLI uses without one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+#[cfg(feature = "http")]
+use super::http::HttpStore;
+#[cfg(feature = "redis")]
+use super::redis::RedisStore;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+use super::sql::SqlStore;
+use super::store::{MemoryStore, SegmentStore};
+use crate::store::{describe_url, Engine, StoreOptions};
+use crate::{Error, Result};
+
+/// The store URL the CLI uses when none is given: a SQLite file in the working directory.
+pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
+
+/// Opens a store by URL:
+///
+/// | URL | store | feature |
+/// | --- | --- | --- |
+/// | `memory:` | [`MemoryStore`] (this process only) | `segment` |
+/// | `sqlite:PATH`, `sqlite://PATH`, `sqlite::memory:` | SQLite file, created if missing | `sqlite` |
+/// | `postgres://user:pass@host:port/db`, `postgresql://…` | PostgreSQL | `postgres` |
+/// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
+/// | `redis://[:pass@]host:port[/db]`, `rediss://…` (TLS: [`redis_client`](super::redis_client)) | Redis | `redis` |
+/// | `http://host:port[/prefix]`, `https://…` (`?token=`, `?ca=`) | an `idmint serve` ([`HttpStore`]) | `http` |
+///
+/// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
+/// are read and removed; the rest go to the driver (TLS: PostgreSQL `sslmode=…&sslrootcert=…`,
+/// MySQL `ssl-mode=…&ssl-ca=…`, docs/segments.md). SQL stores create their table if missing.
+///
+/// ```
+/// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # rt.block_on(async {
+/// use idmint_core::segment::{open_store, StoreOptions};
+/// let store = open_store("memory:", &StoreOptions::default()).await?;
+/// assert_eq!(store.describe(), "memory:");
+/// let err = open_store("ftp://x", &StoreOptions::default()).await.unwrap_err();
+/// assert_eq!(err.kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+/// ```
+pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
+    let (engine, opts, url) = plan_store(url, opts)?;
+    // A build with no SQL or Redis store still checks the options (above), but has no use for them.
+    #[cfg(not(any(
+        feature = "sqlite",
+        feature = "postgres",
+        feature = "mysql",
+        feature = "redis"
+    )))]
+    let _ = opts;
+    match engine {
+        Engine::Memory => Ok(MemoryStore::new()),
+        #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+        Engine::Sqlite | Engine::Postgres | Engine::MySql => {
+            Ok(Arc::new(SqlStore::connect(&url, &opts).await?))
+        }
+        #[cfg(feature = "redis")]
+        Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "http")]
+        Engine::Http => Ok(Arc::new(HttpStore::open(&url)?)),
+        #[allow(unreachable_patterns)]
+        other => Err(other.missing(&url, "store")),
+    }
+}
+
+/// What [`open_store`] makes of a URL before it connects: the engine, the options with the
+/// URL's parameters applied, and the URL the driver gets. Pure, so it is fuzzed on its own.
+pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
+    let (opts, url) = opts.clone().apply_url(url)?;
+    let engine = Engine::of(&url, "store")?;
+    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis | Engine::Http) {
+        return Err(Error::InvalidArgument {
+            name: "schema".into(),
+            value: describe_url(&url),
+            expected: "a SQL store URL: only SQL stores map an existing table".into(),
+        });
+    }
+    Ok((engine, opts, url))
+}
+
+/// [`open_store`] within `timeout`: a store that does not answer is `store_unavailable`.
+pub(crate) async fn open_store_timeout(
+    url: &str,
+    opts: &StoreOptions,
+    timeout: Duration,
+) -> Result<Arc<dyn SegmentStore>> {
+    tokio::time::timeout(timeout, open_store(url, opts))
+        .await
+        .unwrap_or_else(|_| {
+            Err(Error::StoreUnavailable {
+                store: describe_url(url),
+                reason: format!("no connection within {} ms", timeout.as_millis()),
+            })
+        })
+}

@@ -1,0 +1,50 @@
+//! The store layer: everything that *reaches* a store, beneath the segment stores
+//! ([`crate::segment`]), the lease stores ([`crate::lease`]), the shared daily counters and
+//! [`RedisSnowflake`](crate::RedisSnowflake), which use it and never each other:
+//!
+//! - `url`: a URL's kind of store (memory, SQLite, PostgreSQL, MySQL, Redis, HTTP) and how
+//!   messages show it ([`describe_url`]);
+//! - `options`: how to reach a store ([`StoreOptions`]), whose table and key prefix default
+//!   to those of the kind of store opened; `mapping`: an existing SQL table's columns
+//!   ([`TableMapping`]); `names`: the tag and table names that reach a store;
+//! - `sql`: one SQL table, for every engine, with its pool (features `sqlite`, `postgres`,
+//!   `mysql`); `redis`: the Redis link, one server, Sentinel or Cluster, with writes that
+//!   survive a failover (feature `redis`); `http`: the link to an `idmint serve` (feature
+//!   `http`);
+//! - `runtime`: the future store calls return ([`StoreFuture`]) and the runtime blocking
+//!   clients run them on.
+//!
+//! Its public items are re-exported where users have always found them: `segment::…` and,
+//! for the lease stores' options, `lease::…`.
+
+#[cfg(feature = "http")]
+mod http;
+mod mapping;
+mod names;
+mod options;
+#[cfg(feature = "redis")]
+mod redis;
+mod runtime;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+mod sql;
+mod url;
+
+#[cfg(feature = "http")]
+pub(crate) use http::HttpLink;
+#[cfg(all(feature = "http", feature = "fuzzing"))]
+pub(crate) use http::HttpTarget;
+#[cfg(feature = "http")]
+pub use http::TOKEN_VAR;
+pub use mapping::{MaxIdMeaning, TableMapping};
+pub use names::{validate_table, validate_tag, MAX_TABLE_LEN, MAX_TAG_LEN};
+pub use options::StoreOptions;
+#[cfg(feature = "redis")]
+pub use redis::redis_client;
+#[cfg(feature = "redis")]
+pub(crate) use redis::{Call, Lua, RedisConn, SyncConn, Target, Topology};
+pub(crate) use runtime::background_runtime;
+pub use runtime::StoreFuture;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+pub(crate) use sql::{Bind, Dialect, Pooling, SqlTable};
+pub use url::describe_url;
+pub(crate) use url::Engine;

@@ -1,0 +1,25 @@
+//! How store calls run: the future every store method returns, and the one-worker runtime on
+//! which clients without a runtime of their own (blocking callers: Python, the JVM) run them.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::{Error, Result};
+
+/// The future a store method returns ([`SegmentStore`](crate::segment::SegmentStore),
+/// [`LeaseStore`](crate::lease::LeaseStore)): boxed, so stores can be chosen at run time.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// The one-worker runtime a blocking client runs its store calls and background tasks on.
+pub(crate) fn background_runtime(thread_name: &str) -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name(thread_name)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::InvalidArgument {
+            name: "runtime".into(),
+            value: "1 worker thread".into(),
+            expected: format!("a runtime the OS can start ({e})"),
+        })
+}

@@ -1,0 +1,5 @@
+mod one;
+mod two;
+
+pub use one::One;
+pub use two::Two;

@@ -1,0 +1,3 @@
+use crate::segment::Tag;
+
+pub struct Lease(pub Tag);

@@ -1,0 +1,3 @@
+mod lease;
+mod segment;
+mod store;

@@ -1,0 +1,5 @@
+mod tag;
+
+pub use tag::Tag;
+
+pub struct Options;

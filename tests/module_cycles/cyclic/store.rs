@@ -1,0 +1,7 @@
+mod conn;
+
+pub(crate) struct Options;
+
+pub(crate) fn open() {
+    conn::connect();
+}

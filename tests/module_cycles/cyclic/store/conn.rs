@@ -1,0 +1,3 @@
+pub(crate) fn connect() -> super::Options {
+    super::Options
+}
