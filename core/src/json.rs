@@ -40,107 +40,113 @@
 //! [`Decoded`]: crate::formats::Decoded
 //! [`Format::name`]: crate::formats::Format::name
 
-use std::fmt;
+pub use ids::IdsAs;
 
-use crate::error::quoted;
-use crate::Error;
+/// `IdsAs` in a module of its own, so the serializer and the schema below use it without
+/// using this facade.
+mod ids {
+    use std::fmt;
 
-/// How a JSON answer writes 64-bit integers (the [module docs](self) say why): `?ids=` of
-/// `idmint serve`'s `/v1` API and `--ids` of `idmint parse`.
-///
-/// ```
-/// use idmint_core::json::IdsAs;
-/// assert_eq!(IdsAs::default(), IdsAs::String);
-/// assert_eq!("number".parse::<IdsAs>()?, IdsAs::Number);
-/// assert!(IdsAs::String.quotes_ids());
-/// assert!(!IdsAs::String.quotes_part(1));
-/// assert!(IdsAs::String.quotes_part(1 << 53));
-/// assert!(!IdsAs::Number.quotes_ids());
-/// # Ok::<(), idmint_core::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(
-    feature = "openapi",
-    schema(description = "How IDs are written in JSON: `string` (default) or `number`")
-)]
-pub enum IdsAs {
-    /// `"123"`.
-    #[default]
-    String,
-    /// `123`.
-    Number,
-}
+    use crate::error::quoted;
+    use crate::Error;
 
-impl IdsAs {
-    /// Both, in the order of their names' documentation.
-    ///
-    /// ```
-    /// assert_eq!(idmint_core::json::IdsAs::ALL.len(), 2);
-    /// ```
-    pub const ALL: [IdsAs; 2] = [IdsAs::String, IdsAs::Number];
-
-    /// The name `?ids=` and `--ids` take.
-    ///
-    /// ```
-    /// assert_eq!(idmint_core::json::IdsAs::Number.name(), "number");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            IdsAs::String => "string",
-            IdsAs::Number => "number",
-        }
-    }
-
-    /// Whether IDs are written as decimal strings: every one of them, small or large, so that a
-    /// field's type does not change with its value.
-    ///
-    /// ```
-    /// assert!(idmint_core::json::IdsAs::String.quotes_ids());
-    /// ```
-    pub const fn quotes_ids(self) -> bool {
-        matches!(self, IdsAs::String)
-    }
-
-    /// Whether a whole number that is not an ID (a node field, a counter, a 100-ns count) is
-    /// written as a decimal string: only above 2^53 − 1, where a double would round it.
+    /// How a JSON answer writes 64-bit integers (the [module docs](super) say why): `?ids=` of
+    /// `idmint serve`'s `/v1` API and `--ids` of `idmint parse`.
     ///
     /// ```
     /// use idmint_core::json::IdsAs;
-    /// assert!(!IdsAs::String.quotes_part(idmint_core::args::MAX_EXACT_DOUBLE));
-    /// assert!(!IdsAs::Number.quotes_part(u64::MAX));
+    /// assert_eq!(IdsAs::default(), IdsAs::String);
+    /// assert_eq!("number".parse::<IdsAs>()?, IdsAs::Number);
+    /// assert!(IdsAs::String.quotes_ids());
+    /// assert!(!IdsAs::String.quotes_part(1));
+    /// assert!(IdsAs::String.quotes_part(1 << 53));
+    /// assert!(!IdsAs::Number.quotes_ids());
+    /// # Ok::<(), idmint_core::Error>(())
     /// ```
-    pub const fn quotes_part(self, value: u64) -> bool {
-        matches!(self, IdsAs::String) && value > crate::args::MAX_EXACT_DOUBLE
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+    #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+    #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+    #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(description = "How IDs are written in JSON: `string` (default) or `number`")
+    )]
+    pub enum IdsAs {
+        /// `"123"`.
+        #[default]
+        String,
+        /// `123`.
+        Number,
     }
-}
 
-impl fmt::Display for IdsAs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    impl IdsAs {
+        /// Both, in the order of their names' documentation.
+        ///
+        /// ```
+        /// assert_eq!(idmint_core::json::IdsAs::ALL.len(), 2);
+        /// ```
+        pub const ALL: [IdsAs; 2] = [IdsAs::String, IdsAs::Number];
+
+        /// The name `?ids=` and `--ids` take.
+        ///
+        /// ```
+        /// assert_eq!(idmint_core::json::IdsAs::Number.name(), "number");
+        /// ```
+        pub const fn name(self) -> &'static str {
+            match self {
+                IdsAs::String => "string",
+                IdsAs::Number => "number",
+            }
+        }
+
+        /// Whether IDs are written as decimal strings: every one of them, small or large, so that a
+        /// field's type does not change with its value.
+        ///
+        /// ```
+        /// assert!(idmint_core::json::IdsAs::String.quotes_ids());
+        /// ```
+        pub const fn quotes_ids(self) -> bool {
+            matches!(self, IdsAs::String)
+        }
+
+        /// Whether a whole number that is not an ID (a node field, a counter, a 100-ns count) is
+        /// written as a decimal string: only above 2^53 − 1, where a double would round it.
+        ///
+        /// ```
+        /// use idmint_core::json::IdsAs;
+        /// assert!(!IdsAs::String.quotes_part(idmint_core::args::MAX_EXACT_DOUBLE));
+        /// assert!(!IdsAs::Number.quotes_part(u64::MAX));
+        /// ```
+        pub const fn quotes_part(self, value: u64) -> bool {
+            matches!(self, IdsAs::String) && value > crate::args::MAX_EXACT_DOUBLE
+        }
     }
-}
 
-impl std::str::FromStr for IdsAs {
-    type Err = Error;
+    impl fmt::Display for IdsAs {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.name())
+        }
+    }
 
-    /// A choice by its [`IdsAs::name`].
-    ///
-    /// ```
-    /// let err = "numbers".parse::<idmint_core::json::IdsAs>().unwrap_err();
-    /// assert_eq!(err.to_string(), "invalid argument `ids` = \"numbers\": string or number");
-    /// ```
-    fn from_str(s: &str) -> crate::Result<IdsAs> {
-        IdsAs::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| Error::InvalidArgument {
-                name: "ids".into(),
-                value: quoted(s),
-                expected: "string or number".into(),
-            })
+    impl std::str::FromStr for IdsAs {
+        type Err = Error;
+
+        /// A choice by its [`IdsAs::name`].
+        ///
+        /// ```
+        /// let err = "numbers".parse::<idmint_core::json::IdsAs>().unwrap_err();
+        /// assert_eq!(err.to_string(), "invalid argument `ids` = \"numbers\": string or number");
+        /// ```
+        fn from_str(s: &str) -> crate::Result<IdsAs> {
+            IdsAs::ALL
+                .into_iter()
+                .find(|a| a.name() == s)
+                .ok_or_else(|| Error::InvalidArgument {
+                    name: "ids".into(),
+                    value: quoted(s),
+                    expected: "string or number".into(),
+                })
+        }
     }
 }
 
