@@ -17,6 +17,21 @@ serve_ready_port() {
     sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"[^\"]*:\([0-9][0-9]*\)\".*/\1/p" "$2"
 }
 
+# serve_waiting PID LOG DEADLINE GONE LATE: fails, printing the server's log, when the process
+# exited (GONE says before what) or the deadline (in $SECONDS) passed (LATE says what is missing).
+serve_waiting() {
+    local pid=$1 log=$2 deadline=$3 gone=$4 late=$5
+    if ! kill -0 "$pid" 2>/dev/null; then
+        echo "idmint serve (PID $pid) $gone; its log:" >&2
+    elif [ "$SECONDS" -ge "$deadline" ]; then
+        echo "idmint serve (PID $pid): $late; its log:" >&2
+    else
+        return 0
+    fi
+    cat "$log" >&2
+    return 1
+}
+
 serve_ready() {
     local pid=$1 file=$2 log=$3 limit=${4:-180}
     local deadline=$((SECONDS + limit))
@@ -24,16 +39,8 @@ serve_ready() {
     SERVE_ADMIN_PORT=
     # The file appears whole (the server renames it into place) once both listeners are bound.
     until [ -s "$file" ]; do
-        if ! kill -0 "$pid" 2>/dev/null; then
-            echo "idmint serve (PID $pid) exited before it was ready; its log:" >&2
-            cat "$log" >&2
-            return 1
-        fi
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "idmint serve (PID $pid) wrote no ready file ($file) in $limit s; its log:" >&2
-            cat "$log" >&2
-            return 1
-        fi
+        serve_waiting "$pid" "$log" "$deadline" "exited before it was ready" \
+            "wrote no ready file ($file) in $limit s" || return 1
         sleep 0.05
     done
     SERVE_PORT=$(serve_ready_port listen "$file")
@@ -44,16 +51,8 @@ serve_ready() {
     fi
     # Ready once /readyz answers 200 (the server's own lease and tags are in).
     until curl -fs -o /dev/null --max-time 5 "http://127.0.0.1:$SERVE_ADMIN_PORT/readyz"; do
-        if ! kill -0 "$pid" 2>/dev/null; then
-            echo "idmint serve (PID $pid) exited before /readyz answered 200; its log:" >&2
-            cat "$log" >&2
-            return 1
-        fi
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "idmint serve (PID $pid): /readyz not 200 in $limit s; its log:" >&2
-            cat "$log" >&2
-            return 1
-        fi
+        serve_waiting "$pid" "$log" "$deadline" "exited before /readyz answered 200" \
+            "/readyz not 200 in $limit s" || return 1
         sleep 0.1
     done
 }
