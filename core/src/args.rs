@@ -95,6 +95,63 @@ pub fn request_count(value: Option<u64>, max: usize) -> Result<usize> {
     }
 }
 
+/// How a stream of IDs is cut into messages (`idmint serve`'s gRPC `StreamIds`): `count` IDs
+/// in all, or with 0 as many as the caller reads until it cancels; messages of `batch` IDs (0:
+/// [`StreamPlan::DEFAULT_BATCH`], at most the server's `max`), the last one shorter when
+/// `count` is not a multiple.
+///
+/// ```
+/// use idmint_core::args::StreamPlan;
+/// let plan = StreamPlan::new(2500, 0, 100_000)?;
+/// assert_eq!((plan.batch(0), plan.batch(1000), plan.batch(2000), plan.batch(2500)), (Some(1000), Some(1000), Some(500), None));
+/// let forever = StreamPlan::new(0, 64, 100_000)?;
+/// assert_eq!(forever.batch(u64::MAX - 1), Some(64));
+/// assert_eq!(StreamPlan::new(1, 100_001, 100_000).unwrap_err().to_string(), "invalid argument `batch` = 100001: a count 1..=100000 (0: 1000)");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamPlan {
+    /// IDs in all; `None`: until the caller cancels.
+    pub total: Option<u64>,
+    /// IDs per message.
+    pub batch: usize,
+}
+
+impl StreamPlan {
+    /// The batch of a request that names none: big enough that a message's framing is lost in
+    /// its IDs, small enough that the first arrives at once.
+    pub const DEFAULT_BATCH: usize = 1000;
+
+    /// The plan of a request (`count` 0: unbounded; `batch` 0: the default, capped at `max`).
+    pub fn new(count: u64, batch: u64, max: usize) -> Result<StreamPlan> {
+        let max = max.clamp(1, MAX_COUNT);
+        let batch = match batch {
+            0 => Self::DEFAULT_BATCH.min(max),
+            b if b <= max as u64 => b as usize,
+            b => {
+                return Err(count_error(
+                    "batch",
+                    b.into(),
+                    format!("a count 1..={max} (0: {})", Self::DEFAULT_BATCH.min(max)),
+                ))
+            }
+        };
+        Ok(StreamPlan {
+            total: (count != 0).then_some(count),
+            batch,
+        })
+    }
+
+    /// The size of the message after `sent` IDs, `None` once the stream is complete.
+    pub fn batch(&self, sent: u64) -> Option<usize> {
+        match self.total {
+            None => Some(self.batch),
+            Some(total) if sent >= total => None,
+            Some(total) => Some((total - sent).min(self.batch as u64) as usize),
+        }
+    }
+}
+
 /// A list of `n` copies of `zero` for a call to fill with IDs: `n` checked by [`count`] (the
 /// error names the argument `n`), and allocated fallibly, so a count the process cannot hold
 /// is an error, never an abort.

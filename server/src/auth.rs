@@ -9,7 +9,9 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::http::HeaderMap;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
@@ -165,17 +167,77 @@ fn digest_of(hex_text: &str) -> Result<[u8; 32], String> {
 }
 
 struct Token {
-    name: String,
+    name: Arc<str>,
     digest: [u8; 32],
     scopes: Vec<Scope>,
     limiter: Option<DefaultDirectRateLimiter>,
 }
 
-/// Who made a request: a token's name, or `anonymous` when the API is open.
+/// Who made a request: a token, or no one when the API is open. Shares the token's name, so
+/// authorizing allocates nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    /// The token's configured name.
-    pub name: String,
+pub struct Caller(Option<Arc<str>>);
+
+impl Caller {
+    /// The token's configured name, or `anonymous` when the API is open.
+    ///
+    /// ```
+    /// let auth = idmint_server::auth::Auth::new(&[])?;
+    /// let caller = auth.check_token(None, idmint_server::auth::Need::Lease)?;
+    /// assert_eq!(caller.name(), "anonymous");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn name(&self) -> &str {
+        self.0.as_deref().unwrap_or("anonymous")
+    }
+}
+
+/// A request's `Authorization` header, as an extractor: the one header value (a reference to
+/// the bytes hyper read, not a copy of the header map), read by [`Auth::check`].
+#[derive(Debug, Clone, Default)]
+pub struct Bearer(Option<HeaderValue>);
+
+impl Bearer {
+    /// The `Authorization` header of `headers`.
+    ///
+    /// ```
+    /// use axum::http::{header, HeaderMap};
+    /// let mut h = HeaderMap::new();
+    /// h.insert(header::AUTHORIZATION, "bearer  s3cret ".parse()?);
+    /// assert_eq!(idmint_server::auth::Bearer::of(&h).token(), Some("s3cret"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn of(headers: &HeaderMap) -> Bearer {
+        Bearer(headers.get(header::AUTHORIZATION).cloned())
+    }
+
+    /// The token presented: the header's value after `Bearer ` (the scheme's name is
+    /// case-insensitive, RFC 7235), trimmed; `None` without one.
+    pub fn token(&self) -> Option<&str> {
+        token_of(self.0.as_ref()?.to_str().ok()?)
+    }
+}
+
+/// The token of an `Authorization` value (HTTP's header, gRPC's metadata): what follows a
+/// `Bearer ` of any case, trimmed.
+///
+/// ```
+/// assert_eq!(idmint_server::auth::token_of("BEARER abc"), Some("abc"));
+/// assert_eq!(idmint_server::auth::token_of("Basic abc"), None);
+/// ```
+pub fn token_of(value: &str) -> Option<&str> {
+    value
+        .get(..7)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
+        .map(|_| value[7..].trim())
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Bearer::of(&parts.headers))
+    }
 }
 
 /// The tokens in force. Replaced whole on SIGHUP ([`crate::Server::reload`]).
@@ -186,7 +248,7 @@ pub struct Auth {
 impl std::fmt::Debug for Auth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Names only: a digest is not a secret, but there is no reason to print it either.
-        let names: Vec<_> = self.tokens.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<_> = self.tokens.iter().map(|t| &*t.name).collect();
         f.debug_struct("Auth").field("tokens", &names).finish()
     }
 }
@@ -199,7 +261,7 @@ impl Auth {
     /// use sha2::{Digest, Sha256};
     /// let sha256 = hex::encode(Sha256::digest(b"s3cret"));
     /// let auth = Auth::new(&[TokenConfig { name: "jobs".into(), sha256, scopes: vec!["lease".into()], rate_per_sec: 0 }])?;
-    /// assert_eq!(auth.check_token(Some("s3cret"), Need::Lease)?.name, "jobs");
+    /// assert_eq!(auth.check_token(Some("s3cret"), Need::Lease)?.name(), "jobs");
     /// assert_eq!(auth.check_token(Some("s3cret"), Need::Admin).unwrap_err().kind(), "forbidden");
     /// assert_eq!(auth.check_token(Some("nope"), Need::Lease).unwrap_err().kind(), "unauthorized");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -209,7 +271,7 @@ impl Auth {
         for t in configs {
             check_token_config(t)?;
             tokens.push(Token {
-                name: t.name.clone(),
+                name: t.name.as_str().into(),
                 digest: digest_of(&t.sha256)?,
                 scopes: t
                     .scopes
@@ -229,26 +291,14 @@ impl Auth {
     }
 
     /// Authorizes a request by its `Authorization: Bearer …` header.
-    pub fn check(&self, headers: &HeaderMap, need: Need<'_>) -> Result<Caller, ApiError> {
-        let presented = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            // The scheme's name is case-insensitive (RFC 7235).
-            .and_then(|v| {
-                v.get(..7)
-                    .filter(|scheme| scheme.eq_ignore_ascii_case("bearer "))
-                    .map(|_| &v[7..])
-            })
-            .map(str::trim);
-        self.check_token(presented, need)
+    pub fn check(&self, presented: &Bearer, need: Need<'_>) -> Result<Caller, ApiError> {
+        self.check_token(presented.token(), need)
     }
 
     /// Authorizes a token given some other way (Tinyid's `token` parameter, gRPC metadata).
     pub fn check_token(&self, presented: Option<&str>, need: Need<'_>) -> Result<Caller, ApiError> {
         if self.is_open() {
-            return Ok(Caller {
-                name: "anonymous".into(),
-            });
+            return Ok(Caller(None));
         }
         let Some(presented) = presented.filter(|p| !p.is_empty()) else {
             return Err(ApiError::Unauthorized(
@@ -279,14 +329,12 @@ impl Auth {
             if let Err(not_until) = limiter.check() {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
                 return Err(ApiError::RateLimited {
-                    token: token.name.clone(),
+                    token: token.name.to_string(),
                     retry_after_s: wait.as_secs() + 1,
                 });
             }
         }
-        Ok(Caller {
-            name: token.name.clone(),
-        })
+        Ok(Caller(Some(token.name.clone())))
     }
 }
 

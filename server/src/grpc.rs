@@ -21,10 +21,11 @@ use axum::Router;
 use tonic::server::NamedService;
 use tonic::{Request, Response, Status};
 
+use idmint_core::args::StreamPlan;
 use idmint_core::formats::{Decoded, PartValue};
 use idmint_core::lease::ClientLease;
 
-use crate::auth::Need;
+use crate::auth::{Caller, Need};
 use crate::error::ApiError;
 use crate::Server;
 
@@ -83,16 +84,9 @@ struct Grpc {
     server: Arc<Server>,
 }
 
-/// The token of the `authorization` metadata (`Bearer TOKEN`).
+/// The token of the `authorization` metadata (`Bearer TOKEN`), read as HTTP's header is.
 fn bearer<T>(req: &Request<T>) -> Option<&str> {
-    req.metadata()
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        })
-        .map(str::trim)
+    crate::auth::token_of(req.metadata().get("authorization")?.to_str().ok()?)
 }
 
 /// proto3's 0 is "absent".
@@ -110,7 +104,7 @@ impl Grpc {
         route: &str,
         req: Request<M>,
         need: fn(&M) -> Need<'_>,
-        work: impl FnOnce(String, M) -> Fut,
+        work: impl FnOnce(Caller, M) -> Fut,
     ) -> Result<Response<T>, Status>
     where
         Fut: Future<Output = Result<T, ApiError>>,
@@ -121,7 +115,7 @@ impl Grpc {
             .auth()
             .check_token(bearer(&req), need(req.get_ref()))
         {
-            Ok(caller) => work(caller.name, req.into_inner()).await,
+            Ok(caller) => work(caller, req.into_inner()).await,
             Err(e) => Err(e),
         };
         let status = match &outcome {
@@ -300,6 +294,39 @@ impl pb::ids_server::Ids for Grpc {
         .await
     }
 
+    type StreamIdsStream = IdStream;
+
+    async fn stream_ids(
+        &self,
+        req: Request<pb::StreamRequest>,
+    ) -> Result<Response<IdStream>, Status> {
+        self.call(
+            "/idmint.v1.Ids/StreamIds",
+            req,
+            |m| match m.kind() {
+                pb::StreamKind::Segment => Need::mint("segment", &m.tag),
+                pb::StreamKind::Snowflake => Need::mint("snowflake", ""),
+                // Only the `mint` scope passes; the call is then refused for its kind.
+                pb::StreamKind::Unspecified => Need::mint("", ""),
+            },
+            |_, m| async move {
+                let kind = match m.kind() {
+                    pb::StreamKind::Segment => Stream::Segment(m.tag),
+                    pb::StreamKind::Snowflake => Stream::Snowflake,
+                    pb::StreamKind::Unspecified => {
+                        return Err(ApiError::BadRequest(format!(
+                            "`kind` = {}: STREAM_KIND_SEGMENT (1) or STREAM_KIND_SNOWFLAKE (2)",
+                            m.kind
+                        )))
+                    }
+                };
+                let plan = StreamPlan::new(m.count, m.batch, self.server.ids.max_count)?;
+                Ok(id_stream(self.server.clone(), kind, plan))
+            },
+        )
+        .await
+    }
+
     async fn parse(
         &self,
         req: Request<pb::ParseRequest>,
@@ -315,6 +342,50 @@ impl pb::ids_server::Ids for Grpc {
         )
         .await
     }
+}
+
+/// The messages of a `StreamIds` call.
+type IdStream =
+    std::pin::Pin<Box<dyn futures_core::Stream<Item = Result<pb::IdList, Status>> + Send>>;
+
+/// What a stream mints.
+enum Stream {
+    Segment(String),
+    Snowflake,
+}
+
+/// The messages of a stream, each minted when the transport asks for it (tonic polls the
+/// stream as HTTP/2's window lets it send): IDs already minted when the client cancels are
+/// dropped with the stream, never handed to anyone else. A draining server ends an unbounded
+/// stream with `UNAVAILABLE`, so the client reconnects to a server that is ready.
+fn id_stream(server: Arc<Server>, kind: Stream, plan: StreamPlan) -> IdStream {
+    let what = Arc::new((server, kind));
+    Box::pin(futures_util::stream::unfold(Some(0u64), move |sent| {
+        let what = what.clone();
+        async move {
+            let (server, kind) = &*what;
+            let n = plan.batch(sent?)?;
+            if !server
+                .ids
+                .accepting
+                .load(std::sync::atomic::Ordering::Acquire)
+            {
+                return Some((Err(ApiError::ShuttingDown.grpc()), None));
+            }
+            let ids = match kind {
+                Stream::Segment(tag) => server
+                    .ids
+                    .segment_range(tag, Some(n as u64))
+                    .await
+                    .map(|r| r.into_iter().collect()),
+                Stream::Snowflake => server.ids.snowflakes(Some(n as u64)).await,
+            };
+            Some(match ids {
+                Ok(ids) => (Ok(pb::IdList { ids }), sent.map(|s| s + n as u64)),
+                Err(e) => (Err(ApiError::from(e).grpc()), None),
+            })
+        }
+    }))
 }
 
 #[tonic::async_trait]
@@ -338,7 +409,7 @@ impl pb::leases_server::Leases for Grpc {
                     None
                 };
                 let holder = if m.holder.is_empty() {
-                    &caller
+                    caller.name()
                 } else {
                     &m.holder
                 };

@@ -21,14 +21,14 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 
 use idmint_core::Layout;
 
-use crate::auth::Need;
+use crate::auth::{Bearer, Need};
 use crate::compat::{form_pairs, text, JSON_UTF8};
 use crate::error::ApiError;
 use crate::Server;
@@ -50,18 +50,18 @@ pub fn routes() -> Router<Arc<Server>> {
 /// `/api/segment/get/{key}`: one segment ID of tag `key`.
 async fn segment(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     key: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(key) = key?;
-    s.auth().check(&headers, Need::mint("segment", &key))?;
+    s.auth().check(&bearer, Need::mint("segment", &key))?;
     let range = s.ids.segment_range(&key, None).await?;
     Ok(text(range.start.to_string()))
 }
 
 /// `/api/snowflake/get/{key}`: one snowflake ID of the server's generator.
-async fn snowflake(State(s): State<Arc<Server>>, headers: HeaderMap) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::mint("snowflake", ""))?;
+async fn snowflake(State(s): State<Arc<Server>>, bearer: Bearer) -> Result<Response, ApiError> {
+    s.auth().check(&bearer, Need::mint("snowflake", ""))?;
     let ids = s.ids.snowflakes(None).await?;
     let id = ids.first().copied().ok_or_else(|| {
         ApiError::BadRequest("the snowflake generator returned no ID for a count of 1".into())
@@ -110,10 +110,10 @@ pub fn decode_body(id: u64) -> idmint_core::Result<String> {
 /// `/decodeSnowflakeId?snowflakeId=N`: Leaf's fixed layout, decomposed by core.
 async fn decode(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::Read)?;
+    s.auth().check(&bearer, Need::Read)?;
     let params = form_pairs(query.as_deref().unwrap_or(""));
     let text = params
         .iter()

@@ -24,6 +24,7 @@ pub mod admin;
 pub mod auth;
 pub mod compat;
 pub mod config;
+pub mod edge;
 pub mod error;
 pub mod grpc;
 pub mod leaf;
@@ -38,10 +39,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
-use axum::extract::{MatchedPath, Request, State};
-use axum::middleware::Next;
+use axum::extract::{MatchedPath, Request};
 use axum::response::Response;
-use axum::Router;
 
 use crate::auth::{Auth, SharedAuth};
 use crate::config::Config;
@@ -112,8 +111,9 @@ impl Server {
         Ok(())
     }
 
-    /// The API router: `/v1`, the compatible endpoints, gRPC, `/openapi.json`.
-    pub fn api_router(self: &Arc<Server>) -> Router {
+    /// The API service: `/v1`, the compatible endpoints, gRPC, `/openapi.json`, behind the
+    /// server's limits ([`edge::Edge`]) and, when configured, CORS.
+    pub fn api_router(self: &Arc<Server>) -> edge::ApiService {
         let mut api = v1::routes().merge(openapi::routes());
         if self.config.leaf.enabled {
             api = api.merge(leaf::routes());
@@ -122,26 +122,14 @@ impl Server {
             api = api.merge(tinyid::routes());
         }
         let api = api
-            .route_layer(axum::middleware::from_fn_with_state(self.clone(), observe))
+            .route_layer(Observe(self.clone()))
             .fallback(|| async { ApiError::NotFound("no such route: see /openapi.json".into()) })
-            .with_state(self.clone());
-        let limits = self.config.limits.clone();
-        let api = api
-            .merge(grpc::router(self.clone()))
-            .layer(tower_http::limit::RequestBodyLimitLayer::new(
-                limits.max_body_bytes,
-            ))
-            .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                Duration::from_millis(limits.request_timeout_ms),
-            ))
-            .layer(axum::middleware::map_response(move |r: Response| {
-                let limits = limits.clone();
-                async move { limit_bodies(r, &limits) }
-            }));
+            .with_state(self.clone())
+            .merge(grpc::router(self.clone()));
+        let edge = edge::Edge::new(api, self.clone());
         match cors(&self.config.http) {
-            Some(layer) => api.layer(layer),
-            None => api,
+            Some(layer) => tower::util::Either::Left(tower::Layer::layer(&layer, edge)),
+            None => tower::util::Either::Right(edge),
         }
     }
 }
@@ -183,58 +171,87 @@ pub fn cors(http: &config::HttpConfig) -> Option<tower_http::cors::CorsLayer> {
     )
 }
 
-/// The limit layers answer with an empty or plain-text body; give those answers the JSON error
-/// body every other refusal has.
-fn limit_bodies(response: Response, limits: &config::LimitsConfig) -> Response {
-    use axum::http::{header, StatusCode};
-    use axum::response::IntoResponse;
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| {
-            v.as_bytes().starts_with(b"application/json")
-                || v.as_bytes().starts_with(b"application/grpc")
-        });
-    if is_json {
-        return response;
-    }
-    match response.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::PayloadTooLarge(format!(
-                "the request body is larger than this server's limit of {} bytes (limits.max_body_bytes)",
-                limits.max_body_bytes
-            ))
-            .into_response()
+/// Counts every routed request by route pattern and status: a layer on each route (where
+/// the route's pattern is known), timing the handler.
+#[derive(Clone)]
+struct Observe(Arc<Server>);
+
+impl<S> tower::Layer<S> for Observe {
+    type Service = Observed<S>;
+
+    fn layer(&self, inner: S) -> Observed<S> {
+        Observed {
+            inner,
+            server: self.0.clone(),
         }
-        StatusCode::SERVICE_UNAVAILABLE => {
-            ApiError::Timeout(limits.request_timeout_ms).into_response()
-        }
-        _ => response,
     }
 }
 
-/// Counts every request by route pattern and status.
-async fn observe(State(s): State<Arc<Server>>, req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|m| m.as_str().to_owned())
-        .unwrap_or_default();
-    // Requests keep being answered while draining (readiness is off); an HTTP/1.1 answer then
-    // closes its connection, so the client opens a new one, to a server that is ready.
-    let http1 = req.version() == axum::http::Version::HTTP_11;
-    let mut response = next.run(req).await;
-    if http1 && !s.ids.accepting.load(std::sync::atomic::Ordering::Acquire) {
-        response.headers_mut().insert(
-            axum::http::header::CONNECTION,
-            axum::http::HeaderValue::from_static("close"),
-        );
+#[derive(Clone)]
+struct Observed<S> {
+    inner: S,
+    server: Arc<Server>,
+}
+
+impl<S> tower::Service<Request> for Observed<S>
+where
+    S: tower::Service<Request, Response = Response, Error = std::convert::Infallible>,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = Observing<S::Future>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
     }
-    // A Tinyid refusal is a 200 on the wire (its protocol's) but counts as what it stands for.
-    let status = compat::Outcome::status_of(&response);
-    s.ids.metrics.request(&route, status, started.elapsed());
-    response
+
+    fn call(&mut self, req: Request) -> Self::Future {
+        let route = req.extensions().get::<MatchedPath>().cloned();
+        Observing {
+            answer: self.inner.call(req),
+            started: Instant::now(),
+            route,
+            server: self.server.clone(),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    struct Observing<F> {
+        #[pin]
+        answer: F,
+        started: Instant,
+        route: Option<MatchedPath>,
+        server: Arc<Server>,
+    }
+}
+
+impl<F> std::future::Future for Observing<F>
+where
+    F: std::future::Future<Output = Result<Response, std::convert::Infallible>>,
+{
+    type Output = F::Output;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let this = self.project();
+        let response = std::task::ready!(this.answer.poll(cx));
+        if let (Ok(r), Some(route)) = (&response, this.route.as_ref()) {
+            // A Tinyid refusal is a 200 on the wire (its protocol's) but counts as what it
+            // stands for.
+            let status = compat::Outcome::status_of(r);
+            this.server
+                .ids
+                .metrics
+                .request(route.as_str(), status, this.started.elapsed());
+        }
+        std::task::Poll::Ready(response)
+    }
 }
 
 /// Runs the server until SIGTERM or SIGINT: opens the generators, serves the API and admin
@@ -251,7 +268,7 @@ mod tests {
     use axum::http::{header, Method, Request as HttpRequest, StatusCode};
     use tower::ServiceExt;
 
-    async fn router(origins: &[&str]) -> Router {
+    async fn router(origins: &[&str]) -> crate::edge::ApiService {
         let mut config = Config {
             store: "memory:".into(),
             ..Config::default()

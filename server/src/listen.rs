@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
-use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
@@ -77,13 +76,22 @@ pub fn tls_config(tls: &TlsConfig) -> Result<rustls::ServerConfig, String> {
 
 /// One accept loop: until `stop` turns true, then waits for the connections' requests in
 /// flight (at most `grace`).
-async fn serve(
+async fn serve<S>(
     listener: TcpListener,
-    app: Router,
+    app: S,
     tls: Option<SharedTls>,
     config: &Config,
     mut stop: watch::Receiver<bool>,
-) {
+) where
+    S: tower::Service<
+            axum::http::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
     let limits = &config.limits;
     let header_timeout = Duration::from_millis(limits.header_read_timeout_ms);
     let mut builder = auto::Builder::new(TokioExecutor::new());

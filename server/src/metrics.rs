@@ -5,15 +5,20 @@
 //! refills, the node lease, clock rollbacks and waits), written by a collector so the values
 //! are never a copy that could fall behind. Names follow `idmint_<thing>_<unit>_total`.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use arc_swap::ArcSwap;
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::encoding::{
+    DescriptorEncoder, EncodeLabelSet, EncodeMetric, MetricEncoder, NoLabelSet,
+};
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::ConstGauge;
-use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
-use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::{MetricType, TypedMetric};
 use prometheus_client::registry::{Registry, Unit};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -33,11 +38,126 @@ struct RouteLabels {
     route: String,
 }
 
-type LatencyFamily = Family<RouteLabels, Histogram, fn() -> Histogram>;
+/// The request-duration buckets' upper bounds: 20 µs .. ~0.65 s (a memory-served ID takes
+/// microseconds, a store refill milliseconds), then +Inf.
+const LATENCY_BUCKETS: usize = 16;
 
-fn latency_histogram() -> Histogram {
-    // 20 µs .. ~0.65 s: a memory-served ID takes microseconds, a store refill milliseconds.
-    Histogram::new(exponential_buckets(0.00002, 2.0, 16))
+fn latency_bounds() -> [f64; LATENCY_BUCKETS] {
+    std::array::from_fn(|i| 0.00002 * 2f64.powi(i as i32))
+}
+
+/// A request-duration histogram whose every observation is two relaxed atomic additions (its
+/// bucket and the sum), where prometheus-client's `Histogram` takes a lock: every request of
+/// every route observes one.
+#[derive(Clone, Debug, Default)]
+pub struct Latency(Arc<LatencyCells>);
+
+#[derive(Debug, Default)]
+struct LatencyCells {
+    /// Observations per bucket (not cumulative), the last one +Inf.
+    buckets: [AtomicU64; LATENCY_BUCKETS + 1],
+    sum_ns: AtomicU64,
+}
+
+impl Latency {
+    /// Counts one request that took `took`.
+    ///
+    /// ```
+    /// let l = idmint_server::metrics::Latency::default();
+    /// l.observe(std::time::Duration::from_micros(30));
+    /// assert_eq!(l.count(), 1);
+    /// ```
+    pub fn observe(&self, took: Duration) {
+        let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        // Bucket i holds (20 µs·2^(i-1), 20 µs·2^i]: the first bound at or above `ns`.
+        let i = (0..LATENCY_BUCKETS)
+            .find(|&i| ns <= 20_000u64 << i)
+            .unwrap_or(LATENCY_BUCKETS);
+        self.0.buckets[i].fetch_add(1, Ordering::Relaxed);
+        self.0.sum_ns.fetch_add(ns, Ordering::Relaxed);
+    }
+
+    /// Observations so far.
+    ///
+    /// ```
+    /// assert_eq!(idmint_server::metrics::Latency::default().count(), 0);
+    /// ```
+    pub fn count(&self) -> u64 {
+        self.0
+            .buckets
+            .iter()
+            .map(|b| b.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
+impl TypedMetric for Latency {
+    const TYPE: MetricType = MetricType::Histogram;
+}
+
+impl EncodeMetric for Latency {
+    fn encode(&self, mut encoder: MetricEncoder) -> Result<(), std::fmt::Error> {
+        let bounds = latency_bounds();
+        // Per bucket, not cumulative: the encoder sums them up as it writes.
+        let buckets: Vec<(f64, u64)> = self
+            .0
+            .buckets
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let upper = bounds.get(i).copied().unwrap_or(f64::INFINITY);
+                (upper, b.load(Ordering::Relaxed))
+            })
+            .collect();
+        let count = buckets.iter().map(|b| b.1).sum();
+        let sum = self.0.sum_ns.load(Ordering::Relaxed) as f64 / 1e9;
+        encoder.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
+}
+
+/// One route's handles, resolved the first time the route answers: a request then costs
+/// atomic additions, not a label lookup under the family's lock.
+#[derive(Debug)]
+pub struct RouteMeter {
+    route: String,
+    /// Status 200's counter, the status of nearly every answer (created on the first).
+    ok: OnceLock<Counter>,
+    latency: Latency,
+    requests: Family<RequestLabels, Counter>,
+}
+
+impl RouteMeter {
+    /// Counts one answer of this route.
+    pub fn record(&self, status: u16, took: Duration) {
+        if status == 200 {
+            self.ok.get_or_init(|| self.counter(200)).inc();
+        } else {
+            self.counter(status).inc();
+        }
+        self.latency.observe(took);
+    }
+
+    fn counter(&self, status: u16) -> Counter {
+        self.requests.get_or_create_owned(&RequestLabels {
+            route: self.route.clone(),
+            status,
+        })
+    }
+}
+
+/// `n` IDs of one kind and tag: a counter resolved once.
+#[derive(Debug, Clone)]
+pub struct Issued(Counter);
+
+impl Issued {
+    /// Adds `n` IDs handed out.
+    pub fn add(&self, n: u64) {
+        self.0.inc_by(n);
+    }
 }
 
 /// The listeners' metrics.
@@ -45,7 +165,10 @@ pub struct Metrics {
     registry: Registry,
     issued: Family<IssuedLabels, Counter>,
     requests: Family<RequestLabels, Counter>,
-    latency: LatencyFamily,
+    latency: Family<RouteLabels, Latency>,
+    /// Each route's handles, by route pattern: read without a lock, copied on the rare insert
+    /// (a route's first answer).
+    routes: ArcSwap<HashMap<String, Arc<RouteMeter>>>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -69,6 +192,9 @@ impl Metrics {
     /// m.request("/v1/segment/{tag}", 200, std::time::Duration::from_micros(40));
     /// let text = m.encode_static();
     /// assert!(text.contains("idmint_ids_issued_total{kind=\"segment\",tag=\"orders\"} 3"), "{text}");
+    /// assert!(text.contains("idmint_http_request_duration_seconds_bucket{le=\"0.00004\",route=\"/v1/segment/{tag}\"} 1"), "{text}");
+    /// assert!(text.contains("idmint_http_request_duration_seconds_bucket{le=\"+Inf\",route=\"/v1/segment/{tag}\"} 1"), "{text}");
+    /// assert!(text.contains("idmint_http_request_duration_seconds_count{route=\"/v1/segment/{tag}\"} 1"), "{text}");
     /// ```
     pub fn new() -> Metrics {
         let mut registry = Registry::default();
@@ -84,7 +210,7 @@ impl Metrics {
             "Requests answered, by route and HTTP status (gRPC calls by method)",
             requests.clone(),
         );
-        let latency: LatencyFamily = Family::new_with_constructor(latency_histogram);
+        let latency = Family::<RouteLabels, Latency>::default();
         registry.register_with_unit(
             "idmint_http_request_duration",
             "Time from request to response, by route",
@@ -96,32 +222,68 @@ impl Metrics {
             issued,
             requests,
             latency,
+            routes: ArcSwap::default(),
         }
+    }
+
+    /// The counter of IDs of `kind` (tag or template `tag`, empty for none), to keep and add
+    /// to ([`Metrics::issued`] looks it up each time).
+    ///
+    /// ```
+    /// let m = idmint_server::metrics::Metrics::new();
+    /// m.issued_counter("snowflake", "").add(2);
+    /// assert!(m.encode_static().contains("idmint_ids_issued_total{kind=\"snowflake\",tag=\"\"} 2"));
+    /// ```
+    pub fn issued_counter(&self, kind: &'static str, tag: &str) -> Issued {
+        Issued(self.issued.get_or_create_owned(&IssuedLabels {
+            kind,
+            tag: tag.to_string(),
+        }))
     }
 
     /// `n` IDs of `kind` (tag or template `tag`, empty for none) handed out.
     pub fn issued(&self, kind: &'static str, tag: &str, n: u64) {
-        self.issued
-            .get_or_create(&IssuedLabels {
-                kind,
-                tag: tag.to_string(),
-            })
-            .inc_by(n);
+        self.issued_counter(kind, tag).add(n);
     }
 
-    /// A request on `route` (its pattern, not the path: bounded labels) answered `status`.
+    /// The handles of `route` (its pattern, not the path: bounded labels), resolved on its
+    /// first answer and kept.
+    ///
+    /// ```
+    /// let m = idmint_server::metrics::Metrics::new();
+    /// let meter = m.route("/v1/snowflake");
+    /// meter.record(200, std::time::Duration::from_micros(40));
+    /// assert!(std::sync::Arc::ptr_eq(&meter, &m.route("/v1/snowflake")));
+    /// ```
+    pub fn route(&self, route: &str) -> Arc<RouteMeter> {
+        if let Some(m) = self.routes.load().get(route) {
+            return m.clone();
+        }
+        let meter = Arc::new(RouteMeter {
+            route: route.to_string(),
+            ok: OnceLock::new(),
+            latency: self.latency.get_or_create_owned(&RouteLabels {
+                route: route.to_string(),
+            }),
+            requests: self.requests.clone(),
+        });
+        // Two first answers at once may both build one; the map keeps the first stored, and
+        // both share the family's series anyway.
+        self.routes.rcu(|routes| {
+            let mut next = HashMap::clone(routes);
+            next.entry(route.to_string())
+                .or_insert_with(|| meter.clone());
+            next
+        });
+        self.routes.load().get(route).cloned().unwrap_or(meter)
+    }
+
+    /// A request on `route` answered `status`.
     pub fn request(&self, route: &str, status: u16, took: Duration) {
-        self.requests
-            .get_or_create(&RequestLabels {
-                route: route.to_string(),
-                status,
-            })
-            .inc();
-        self.latency
-            .get_or_create(&RouteLabels {
-                route: route.to_string(),
-            })
-            .observe(took.as_secs_f64());
+        match self.routes.load().get(route) {
+            Some(meter) => meter.record(status, took),
+            None => self.route(route).record(status, took),
+        }
     }
 
     /// The listeners' families alone, with the closing `# EOF`.
@@ -317,5 +479,40 @@ impl Collector for CoreState {
             &ConstCounter::new(self.stats.waits + self.object_id_waits),
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_buckets_are_upper_bounds_included() {
+        let m = Metrics::new();
+        for took in [20_000, 20_001, 655_360_000, 655_360_001] {
+            m.request("/r", 200, Duration::from_nanos(took));
+        }
+        let text = m.encode_static();
+        let bucket = |le: &str| {
+            let key =
+                format!("idmint_http_request_duration_seconds_bucket{{le=\"{le}\",route=\"/r\"}} ");
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&key))
+                .unwrap_or_else(|| panic!("{key} in {text}"));
+            line[key.len()..].parse::<u64>().expect("a count")
+        };
+        assert_eq!(bucket("0.00002"), 1, "{text}");
+        assert_eq!(bucket("0.00004"), 2, "{text}");
+        assert_eq!(bucket("0.65536"), 3, "{text}");
+        assert_eq!(bucket("+Inf"), 4, "{text}");
+        assert!(
+            text.contains("idmint_http_requests_total{route=\"/r\",status=\"200\"} 4"),
+            "{text}"
+        );
+        m.request("/r", 404, Duration::from_micros(1));
+        assert!(m
+            .encode_static()
+            .contains("idmint_http_requests_total{route=\"/r\",status=\"404\"} 1"));
     }
 }

@@ -2,11 +2,12 @@
 //! every listener (HTTP, gRPC, the compatible endpoints). Everything here is a core object or
 //! a call into one; the handlers only convert.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use arc_swap::ArcSwap;
 use idmint_core::health::health;
 use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
 use idmint_core::metrics::{observe_segments, observe_snowflake};
@@ -20,7 +21,7 @@ use idmint_core::{
 };
 
 use crate::config::{template_of, Config};
-use crate::metrics::Metrics;
+use crate::metrics::{Issued, Metrics};
 
 /// The generators, shared by every handler.
 pub struct Ids {
@@ -50,6 +51,26 @@ pub struct Ids {
     pub started: AtomicBool,
     /// Counters and histograms of the listeners.
     pub metrics: Metrics,
+    /// The tags asked for so far, each with its handle and its issued counter: a request for
+    /// one costs a lock-free map read, not the segment client's checks and locks and counter
+    /// lookups. Copied on the rare insert (a tag's first request).
+    tags: ArcSwap<HashMap<String, Arc<TagEntry>>>,
+    /// The issued counters of the kinds without a tag, each resolved on first use.
+    issued: [OnceLock<Issued>; 3],
+}
+
+/// A tag the server has served: its handle and its issued counter.
+struct TagEntry {
+    handle: TagHandle,
+    issued: Issued,
+}
+
+/// The kinds without a tag, indexing [`Ids::issued`].
+#[derive(Clone, Copy)]
+enum Untagged {
+    Snowflake,
+    ObjectId,
+    Uuid7,
 }
 
 impl std::fmt::Debug for Ids {
@@ -173,6 +194,8 @@ impl Ids {
             accepting: AtomicBool::new(true),
             started: AtomicBool::new(false),
             metrics: Metrics::new(),
+            tags: ArcSwap::default(),
+            issued: Default::default(),
         })
     }
 
@@ -198,15 +221,54 @@ impl Ids {
             })
     }
 
-    /// `count` segment IDs of `tag`, contiguous.
+    /// The issued counter of a kind without a tag.
+    fn issued(&self, kind: Untagged) -> &Issued {
+        let name = match kind {
+            Untagged::Snowflake => "snowflake",
+            Untagged::ObjectId => "objectid",
+            Untagged::Uuid7 => "uuid7",
+        };
+        self.issued[kind as usize].get_or_init(|| self.metrics.issued_counter(name, ""))
+    }
+
+    /// `tag`'s entry, loaded through the segment client the first time.
+    async fn tag_entry(&self, tag: &str) -> idmint_core::Result<Arc<TagEntry>> {
+        if let Some(e) = self.tags.load().get(tag) {
+            return Ok(e.clone());
+        }
+        let entry = Arc::new(TagEntry {
+            handle: self.tag(tag).await?,
+            issued: self.metrics.issued_counter("segment", tag),
+        });
+        self.tags.rcu(|tags| {
+            let mut next = HashMap::clone(tags);
+            next.entry(tag.to_string()).or_insert_with(|| entry.clone());
+            next
+        });
+        Ok(entry)
+    }
+
+    /// `count` segment IDs of `tag`, contiguous. IDs in memory are taken without waiting and
+    /// without cloning a handle; the rest waits on the segment client.
     pub async fn segment_range(
         &self,
         tag: &str,
         count: Option<u64>,
     ) -> idmint_core::Result<IdRange> {
-        let n = self.count(count)?;
-        let range = self.tag(tag).await?.next_ids_async(n as u64).await?;
-        self.metrics.issued("segment", tag, range.len());
+        let n = self.count(count)? as u64;
+        let waiting = match self.tags.load().get(tag) {
+            Some(e) => match e.handle.try_next_ids(n) {
+                Ok(range) => {
+                    e.issued.add(range.len());
+                    return Ok(range);
+                }
+                Err(idmint_core::Error::WouldBlock { .. }) => e.clone(),
+                Err(other) => return Err(other),
+            },
+            None => self.tag_entry(tag).await?,
+        };
+        let range = waiting.handle.next_ids_async(n).await?;
+        waiting.issued.add(range.len());
         Ok(range)
     }
 
@@ -223,7 +285,7 @@ impl Ids {
                 .await
                 .expect("minting does not panic")?
         };
-        self.metrics.issued("snowflake", "", ids.len() as u64);
+        self.issued(Untagged::Snowflake).add(ids.len() as u64);
         Ok(ids)
     }
 
@@ -234,14 +296,14 @@ impl Ids {
         while filled < out.len() {
             filled += self.object_ids.next_block(&mut out[filled..]);
         }
-        self.metrics.issued("objectid", "", out.len() as u64);
+        self.issued(Untagged::ObjectId).add(out.len() as u64);
         Ok(out)
     }
 
     /// `count` UUIDv7s.
     pub fn uuid7s(&self, count: Option<u64>) -> idmint_core::Result<Vec<Uuid7>> {
         let ids = self.uuids.next_uuids(self.count(count)?)?;
-        self.metrics.issued("uuid7", "", ids.len() as u64);
+        self.issued(Untagged::Uuid7).add(ids.len() as u64);
         Ok(ids)
     }
 

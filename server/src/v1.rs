@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
@@ -23,7 +23,7 @@ use idmint_core::wire::{
     UpdateTag,
 };
 
-use crate::auth::Need;
+use crate::auth::{Bearer, Need};
 use crate::error::{ApiError, ErrorBody};
 use crate::Server;
 
@@ -73,7 +73,7 @@ pub struct CountQuery {
 }
 
 /// A list of IDs, written straight into the body: a batch of 100 000 is one buffer, not
-/// 100 000 JSON values.
+/// 100 000 JSON values, and one ID is one allocation, handed to hyper as it is.
 fn id_list(
     key: &str,
     extra: &[(&str, &str)],
@@ -83,32 +83,38 @@ fn id_list(
     let quote = as_.unwrap_or_default().quotes_ids();
     // Room for every ID at its widest (20 digits, 2 quotes, a comma): one allocation, no copy
     // as a batch's body grows.
-    let mut out = String::with_capacity(64 + ids.size_hint().0 * 23);
-    out.push('{');
+    let mut out = Vec::with_capacity(64 + ids.size_hint().0 * 23);
+    out.push(b'{');
     for (k, v) in extra {
-        out.push_str(&serde_json::to_string(k).expect("a str serializes"));
-        out.push(':');
-        out.push_str(&serde_json::to_string(v).expect("a str serializes"));
-        out.push(',');
+        for text in [k, v] {
+            serde_json::to_writer(&mut out, text).expect("a str serializes");
+            out.push(b':');
+        }
+        *out.last_mut().expect("just written") = b',';
     }
-    out.push('"');
-    out.push_str(key);
-    out.push_str("\":[");
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":[");
     let mut buf = itoa::Buffer::new();
     for (i, id) in ids.enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         if quote {
-            out.push('"');
+            out.push(b'"');
         }
-        out.push_str(buf.format(id));
+        out.extend_from_slice(buf.format(id).as_bytes());
         if quote {
-            out.push('"');
+            out.push(b'"');
         }
     }
-    out.push_str("]}");
-    ([(header::CONTENT_TYPE, "application/json")], out).into_response()
+    out.extend_from_slice(b"]}");
+    let mut response = Response::new(axum::body::Body::from(out));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 fn text_list(ids: impl Iterator<Item = String>) -> Response {
@@ -182,12 +188,12 @@ fn numeric_id_list() -> utoipa::openapi::schema::Schema {
     security(("bearer" = [])))]
 async fn segment(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     tag: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let tag = name_of(tag)?;
-    s.auth().check(&headers, Need::mint("segment", &tag))?;
+    s.auth().check(&bearer, Need::mint("segment", &tag))?;
     let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(id_list("ids", &[("tag", &tag)], range.into_iter(), q.ids))
@@ -204,12 +210,12 @@ async fn segment(
     security(("bearer" = [])))]
 async fn segment_range(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     tag: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<RangeOut>, ApiError> {
     let tag = name_of(tag)?;
-    s.auth().check(&headers, Need::mint("segment", &tag))?;
+    s.auth().check(&bearer, Need::mint("segment", &tag))?;
     let Query(q) = q?;
     let range = s.ids.segment_range(&tag, q.count).await?;
     Ok(Json(RangeOut::of(&tag, range)))
@@ -227,11 +233,11 @@ async fn segment_range(
     security(("bearer" = [])))]
 async fn segment_tag(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     tag: Result<Path<String>, PathRejection>,
 ) -> Result<Json<TagOut>, ApiError> {
     let tag = name_of(tag)?;
-    s.auth().check(&headers, Need::mint("segment", &tag))?;
+    s.auth().check(&bearer, Need::mint("segment", &tag))?;
     let mut out = TagOut::from(s.ids.tag_info(&tag).await?);
     out.max_count = Some(s.ids.max_count as u64);
     Ok(Json(out))
@@ -246,10 +252,10 @@ async fn segment_tag(
     security(("bearer" = [])))]
 async fn snowflake(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::mint("snowflake", ""))?;
+    s.auth().check(&bearer, Need::mint("snowflake", ""))?;
     let Query(q) = q?;
     let ids = s.ids.snowflakes(q.count).await?;
     Ok(id_list("ids", &[], ids.into_iter(), q.ids))
@@ -263,10 +269,10 @@ async fn snowflake(
     security(("bearer" = [])))]
 async fn object_id(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::mint("objectid", ""))?;
+    s.auth().check(&bearer, Need::mint("objectid", ""))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.object_ids(q.count)?.iter().map(|o| o.to_hex()),
@@ -281,10 +287,10 @@ async fn object_id(
     security(("bearer" = [])))]
 async fn uuid7(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::mint("uuid7", ""))?;
+    s.auth().check(&bearer, Need::mint("uuid7", ""))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.uuid7s(q.count)?.iter().map(|u| u.to_string()),
@@ -301,12 +307,12 @@ async fn uuid7(
     security(("bearer" = [])))]
 async fn orders(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     name: Result<Path<String>, PathRejection>,
     q: Result<Query<CountQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let name = name_of(name)?;
-    s.auth().check(&headers, Need::mint("orders", &name))?;
+    s.auth().check(&bearer, Need::mint("orders", &name))?;
     let Query(q) = q?;
     Ok(text_list(
         s.ids.order_numbers(&name, q.count).await?.into_iter(),
@@ -384,10 +390,10 @@ pub(crate) fn decode(
     security(("bearer" = [])))]
 async fn parse(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     q: Result<Query<ParseQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    s.auth().check(&headers, Need::Read)?;
+    s.auth().check(&bearer, Need::Read)?;
     let Query(q) = q?;
     let decoded = decode(&s, &q.id, q.layout.as_deref(), q.format.as_deref())?;
     Ok(Json(decoded.json(q.ids.unwrap_or_default())).into_response())
@@ -414,9 +420,9 @@ pub struct LayoutInfo {
     security(("bearer" = [])))]
 async fn layout(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
 ) -> Result<Json<LayoutInfo>, ApiError> {
-    s.auth().check(&headers, Need::Read)?;
+    s.auth().check(&bearer, Need::Read)?;
     let l = s.ids.snowflake.layout();
     Ok(Json(LayoutInfo {
         spec: l.spec(),
@@ -445,12 +451,15 @@ fn lease_out(s: &Server, l: idmint_core::lease::ClientLease) -> LeaseOut {
     security(("bearer" = [])))]
 async fn lease_acquire(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     body: Result<Json<AcquireBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<LeaseOut>), ApiError> {
-    let caller = s.auth().check(&headers, Need::Lease)?;
+    let caller = s.auth().check(&bearer, Need::Lease)?;
     let Json(b) = body?;
-    let holder = b.holder.clone().unwrap_or_else(|| caller.name.clone());
+    let holder = b
+        .holder
+        .clone()
+        .unwrap_or_else(|| caller.name().to_string());
     let lease = s
         .ids
         .leases
@@ -469,11 +478,11 @@ async fn lease_acquire(
     security(("bearer" = [])))]
 async fn lease_renew(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     value: Result<Path<u64>, PathRejection>,
     body: Result<Json<RenewBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<LeaseOut>, ApiError> {
-    s.auth().check(&headers, Need::Lease)?;
+    s.auth().check(&bearer, Need::Lease)?;
     let Path(value) = value?;
     let Json(b) = body?;
     let lease = s
@@ -494,11 +503,11 @@ async fn lease_renew(
     security(("bearer" = [])))]
 async fn lease_release(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     value: Result<Path<u64>, PathRejection>,
     body: Result<Json<ReleaseBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Released>, ApiError> {
-    s.auth().check(&headers, Need::Lease)?;
+    s.auth().check(&bearer, Need::Lease)?;
     let Path(value) = value?;
     let Json(b) = body?;
     s.ids.leases.release(value, &b.token, b.fence_ms).await?;
@@ -513,9 +522,9 @@ async fn lease_release(
     security(("bearer" = [])))]
 async fn tags_list(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
 ) -> Result<Json<Vec<TagOut>>, ApiError> {
-    s.auth().check(&headers, Need::Admin)?;
+    s.auth().check(&bearer, Need::Admin)?;
     Ok(Json(
         s.ids
             .store
@@ -536,10 +545,10 @@ async fn tags_list(
     security(("bearer" = [])))]
 async fn tags_create(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     body: Result<Json<CreateTag>, axum::extract::rejection::JsonRejection>,
 ) -> Result<(StatusCode, Json<TagOut>), ApiError> {
-    s.auth().check(&headers, Need::Admin)?;
+    s.auth().check(&bearer, Need::Admin)?;
     let Json(b) = body?;
     let spec = b.spec()?;
     let created = s.ids.store.create_tag(&spec).await?;
@@ -567,11 +576,11 @@ async fn tags_create(
     security(("bearer" = [])))]
 async fn tags_update(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
     tag: Result<Path<String>, PathRejection>,
     body: Result<Json<UpdateTag>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<TagOut>, ApiError> {
-    s.auth().check(&headers, Need::Admin)?;
+    s.auth().check(&bearer, Need::Admin)?;
     let tag = name_of(tag)?;
     let Json(b) = body?;
     let update = b.update()?;
@@ -588,9 +597,9 @@ async fn tags_update(
     security(("bearer" = [])))]
 async fn leases_list(
     State(s): State<Arc<Server>>,
-    headers: HeaderMap,
+    bearer: Bearer,
 ) -> Result<Json<Vec<LeaseRow>>, ApiError> {
-    s.auth().check(&headers, Need::Admin)?;
+    s.auth().check(&bearer, Need::Admin)?;
     Ok(Json(
         s.ids
             .leases
