@@ -11,6 +11,7 @@ mod serve_util;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use serve_util::Served;
 
@@ -85,6 +86,13 @@ fn python_grpc_client_draws_ids_and_a_lease() {
     assert!(of > 0, "{summary}");
     assert_eq!(summary["parse"]["vectors"], of, "{summary}");
 
+    assert_eq!(
+        summary["stream"]["messages"],
+        serde_json::json!([1000, 1000, 500]),
+        "{summary}"
+    );
+    assert_eq!(summary["stream"]["until_cancelled"], 20000, "{summary}");
+
     // The calls are counted in the metrics under their gRPC paths.
     let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
         .and_then(|r| r.text())
@@ -92,6 +100,7 @@ fn python_grpc_client_draws_ids_and_a_lease() {
     for route in [
         "/idmint.v1.Ids/Segment",
         "/idmint.v1.Ids/Parse",
+        "/idmint.v1.Ids/StreamIds",
         "/idmint.v1.Leases/Release",
     ] {
         assert!(
@@ -120,4 +129,46 @@ fn python_grpc_client_with_tokens() {
         summary["wrong_scope"]["code"], "PERMISSION_DENIED",
         "{summary}"
     );
+}
+
+/// A stream until cancelled, open when the server is told to stop (SIGTERM): the server ends
+/// it with UNAVAILABLE (`shutting_down`) after the IDs already sent, so the client reconnects
+/// elsewhere, and still drains and exits 0 — an open stream does not hold the stop up to the
+/// grace period.
+#[test]
+fn sigterm_ends_an_open_stream_with_unavailable() {
+    use std::io::BufRead;
+    let Some(python) = python() else { return };
+    // A grace period longer than any wait below: an exit within it is the stream ending, not
+    // the grace running out.
+    let mut s =
+        Served::start("store = \"sqlite:./idmint.db\"\n[limits]\nshutdown_grace_ms = 600000\n");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/server/grpc_client.py");
+    let mut client = Command::new(python)
+        .arg(&script)
+        .arg("--target")
+        .arg(format!("127.0.0.1:{}", s.port))
+        .arg("--drain-stream")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the Python gRPC client");
+    let mut lines = std::io::BufReader::new(client.stdout.take().expect("piped")).lines();
+    let first = lines.next().and_then(Result::ok);
+    assert_eq!(
+        first.as_deref(),
+        Some("streaming"),
+        "server log:\n{}",
+        s.log()
+    );
+    let code = s.term(Duration::from_secs(300));
+    let last = lines.next().and_then(Result::ok).unwrap_or_default();
+    let _ = client.wait();
+    assert_eq!(code, Some(0), "exit after SIGTERM; log:\n{}", s.log());
+    let end: serde_json::Value = serde_json::from_str(&last)
+        .unwrap_or_else(|e| panic!("the client's last line is not JSON ({e}): {last}"));
+    assert_eq!(end["code"], "UNAVAILABLE", "{end}\n{}", s.log());
+    assert_eq!(end["kind"], "shutting_down", "{end}");
+    assert!(end["ids"].as_u64().unwrap_or(0) >= 100, "{end}");
+    assert_eq!(end["ids"], end["distinct"], "{end}");
+    assert_eq!(end["increasing"], true, "{end}");
 }

@@ -5,7 +5,8 @@ Generates the Python stubs with grpcio-tools into a temporary directory, then dr
 lease over gRPC (h2c, prior knowledge) and checks the answers:
 
 - Ids: Segment (1000 distinct increasing IDs), SegmentRange, Snowflake (1000 distinct),
-  ObjectId, Uuid7; Parse of every vector of tests/vectors/formats.json (every field, in core's
+  ObjectId, Uuid7; StreamIds (2500 segment IDs in messages of 1000, 1000, 500; snowflake IDs
+  until cancelled; a missing kind and a batch above max_count refused); Parse of every vector of tests/vectors/formats.json (every field, in core's
   order of parts) and of text no format reads (INVALID_ARGUMENT, the vector's error kind);
 - Leases: Acquire -> Renew -> Release (a second Release is FAILED_PRECONDITION, lease_lost);
 - a count above the server's max_count is INVALID_ARGUMENT, `idmint-error-kind` invalid_argument;
@@ -14,7 +15,8 @@ lease over gRPC (h2c, prior knowledge) and checks the answers:
 - server reflection (grpc.reflection.v1alpha, the one grpcio-reflection ships) lists
   idmint.v1.Ids and idmint.v1.Leases and resolves Ids' methods.
 
-Prints a JSON summary on stdout; exits 1 on any failed check.
+Prints a JSON summary on stdout; exits 1 on any failed check. With --drain-stream it only
+holds a stream open until the server ends it, for a test that stops the server meanwhile.
 
     python tests/server/grpc_client.py --target 127.0.0.1:8080 [--token T --narrow-token N]
 
@@ -111,6 +113,7 @@ def draw(channel, pb, stubs, auth, c):
     c.summary["uuid7"] = uuids
 
     check_parse(ids, pb, auth, c)
+    check_stream(ids, pb, auth, c, after=r.last)
 
     code, kind = error_of(lambda: ids.Snowflake(pb.CountRequest(count=10**9), metadata=auth))
     c.check((code, kind) == ("INVALID_ARGUMENT", "invalid_argument"),
@@ -141,6 +144,61 @@ def draw(channel, pb, stubs, auth, c):
         "released": released.released,
         "released_again": {"code": code, "kind": kind},
     }
+
+
+def check_stream(ids, pb, auth, c, after):
+    """StreamIds: a counted stream's every ID in order, cut in batches; an unbounded one read
+    and cancelled; refusals for a bad kind and batch."""
+    msgs = list(ids.StreamIds(pb.StreamRequest(kind=pb.STREAM_KIND_SEGMENT, tag="grpc_orders",
+                                               count=2500, batch=1000), metadata=auth))
+    sizes = [len(m.ids) for m in msgs]
+    got = [i for m in msgs for i in m.ids]
+    c.check(sizes == [1000, 1000, 500], f"StreamIds count=2500 batch=1000: messages of {sizes}")
+    c.check(len(set(got)) == 2500 and all(a < b for a, b in zip(got, got[1:]))
+            and got[0] > after, "StreamIds: 2500 distinct increasing IDs above the last range")
+    # Unbounded: read 20 messages of the default batch, then cancel.
+    call = ids.StreamIds(pb.StreamRequest(kind=pb.STREAM_KIND_SNOWFLAKE), metadata=auth)
+    seen = []
+    for m in call:
+        seen.extend(m.ids)
+        if len(seen) >= 20 * 1000:
+            break
+    call.cancel()
+    c.check(len(seen) == 20000 and len(set(seen)) == 20000
+            and all(a < b for a, b in zip(seen, seen[1:])),
+            f"StreamIds snowflake until cancelled: {len(seen)} IDs, {len(set(seen))} distinct")
+    after_cancel = list(ids.Snowflake(pb.CountRequest(count=1), metadata=auth).ids)
+    c.check(after_cancel[0] > seen[-1], "Snowflake after a cancelled stream: not above it")
+    code, kind = error_of(lambda: list(ids.StreamIds(pb.StreamRequest(tag="grpc_orders"),
+                                                     metadata=auth)))
+    c.check((code, kind) == ("INVALID_ARGUMENT", "bad_request"), f"StreamIds no kind: {code} {kind}")
+    code, kind = error_of(lambda: list(ids.StreamIds(
+        pb.StreamRequest(kind=pb.STREAM_KIND_SEGMENT, tag="grpc_orders", batch=10**9),
+        metadata=auth)))
+    c.check((code, kind) == ("INVALID_ARGUMENT", "invalid_argument"),
+            f"StreamIds batch above max_count: {code} {kind}")
+    c.summary["stream"] = {"messages": sizes, "first": got[0], "last": got[-1],
+                           "until_cancelled": len(seen), "bad_batch": kind}
+
+
+def drain_stream(channel, pb, stubs, auth):
+    """--drain-stream: opens a stream of snowflake IDs until cancelled, prints `streaming` once
+    IDs flow (the test then stops the server), reads on and prints the status the stream ended
+    with and the IDs it carried, as JSON."""
+    ids = stubs.IdsStub(channel)
+    got, code, kind = [], "OK", None
+    try:
+        for m in ids.StreamIds(pb.StreamRequest(kind=pb.STREAM_KIND_SNOWFLAKE, batch=100),
+                               metadata=auth):
+            if not got:
+                print("streaming", flush=True)
+            got.extend(m.ids)
+    except grpc.RpcError as e:
+        code = e.code().name
+        kind = dict(e.trailing_metadata() or ()).get("idmint-error-kind")
+    print(json.dumps({"code": code, "kind": kind, "ids": len(got),
+                      "distinct": len(set(got)),
+                      "increasing": all(a < b for a, b in zip(got, got[1:]))}), flush=True)
 
 
 def reading(text, layout):
@@ -199,6 +257,9 @@ def check_auth(channel, pb, stubs, narrow, c):
                                               metadata=narrow_auth))
     c.check((code, kind) == ("PERMISSION_DENIED", "forbidden"), f"wrong scope: {code} {kind}")
     c.summary["wrong_scope"] = {"code": code, "kind": kind}
+    code, kind = error_of(lambda: list(ids.StreamIds(
+        pb.StreamRequest(kind=pb.STREAM_KIND_SEGMENT, tag="grpc_orders"), metadata=narrow_auth)))
+    c.check((code, kind) == ("PERMISSION_DENIED", "forbidden"), f"StreamIds, wrong scope: {code} {kind}")
     # The narrow token's own scope passes.
     u = list(ids.Uuid7(pb.CountRequest(), metadata=narrow_auth).ids)
     c.check(len(u) == 1, f"narrow token's own scope: {u}")
@@ -225,7 +286,7 @@ def check_reflection(channel, c):
     pool = DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
     methods = [m.name for m in pool.FindServiceByName("idmint.v1.Ids").methods]
     c.check(methods == ["Segment", "SegmentRange", "Snowflake", "ObjectId", "Uuid7",
-                        "OrderNumber", "Parse"], f"reflection: Ids methods {methods}")
+                        "OrderNumber", "Parse", "StreamIds"], f"reflection: Ids methods {methods}")
     c.summary["reflection"] = {"services": services, "ids_methods": methods}
 
 
@@ -234,9 +295,17 @@ def main():
     ap.add_argument("--target", required=True, help="HOST:PORT of idmint serve's API")
     ap.add_argument("--token", help="a token with the mint and lease scopes")
     ap.add_argument("--narrow-token", help="a token without the mint:segment scope")
+    ap.add_argument("--drain-stream", action="store_true",
+                    help="only: a stream until the server ends it (see drain_stream)")
     a = ap.parse_args()
     c = Checks()
     auth = [("authorization", "Bearer " + a.token)] if a.token else None
+    if a.drain_stream:
+        with tempfile.TemporaryDirectory(prefix="idmint-grpc-") as out:
+            pb, stubs = generate(out)
+            with grpc.insecure_channel(a.target) as channel:
+                drain_stream(channel, pb, stubs, auth)
+        return 0
     try:
         with tempfile.TemporaryDirectory(prefix="idmint-grpc-") as out:
             pb, stubs = generate(out)
