@@ -4,11 +4,12 @@
 #
 #   LEAF_URL=http://127.0.0.1:38080/api/segment/get/leaf-segment-test server/bench.sh
 #
-# Builds the idmint binary and the bare axum baseline (server/examples/bare_axum.rs) in the
-# release profile, starts both with temporary directories on the loopback ports the OS picks
-# (port 0: bare_axum logs the address it bound, `idmint serve` writes its ready file, read by
-# tests/serve_ready.sh), drives them with wrk (HTTP/1.1 keep-alive, POST through a Lua script),
-# stops them by PID.
+# Builds the idmint binary, the bare axum baseline (server/examples/bare_axum.rs) and the gRPC
+# streaming client (server/examples/stream_ids.rs) in the release profile, starts bare axum and
+# two `idmint serve` (one open, one with a bearer token configured) with temporary directories
+# on the loopback ports the OS picks (port 0: bare_axum logs the address it bound, `idmint
+# serve` writes its ready file, read by tests/serve_ready.sh), drives them with wrk (HTTP/1.1
+# keep-alive, POST through a Lua script) and the gRPC rows with stream_ids, stops them by PID.
 #
 # The peer (Meituan Leaf's own server) is NOT started here: run it yourself and pass its
 # segment URL as LEAF_URL (GET). Without LEAF_URL its rows are left out. LEAF_NOTE: a sentence
@@ -60,7 +61,7 @@ else
 fi
 
 echo "bench.sh: building (release)" >&2
-cargo build --release -q -p idmint-cli --bin idmint -p idmint-server --example bare_axum
+cargo build --release -q -p idmint-cli --bin idmint -p idmint-server --example bare_axum --example stream_ids
 # What was built: HEAD, and the build's inputs changed in the work tree.
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(git status --porcelain -- core server cli Cargo.toml Cargo.lock 2>/dev/null | grep -v '^??' | awk '{print $2}' | tr '\n' ' ' | sed 's/ $//' || true)
@@ -70,6 +71,10 @@ TARGET=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 IDMINT_BIN=$TARGET/release/idmint
 BARE_BIN=$TARGET/release/examples/bare_axum
+STREAM_BIN=$TARGET/release/examples/stream_ids
+# The bearer token of the second server (its SHA-256 in its configuration): a bench value.
+TOKEN=bench-token-0123456789abcdef
+TOKEN_SHA=$(printf %s "$TOKEN" | sha256sum | cut -d' ' -f1)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/idmint-bench.XXXXXX")
 PIDS=()
@@ -113,22 +118,39 @@ rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 BARE_PID=$!
 PIDS+=("$BARE_PID")
 
-mkdir -p "$WORK/idmint"
-(cd "$WORK/idmint" && exec "${SERVER_PIN[@]}" "$IDMINT_BIN" serve \
-  --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 --ready-file ready.json \
-  --store sqlite:./idmint.db --log-format text) 2>"$WORK/idmint.log" &
-IDMINT_PID=$!
-PIDS+=("$IDMINT_PID")
+# serve_in DIR [CONFIG]: starts `idmint serve` in $WORK/DIR (pinned like bare axum) with its
+# default configuration plus CONFIG (TOML), waits until it is ready and has the tag `bench`;
+# sets SERVE_PID and SERVE_PORT.
+serve_in() {
+  local dir=$WORK/$1 code
+  mkdir -p "$dir"
+  printf '%s\n' "${2:-}" >"$dir/idmint.toml"
+  (cd "$dir" && exec "${SERVER_PIN[@]}" "$IDMINT_BIN" serve --config idmint.toml \
+    --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 --ready-file ready.json \
+    --store sqlite:./idmint.db --log-format text) 2>"$dir/log" &
+  SERVE_PID=$!
+  PIDS+=("$SERVE_PID")
+  serve_ready "$SERVE_PID" "$dir/ready.json" "$dir/log"
+  code=$(curl -s -o "$dir/tag.json" -w '%{http_code}' -X POST "http://127.0.0.1:$SERVE_PORT/v1/admin/tags" \
+    -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -d "{\"tag\":\"$TAG\",\"step\":$STEP}")
+  case $code in 200|201) ;; *) echo "bench.sh: creating the tag in $1: $code $(cat "$dir/tag.json")" >&2; exit 1;; esac
+}
+
+TAG=bench
+serve_in idmint
+IDMINT_PID=$SERVE_PID
+API=http://127.0.0.1:$SERVE_PORT
+GRPC=127.0.0.1:$SERVE_PORT
+serve_in idmint-token "[[tokens]]
+name = \"bench\"
+sha256 = \"$TOKEN_SHA\"
+scopes = [\"mint\", \"admin\"]"
+TOKEN_PID=$SERVE_PID
+API_T=http://127.0.0.1:$SERVE_PORT
 
 BARE_PORT=$(bare_port "$BARE_PID" "$WORK/bare.log")
 BARE=http://127.0.0.1:$BARE_PORT
 wait_ok POST "$BARE/bare"
-serve_ready "$IDMINT_PID" "$WORK/idmint/ready.json" "$WORK/idmint.log"
-API=http://127.0.0.1:$SERVE_PORT
-TAG=bench
-code=$(curl -s -o "$WORK/tag.json" -w '%{http_code}' -X POST "$API/v1/admin/tags" \
-  -H 'content-type: application/json' -d "{\"tag\":\"$TAG\",\"step\":$STEP}")
-case $code in 200|201) ;; *) echo "bench.sh: creating the tag: $code $(cat "$WORK/tag.json")" >&2; exit 1;; esac
 
 # A few requests of each kind, then the idle memory.
 for _ in 1 2 3 4 5; do
@@ -136,6 +158,7 @@ for _ in 1 2 3 4 5; do
   curl -fs -o /dev/null -X POST "$API/v1/snowflake"
   curl -fs -o /dev/null -X POST "$API/v1/segment/$TAG?count=$BATCH"
   curl -fs -o /dev/null -X POST "$BARE/bare"
+  curl -fs -o /dev/null -X POST -H "authorization: Bearer $TOKEN" "$API_T/v1/segment/$TAG"
 done
 sleep 1
 IDMINT_RSS0=$(rss_kb "$IDMINT_PID")
@@ -153,6 +176,10 @@ wrk.method = "POST"
 EOF
 cat >"$WORK/get.lua" <<'EOF'
 wrk.method = "GET"
+EOF
+cat >"$WORK/post-token.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
 EOF
 
 # wrk_run NAME URL LUA CONNS SECONDS: appends "NAME rps p50ms p99ms errors requests" to $WORK/runs.
@@ -177,11 +204,27 @@ wrk_run() {
   ' | tee -a "$WORK/runs" >&2
 }
 
+# stream_run NAME KIND SECONDS: one StreamIds call read for SECONDS by stream_ids (pinned like
+# wrk); appends "NAME ids_per_sec 0 0 errors ids" to $WORK/runs (errors: duplicates or IDs out
+# of order, or a failed call).
+stream_run() {
+  local name=$1 kind=$2 secs=$3 out ids rate bad
+  if out=$("${WRK_PIN[@]}" "$STREAM_BIN" "$GRPC" "$kind" "$TAG" "$secs" 2>&1); then :; fi
+  echo "$out" >>"$WORK/stream.log"
+  ids=$(sed -n 's/.*ids=\([0-9]*\) .*/\1/p' <<<"$out")
+  rate=$(sed -n 's/.*ids_per_sec=\([0-9]*\).*/\1/p' <<<"$out")
+  bad=$(sed -n 's/.*duplicates_or_disorder=\([0-9]*\).*/\1/p' <<<"$out")
+  [ -n "$rate" ] || { echo "bench.sh: stream_ids failed: $out" >&2; rate=0 ids=0 bad=1; }
+  echo "$name $rate 0 0 $bad $ids" | tee -a "$WORK/runs" >&2
+}
+
 # ---- warm-up (the JVM's JIT above all), then the rate rows in turn
 echo "bench.sh: warm-up" >&2
 wrk_run warm-bare "$BARE/bare" post.lua "$CONNS" 2 >/dev/null 2>&1
 wrk_run warm-segment "$API/v1/segment/$TAG" post.lua "$CONNS" 2 >/dev/null 2>&1
 wrk_run warm-snowflake "$API/v1/snowflake" post.lua "$CONNS" 2 >/dev/null 2>&1
+wrk_run warm-token "$API_T/v1/segment/$TAG" post-token.lua "$CONNS" 2 >/dev/null 2>&1
+stream_run warm-stream segment 2 >/dev/null 2>&1
 if [ -n "$LEAF_URL" ]; then
   wrk_run warm-leaf "$LEAF_URL" get.lua "$CONNS" 5 >/dev/null 2>&1
 fi
@@ -191,12 +234,16 @@ for round in $(seq 1 "$ROUNDS"); do
   wrk_run bare "$BARE/bare" post.lua "$CONNS" "$DURATION"
   wrk_run segment1 "$API/v1/segment/$TAG" post.lua "$CONNS" "$DURATION"
   wrk_run snowflake1 "$API/v1/snowflake" post.lua "$CONNS" "$DURATION"
+  wrk_run segment1T "$API_T/v1/segment/$TAG" post-token.lua "$CONNS" "$DURATION"
+  wrk_run snowflake1T "$API_T/v1/snowflake" post-token.lua "$CONNS" "$DURATION"
   if [ -n "$LEAF_URL" ]; then
     wrk_run leaf "$LEAF_URL" get.lua "$CONNS" "$DURATION"
   fi
   wrk_run segmentB "$API/v1/segment/$TAG?count=$BATCH" post.lua "$CONNS" "$DURATION"
   wrk_run segmentR "$API/v1/segment/$TAG/range?count=$BATCH" post.lua "$CONNS" "$DURATION"
   wrk_run snowflakeB "$API/v1/snowflake?count=$BATCH" post.lua "$CONNS" "$DURATION"
+  stream_run streamS segment "$DURATION"
+  stream_run streamF snowflake "$DURATION"
 done
 
 # median NAME FIELD (2 rps, 3 p50, 4 p99, 5 errors: summed instead)
@@ -213,6 +260,10 @@ echo "bench.sh: batch latency by connections" >&2
 for c in 1 2 4 8; do
   wrk_run "sweep$c" "$API/v1/segment/$TAG?count=$BATCH" post.lua "$c" "$DURATION"
 done
+echo "bench.sh: single-ID latency by connections" >&2
+for c in 1 2 4 8 16; do
+  wrk_run "one$c" "$API/v1/segment/$TAG" post.lua "$c" "$DURATION"
+done
 
 sleep 2
 IDMINT_RSS1=$(rss_kb "$IDMINT_PID")
@@ -223,8 +274,8 @@ LAST_ID=$(curl -fs -X POST "$API/v1/segment/$TAG")
 
 # Stop the servers (by PID) before the report; a server that does not stop on SIGTERM is a bug
 # worth seeing here.
-for p in "$IDMINT_PID" "$BARE_PID"; do kill "$p"; done
-for p in "$IDMINT_PID" "$BARE_PID"; do wait "$p" || true; done
+for p in "$IDMINT_PID" "$TOKEN_PID" "$BARE_PID"; do kill "$p"; done
+for p in "$IDMINT_PID" "$TOKEN_PID" "$BARE_PID"; do wait "$p" || true; done
 PIDS=()
 
 # ---- report
@@ -272,7 +323,9 @@ p(f"wrk, one thread, HTTP/1.1 keep-alive, on the same machine as the servers; {w
   f"Rate rows: {conns} connections, {rounds} rounds of {secs} s taken in turn (every server once per round, "
   f"so a change of load weighs on all of them), the median round. Latency: wrk's, from the same runs. "
   f"idmint: \`idmint serve\` with its default configuration (SQLite store in a temporary directory, "
-  f"twitter snowflake layout), the tag \`bench\` created with step {$STEP} through \`POST /v1/admin/tags\`. "
+  f"twitter snowflake layout, metrics on, no token), the tag \`bench\` created with step {$STEP} through \`POST /v1/admin/tags\`; "
+  f"\"idmint + token\": a second \`idmint serve\` alike but with one bearer token configured (scopes mint and admin), "
+  f"every request sending it (\`Authorization: Bearer …\`). "
   f"bare axum: server/examples/bare_axum.rs, the same runtime, axum and hyper-util accept loop with one "
   f"POST route answering a constant 32-byte JSON body: no idmint in it.")
 p("")
@@ -286,6 +339,8 @@ def row(name, label, req, ids_per):
 row("bare", "bare axum", "\`POST /bare\`", 1)
 row("segment1", "idmint", "\`POST /v1/segment/bench\` (1 ID)", 1)
 row("snowflake1", "idmint", "\`POST /v1/snowflake\` (1 ID)", 1)
+row("segment1T", "idmint + token", "\`POST /v1/segment/bench\` (1 ID)", 1)
+row("snowflake1T", "idmint + token", "\`POST /v1/snowflake\` (1 ID)", 1)
 if leaf:
     row("leaf", "Meituan Leaf", "\`GET $LEAF_URL\` (1 ID)", 1)
 row("segmentB", "idmint", f"\`POST /v1/segment/bench?count={batch}\`", batch)
@@ -297,6 +352,31 @@ p(f"The two segment batch rows hand out the same {batch} IDs a request: \`?count
   "the contiguous range (under 100 bytes).")
 p("\`errors\`: non-2xx answers and socket errors over all rounds. The snowflake rows are capped by the "
   "twitter layout: 4.096 M IDs/s a node, 100 % of which is the most any correct generator can give.")
+p("")
+p("gRPC, one \`idmint.v1.Ids/StreamIds\` call over one HTTP/2 connection (h2c) to the first idmint server, "
+  "read for the round's seconds and cancelled; client: server/examples/stream_ids.rs, tonic 0.14's generated "
+  f"client over hyper {'$(lockv hyper)'}'s HTTP/2 client (8 MB stream window), one thread, pinned like wrk; "
+  "messages of 1000 IDs (the default batch); it checks every ID is above the one before. "
+  f"{rounds} rounds, the median:")
+p("")
+p("| stream | IDs/s | IDs read (median round) | duplicates or out of order |")
+p("|---|---:|---:|---:|")
+for name, label in (("streamS", "segment IDs of \`bench\`"), ("streamF", "snowflake IDs")):
+    p(f"| {label} | {rate(med(name, 0))} | {rate(statistics.median(r[4] for r in runs[name]))} | {err(name)} |")
+p("")
+p("The snowflake stream is capped by the twitter layout like the batch row above (4.096 M IDs/s a node).")
+p("")
+ones = sorted((int(n[3:]), runs[n][0]) for n in runs if n.startswith("one"))
+max_1 = max([med("segment1", 0)] + [r[0] for _, r in ones])
+half_1 = min(ones, key=lambda s: abs(s[1][0] - max_1 / 2))
+p(f"Single IDs (\`POST /v1/segment/bench\`) at fewer connections, for the latency at about half the maximum "
+  f"(the best rate seen for single IDs, {rate(max_1)} req/s). One run of {secs} s each:")
+p("")
+p("| connections | req/s | of the maximum | p50 | p99 | errors |")
+p("|---:|---:|---:|---:|---:|---:|")
+for c, r in ones:
+    mark = " ← about half" if c == half_1[0] else ""
+    p(f"| {c} | {rate(r[0])} | {r[0] / max_1 * 100:.0f} %{mark} | {lat(r[1])} | {lat(r[2])} | {r[3]} |")
 p("")
 sweep = sorted((int(n[5:]), runs[n][0]) for n in runs if n.startswith("sweep"))
 # The maximum is the best rate seen for lists, at any connection count: fewer connections than
@@ -329,10 +409,15 @@ if leaf:
       + (": " + note if note else "") + ".")
     p("")
 s1, f1 = med("segment1", 0), med("snowflake1", 0)
+s1t, f1t = med("segment1T", 0), med("snowflake1T", 0)
 ok = lambda b: "[x]" if b else "[ ]"
 p("Goals:")
 p("")
-p(f"- {ok(min(s1, f1) >= 0.8 * bare)} single ID ≥ 80 % of the bare axum route: segment {s1 / bare * 100:.0f} %, snowflake {f1 / bare * 100:.0f} %")
+p(f"- {ok(min(s1, f1) >= 0.85 * bare)} single ID ≥ 85 % of the bare axum route (metrics on, no token): segment {s1 / bare * 100:.0f} %, snowflake {f1 / bare * 100:.0f} %")
+p(f"- {ok(min(s1t, f1t) >= 0.75 * bare)} single ID ≥ 75 % of the bare axum route with a bearer token: segment {s1t / bare * 100:.0f} %, snowflake {f1t / bare * 100:.0f} %")
+p(f"- {ok(half_1[1][2] <= 1.0)} single ID p99 ≤ 1 ms at about half the maximum rate: {lat(half_1[1][2])} at {half_1[0]} connection(s), {half_1[1][0] / max_1 * 100:.0f} % of the maximum")
+stream_s = med("streamS", 0)
+p(f"- {ok(stream_s >= 20e6 and err('streamS') == 0)} one gRPC stream ≥ 20 M IDs/s: {rate(stream_s)} IDs/s of segment IDs, {err('streamS')} duplicates or out of order")
 if leaf:
     p(f"- {ok(min(s1, f1) >= 3 * leaf_rps)} single ID ≥ 3× Meituan Leaf's server: segment {s1 / leaf_rps:.2f}×, snowflake {f1 / leaf_rps:.2f}×")
 else:
@@ -340,7 +425,7 @@ else:
 max_r = med("segmentR", 0)
 p(f"- {ok(max_r * batch >= 20e6)} batches of {batch} ≥ 20 M IDs/s: {rate(max_r * batch)} IDs/s as contiguous ranges; "
   f"{ok(max_b * batch >= 20e6)} as lists: {rate(max_b * batch)} IDs/s (the best rate seen, above)")
-p(f"- {ok(half[1][2] <= 1.0)} p99 ≤ 1 ms at about half the maximum rate: {lat(half[1][2])} at {half[0]} connection(s), {half[1][0] / max_b * 100:.0f} % of the maximum")
+p(f"- {ok(half[1][2] <= 1.0)} batch p99 ≤ 1 ms at about half the maximum rate: {lat(half[1][2])} at {half[0]} connection(s), {half[1][0] / max_b * 100:.0f} % of the maximum")
 p(f"- {ok(int('$IDMINT_RSS0') <= 30 * 1024)} idle resident memory ≤ 30 MB: {mb('$IDMINT_RSS0')}")
 text = "\n".join(L) + "\n"
 print(text)

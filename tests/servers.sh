@@ -34,25 +34,24 @@ PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 
 log() { printf '[servers] %s\n' "$*" >&2; }
 
+# Redis, PostgreSQL and MariaDB cannot bind port 0 and say which port they got, so each node
+# gets a port picked here: one BELOW the kernel's ephemeral range
+# (net.ipv4.ip_local_port_range), which no outgoing connection is ever given, so no test's
+# client can take it between the pick and the bind (or while a node is down for a fault test
+# and comes back on it); free when picked, so only another listener started in between could
+# take it. free_port [SPAN]: such a port P, with P + SPAN free too (a Redis Cluster node's bus
+# port is P + 10000).
 free_port() {
-    python3 - <<'EOF'
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()
-EOF
-}
-
-# A free port P whose cluster bus port, P + 10000, is free too (Redis Cluster needs both, so
-# P <= 55535).
-free_cluster_port() {
-    python3 - <<'EOF'
-import random, socket
+    python3 - "${1:-0}" <<'EOF'
+import random, socket, sys
+span = int(sys.argv[1])
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+if low - 1 - span <= 10000:
+    sys.exit(f"servers.sh: the ephemeral range starts at {low}: no room below it for a port (+{span})")
 while True:
-    p = random.randint(20000, 55535)
+    p = random.randint(10000, low - 1 - span)
     try:
-        for q in (p, p + 10000):
+        for q in {p, p + span}:
             s = socket.socket()
             s.bind(("127.0.0.1", q))
             s.close()
@@ -66,7 +65,7 @@ EOF
 port_of() {
     local f="$DIR/$1.port"
     if [ ! -s "$f" ]; then
-        case $1 in rc[0-9]) free_cluster_port >"$f" ;; *) free_port >"$f" ;; esac
+        case $1 in rc[0-9]) free_port 10000 >"$f" ;; *) free_port >"$f" ;; esac
     fi
     cat "$f"
 }

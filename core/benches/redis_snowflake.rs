@@ -58,8 +58,9 @@ fn unique(prefix: &str) -> String {
     )
 }
 
-/// A Redis without persistence on a free port, for the rows that leave out the fsync the test
-/// server does on every write; stopped (by its PID, as our child) when dropped.
+/// A Redis without persistence on a free port below the ephemeral range, for the rows that
+/// leave out the fsync the test server does on every write; stopped (by its PID, as our
+/// child) when dropped.
 struct ScratchRedis {
     child: std::process::Child,
     url: String,
@@ -68,11 +69,7 @@ struct ScratchRedis {
 
 impl ScratchRedis {
     fn start() -> Option<ScratchRedis> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .ok()?
-            .local_addr()
-            .ok()?
-            .port();
+        let port = port_below_ephemeral()?;
         let dir = std::env::temp_dir().join(unique("idmint_bench_redis"));
         std::fs::create_dir_all(&dir).ok()?;
         let child = std::process::Command::new("redis-server")
@@ -100,6 +97,19 @@ impl ScratchRedis {
         }
         None
     }
+}
+
+/// A free loopback port below the kernel's ephemeral range (redis-server cannot bind port 0
+/// and say which it got): no outgoing connection is ever given such a port, so none can take
+/// it between this pick and the server's bind (tests/servers.sh picks its nodes' ports alike).
+fn port_below_ephemeral() -> Option<u16> {
+    let range = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range").ok()?;
+    let low: u16 = range.split_whitespace().next()?.parse().ok()?;
+    let span = low.checked_sub(10_000)?;
+    let start = (std::process::id() % u32::from(span)) as u16;
+    (0..span)
+        .map(|i| 10_000 + (start + i) % span)
+        .find(|&p| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok())
 }
 
 impl Drop for ScratchRedis {
