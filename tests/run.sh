@@ -146,9 +146,11 @@ section_rust() {
     await rustup
     step "vectors match their independent oracle"
     python3 tests/vectors/generate.py --check
-    step "core's modules use each other in no circle (tests/module_cycles.py, and its self-test)"
+    step "the modules of core, the server and the Python glue use each other in no circle (tests/module_cycles.py, and its self-test)"
     python3 tests/module_cycles.py --self-test
     python3 tests/module_cycles.py core/src
+    python3 tests/module_cycles.py server/src
+    python3 tests/module_cycles.py bindings/python/src
     step "cargo fmt"
     cargo fmt --all -- --check
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
