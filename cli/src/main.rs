@@ -12,6 +12,7 @@ mod lease;
 mod obfuscate;
 mod objectid;
 mod parse;
+mod plan;
 mod report;
 mod segment;
 mod serve;
@@ -95,6 +96,13 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
     #[command(after_help = "Example:
   idmint layouts")]
     Layouts,
+
+    /// The layouts that meet a need: so many nodes, so many IDs a second each, so many years
+    #[command(after_help = "Examples:
+  idmint plan --nodes 1024 --rate 4M/s --years 69 --start 2010-11-04T01:42:54.657Z
+  idmint plan --nodes 16 --rate 1000 --years 50 --js-safe
+  idmint plan --nodes 1024 --rate 10M --years 100 --js-safe   # refused, with the arithmetic")]
+    Plan(plan::PlanArgs),
 
     /// Order numbers from a template such as '%L%Y%M%D%m%5S', with a daily counter or
     /// snowflake IDs as the sequence; or read them back with --parse
@@ -274,6 +282,7 @@ fn main() -> ExitCode {
         Command::Parse(a) => parse::run(a),
         Command::Compose(a) => compose::run(a),
         Command::Layouts => layouts::run(),
+        Command::Plan(a) => plan::run(a),
         Command::Demo => demo::run(),
         Command::Segment(a) => segment::run(a),
         Command::Lease(a) => lease::run(a),

@@ -392,6 +392,59 @@ fn layouts_lists_presets_and_marks_baidu() {
     );
 }
 
+/// `idmint plan` gives core's planner's answers: every need of tests/vectors/plan.json as the
+/// oracle computed it (JSON), and each impossible need refused with the bound (exit 2).
+#[test]
+fn plan_answers_the_vectors() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/plan.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let args_of = |need: &serde_json::Value| {
+        let mut a = vec!["plan".to_string(), "--json".into()];
+        for k in ["nodes", "rate", "years"] {
+            a.push(format!("--{k}"));
+            a.push(need[k].to_string());
+        }
+        a.push("--start".into());
+        a.push(need["start_ms"].to_string());
+        a.push(format!("--{}", need["width"].as_str().unwrap()));
+        a
+    };
+    for case in v["valid"].as_array().unwrap() {
+        let args = args_of(&case["need"]);
+        let out = idmint(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(out.status.success(), "{}: {}", case["name"], stderr(&out));
+        let got: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(got, case["layouts"], "{}", case["name"]);
+    }
+    for case in v["impossible"].as_array().unwrap() {
+        let args = args_of(&case["need"]);
+        let err = failure(&args.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+        let bound = format!("= {} bits", case["bound_bits"].as_str().unwrap());
+        assert!(
+            err.contains(&bound) && err.contains("invalid argument `need`"),
+            "{err}"
+        );
+    }
+    // The table: twitter's need gives twitter's shape, with its end and its 2^53 date.
+    let text = stdout(&idmint(&[
+        "plan",
+        "--nodes",
+        "1024",
+        "--rate",
+        "4M/s",
+        "--years",
+        "69",
+        "--start",
+        "1288834974657",
+    ]));
+    assert!(
+        text.contains("time:41@1ms,worker:10,sequence:12,epoch=1288834974657"),
+        "{text}"
+    );
+    assert!(text.contains("runs out 2080-07-10T17:30:30.209Z"), "{text}");
+}
+
 #[test]
 fn demo_runs() {
     let out = idmint(&["demo"]);

@@ -68,6 +68,7 @@ pub mod lease;
 pub mod metrics;
 pub mod obfuscate;
 pub mod objectid;
+pub mod plan;
 #[cfg(feature = "redis")]
 pub mod redis_snowflake;
 pub mod rules;

@@ -2,11 +2,12 @@
 """Independent oracle for idmint's cross-language test vectors.
 
 Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json,
-template.json, formats.json and health.json next to this file. Python 3.11 stdlib
+template.json, formats.json, health.json and plan.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
 import json
+import math
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -985,6 +986,97 @@ def health():
     return {"valid": valid, "invalid": invalid}
 
 
+YEAR_MS = 31557600000  # a Julian year, the planner's unit
+PLAN_TICKS = (1, 10, 100, 1000)
+PLAN_WIDTHS = {"bigint": 63, "unsigned": 64, "js-safe": 53}
+
+
+def ceil_log2(n):
+    return 0 if n <= 1 else (n - 1).bit_length()
+
+
+def plan_fields(nodes, rate, years, tick):
+    """(node, sequence, time) bits at one tick: the fewest whole bits for each."""
+    per_tick = -(-rate * tick // 1000)
+    ticks = -(-years * YEAR_MS // tick)
+    return ceil_log2(nodes), max(1, ceil_log2(per_tick)), max(1, ceil_log2(ticks))
+
+
+def plan_one(nodes, rate, years, start, width):
+    w = PLAN_WIDTHS[width]
+    out = []
+    for tick in PLAN_TICKS:
+        node, seq, time_bits = plan_fields(nodes, rate, years, tick)
+        if node + seq + time_bits > w or (1 << time_bits) * tick + start > MAX_MS:
+            continue
+        for _ in range(w - node - seq - time_bits):
+            if (1 << (time_bits + 1)) * tick + start <= MAX_MS:  # ends by year 9999
+                time_bits += 1
+            else:
+                seq += 1
+        spec = f"time:{time_bits}@{tick}ms" + (f",worker:{node}" if node else "")
+        spec += f",sequence:{seq}" + (",unsigned" if width == "unsigned" else "") + f",epoch={start}"
+        low = node + seq
+        if w <= 53:
+            beyond = None
+        elif low >= 53:
+            beyond = start
+        elif 53 - low >= time_bits:
+            beyond = None
+        else:
+            beyond = start + (1 << (53 - low)) * tick
+        # Cross-checks: the ID at the end of the time field is the width's last value, and an
+        # ID minted at `beyond` with node and sequence 0 is 2^53 exactly.
+        assert ((1 << time_bits) - 1 << low | (1 << low) - 1) == (1 << w) - 1
+        if beyond is not None and beyond > start:
+            assert ((beyond - start) // tick) << low == 2**53
+        end = (1 << time_bits) * tick + start
+        out.append({
+            "spec": spec, "tick_ms": tick, "time_bits": time_bits, "node_bits": node,
+            "sequence_bits": seq, "nodes": 1 << node, "cap_per_second": (1 << seq) * 1000 // tick,
+            "end_ms": end, "end": rfc3339(min(end, MAX_MS - 1)), "beyond_2_53_ms": beyond,
+        })
+    return out
+
+
+def plan():
+    """Needs the layout planner must meet (each with every layout that meets it, finest tick
+    first) and needs it must refuse, with the bound no tick beats (log2 of the IDs, 1 decimal)."""
+    twitter_epoch = 1288834974657
+    cases = [
+        ("twitter", 1024, 4_000_000, 69, twitter_epoch, "bigint"),
+        ("sonyflake_like", 65536, 25_600, 174, 1409529600000, "bigint"),
+        ("small_js_safe", 16, 1000, 50, 1767225600000, "js-safe"),
+        ("one_node_unsigned", 1, 1_000_000, 100, 1767225600000, "unsigned"),
+        ("many_coarse", 4_000_000, 10, 30, 1767225600000, "bigint"),
+        # 10 years needed, 20 left before 9999: spare bits cannot go to time, so to the sequence
+        ("near_9999", 2, 1, 10, 253402300799000 - 20 * YEAR_MS, "bigint"),
+    ]
+    valid = []
+    for name, nodes, rate, years, start, width in cases:
+        layouts = plan_one(nodes, rate, years, start, width)
+        assert layouts, name
+        valid.append({"name": name, "need": {"nodes": nodes, "rate": rate, "years": years,
+                                             "start_ms": start, "width": width},
+                      "layouts": layouts})
+    assert valid[0]["layouts"][0]["spec"] == PRESETS["twitter"].replace(
+        "datacenter:5,worker:5", "worker:10"), valid[0]
+    impossible = []
+    for name, nodes, rate, years, width in [
+        ("js_safe_twitter_scale", 1024, 10_000_000, 100, "js-safe"),
+        ("bigint_too_many", 1 << 20, 1 << 30, 1000, "bigint"),
+        # fits in bits, but 10 years from here pass the year 9999 at every tick
+        ("past_9999", 2, 1, 10, "bigint"),
+    ]:
+        start = 253402300799000 - 10 * YEAR_MS if name == "past_9999" else 0
+        assert not plan_one(nodes, rate, years, start, width), name
+        bound = math.log2(nodes * rate * (years * YEAR_MS // 1000))
+        impossible.append({"name": name, "need": {"nodes": nodes, "rate": rate, "years": years,
+                                                  "start_ms": start, "width": width},
+                           "error": "invalid_argument", "bound_bits": f"{bound:.1f}"})
+    return {"valid": valid, "impossible": impossible}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -1011,3 +1103,4 @@ if __name__ == "__main__":
     emit("template.json", template())
     emit("formats.json", formats())
     emit("health.json", health())
+    emit("plan.json", plan())

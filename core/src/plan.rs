@@ -1,0 +1,307 @@
+//! The layout planner: which snowflake layouts meet a need — so many nodes, so many IDs a second
+//! on each, for so many years — in the bits a column holds, each with its cap, the date its time
+//! field runs out and, for a layout wider than 53 bits, the date its IDs pass 2^53 (where a
+//! JavaScript number stops holding them exactly). A need no layout can meet is refused with the
+//! arithmetic that makes it so.
+//!
+//! For each tick of 1 ms, 10 ms, 100 ms and 1 s, the planner takes the fewest whole bits each
+//! field needs: node bits for the nodes, sequence bits for a tick's share of the rate, time bits
+//! for the years. A tick fits when their sum is within the width and its time field ends by the
+//! year 9999, where every idmint time stops; it gives its spare bits to time (more years) up to
+//! that year, then to the sequence (more headroom a tick).
+//!
+//! ```
+//! use idmint_core::plan::{plan, Need, Width};
+//! // Twitter's need: 1024 nodes, 4 M IDs a second each, 69 years.
+//! let need = Need::new(1024, 4_000_000, 69)?.start_ms(1288834974657);
+//! let layouts = plan(&need)?;
+//! assert_eq!(layouts[0].spec, "time:41@1ms,worker:10,sequence:12,epoch=1288834974657");
+//! assert_eq!(layouts.len(), 1); // no coarser tick fits in 63 bits
+//! let e = plan(&Need::new(1024, 10_000_000, 100)?.width(Width::JsSafe)).unwrap_err();
+//! assert!(e.to_string().contains("64.8"), "{e}");
+//! # Ok::<(), idmint_core::Error>(())
+//! ```
+
+use crate::datetime::{format_time_ms, MAX_TIME_MS};
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+
+/// A Julian year (365.25 days) in milliseconds: the year the planner counts in.
+pub const YEAR_MS: u64 = 31_557_600_000;
+
+/// The ticks the planner tries, in milliseconds.
+pub const TICKS_MS: [u64; 4] = [1, 10, 100, 1000];
+
+/// How many bits an ID may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "kebab-case")
+)]
+pub enum Width {
+    /// 63 bits: a signed 64-bit column (`BIGINT`), Java's `long` (the default).
+    Bigint,
+    /// 64 bits: an unsigned 64-bit value (the layout is marked `unsigned`).
+    Unsigned,
+    /// 53 bits: exact in a JavaScript number (and a double).
+    JsSafe,
+}
+
+impl Width {
+    /// The bits of the width.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::plan::Width::JsSafe.bits(), 53);
+    /// ```
+    pub fn bits(self) -> u32 {
+        match self {
+            Width::Bigint => 63,
+            Width::Unsigned => 64,
+            Width::JsSafe => 53,
+        }
+    }
+}
+
+/// What the IDs must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Need {
+    /// Nodes minting at once (each with its own node value).
+    pub nodes: u64,
+    /// IDs a second each node must be able to mint.
+    pub rate: u64,
+    /// Years the layout must last from its epoch.
+    pub years: u64,
+    /// The epoch: unix milliseconds the time field counts from (the start of the IDs' life).
+    pub start_ms: u64,
+    /// How many bits an ID may use.
+    pub width: Width,
+}
+
+impl Need {
+    /// A need of `nodes` nodes minting `rate` IDs a second each for `years` years, from the
+    /// Unix epoch in 63 bits until [`start_ms`](Need::start_ms) and [`width`](Need::width) say
+    /// otherwise. Each at least 1; nodes and rate at most 2^40, years at most 8000.
+    ///
+    /// ```
+    /// let e = idmint_core::plan::Need::new(0, 1, 1).unwrap_err();
+    /// assert_eq!(e.to_string(), "invalid argument `nodes` = 0: a whole number 1..=1099511627776");
+    /// ```
+    pub fn new(nodes: u64, rate: u64, years: u64) -> Result<Need> {
+        let limit = |name: &str, value: u64, max: u64| {
+            if (1..=max).contains(&value) {
+                Ok(value)
+            } else {
+                Err(Error::InvalidArgument {
+                    name: name.into(),
+                    value: value.to_string(),
+                    expected: format!("a whole number 1..={max}"),
+                })
+            }
+        };
+        Ok(Need {
+            nodes: limit("nodes", nodes, 1 << 40)?,
+            rate: limit("rate", rate, 1 << 40)?,
+            years: limit("years", years, 8000)?,
+            start_ms: 0,
+            width: Width::Bigint,
+        })
+    }
+
+    /// The epoch: the IDs' life starts here (unix ms).
+    pub fn start_ms(mut self, start_ms: u64) -> Need {
+        self.start_ms = start_ms;
+        self
+    }
+
+    /// The bits an ID may use.
+    pub fn width(mut self, width: Width) -> Need {
+        self.width = width;
+        self
+    }
+}
+
+/// A layout that meets a need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Planned {
+    /// The layout's spec (`Layout::parse` reads it).
+    pub spec: String,
+    /// The tick of its time field, in ms.
+    pub tick_ms: u64,
+    /// Bits of time, node (one field, `worker`) and sequence.
+    pub time_bits: u32,
+    /// Node bits (0: no node field, one node).
+    pub node_bits: u32,
+    /// Sequence bits.
+    pub sequence_bits: u32,
+    /// Nodes it can tell apart: 2^node_bits.
+    pub nodes: u64,
+    /// IDs a second one node can mint: 2^sequence_bits a tick.
+    pub cap_per_second: u64,
+    /// The first instant its time field cannot hold (unix ms), and as RFC 3339.
+    pub end_ms: u64,
+    /// [`end_ms`](Planned::end_ms) as RFC 3339.
+    pub end: String,
+    /// For a layout wider than 53 bits: the first instant an ID it mints can pass 2^53 (unix
+    /// ms); `None` when none ever does.
+    pub beyond_2_53_ms: Option<u64>,
+}
+
+/// The fewest bits that count `n` values (0 for 1).
+fn bits_for(n: u64) -> u32 {
+    64 - n.saturating_sub(1).leading_zeros()
+}
+
+/// The fields' bits at one tick: (node, sequence, time).
+fn needed(need: &Need, tick_ms: u64) -> (u32, u32, u32) {
+    let per_tick = (u128::from(need.rate) * u128::from(tick_ms)).div_ceil(1000);
+    let sequence = bits_for(u64::try_from(per_tick).unwrap_or(u64::MAX)).max(1);
+    let ticks = (u128::from(need.years) * u128::from(YEAR_MS)).div_ceil(u128::from(tick_ms));
+    let time = bits_for(u64::try_from(ticks).unwrap_or(u64::MAX)).max(1);
+    (bits_for(need.nodes), sequence, time)
+}
+
+/// Whether a time field of `time_bits` of `tick_ms` ticks from the need's start ends past the
+/// year 9999, where every idmint time stops.
+fn past_9999(need: &Need, tick_ms: u64, time_bits: u32) -> bool {
+    let end = (1u128 << time_bits) * u128::from(tick_ms) + u128::from(need.start_ms);
+    end > u128::from(MAX_TIME_MS) + 1
+}
+
+/// The layouts that meet `need`, finest tick first; an error naming the arithmetic when none
+/// does.
+pub fn plan(need: &Need) -> Result<Vec<Planned>> {
+    let width = need.width.bits();
+    let mut out = Vec::new();
+    for tick in TICKS_MS {
+        let (node, mut sequence, time) = needed(need, tick);
+        if node + sequence + time > width || past_9999(need, tick, time) {
+            continue;
+        }
+        // Spare bits to time while its end stays within year 9999, the rest to the sequence.
+        let mut time_bits = time;
+        let spare = width - node - sequence - time;
+        for _ in 0..spare {
+            if past_9999(need, tick, time_bits + 1) {
+                sequence += 1;
+            } else {
+                time_bits += 1;
+            }
+        }
+        let mut builder = Layout::builder().time(time_bits, tick);
+        if node > 0 {
+            builder = builder.node("worker", node);
+        }
+        builder = builder.sequence(sequence).epoch_ms(need.start_ms);
+        if need.width == Width::Unsigned {
+            builder = builder.unsigned();
+        }
+        let layout = builder.build()?;
+        let low = node + sequence;
+        let beyond_2_53_ms = match low {
+            _ if width <= 53 => None,
+            l if l >= 53 => Some(need.start_ms),
+            l if 53 - l >= time_bits => None,
+            l => Some(need.start_ms + (1u64 << (53 - l)) * tick),
+        };
+        let end_ms = layout.exhausts_at_ms();
+        out.push(Planned {
+            spec: layout.spec(),
+            tick_ms: tick,
+            time_bits,
+            node_bits: node,
+            sequence_bits: sequence,
+            nodes: 1 << node,
+            cap_per_second: (1u64 << sequence) * 1000 / tick,
+            end_ms,
+            end: format_time_ms(end_ms.min(MAX_TIME_MS)),
+            beyond_2_53_ms,
+        });
+    }
+    if out.is_empty() {
+        return Err(impossible(need));
+    }
+    Ok(out)
+}
+
+/// Why no layout meets `need`: each tick's sum, and the bound no tick beats.
+fn impossible(need: &Need) -> Error {
+    let width = need.width.bits();
+    let sums: Vec<String> = TICKS_MS
+        .iter()
+        .map(|&tick| {
+            let (node, sequence, time) = needed(need, tick);
+            let at = if tick < 1000 {
+                format!("{tick} ms")
+            } else {
+                "1 s".into()
+            };
+            let late = if past_9999(need, tick, time) {
+                " (and its time field ends past the year 9999)"
+            } else {
+                ""
+            };
+            format!(
+                "at a {at} tick {node} node + {sequence} sequence + {time} time bits = {}{late}",
+                node + sequence + time
+            )
+        })
+        .collect();
+    let ids = need.nodes as f64 * need.rate as f64 * (need.years * YEAR_MS / 1000) as f64;
+    Error::InvalidArgument {
+        name: "need".into(),
+        value: format!(
+            "{} nodes × {} IDs/s each × {} years",
+            need.nodes, need.rate, need.years
+        ),
+        expected: format!(
+            "no layout of {width} bits holds it: {}; and no tick does better than log2({} × {} × {} s) = {:.1} bits (fewer nodes, a lower rate, fewer years or more bits would)",
+            sums.join("; "),
+            need.nodes,
+            need.rate,
+            need.years * YEAR_MS / 1000,
+            ids.log2()
+        ),
+    }
+}
+
+/// A rate as people write it: `4000000`, `4M`, `4M/s`, `25.6k/s` (k, M, G: thousands,
+/// millions, billions); a whole number of IDs a second, at least 1.
+///
+/// ```
+/// use idmint_core::plan::parse_rate;
+/// assert_eq!(parse_rate("4M/s")?, 4_000_000);
+/// assert_eq!(parse_rate("25.6k")?, 25_600);
+/// assert_eq!(parse_rate("1.5").unwrap_err().to_string(), "invalid argument `rate` = \"1.5\": IDs a second, a whole number 1..=1099511627776, e.g. 4000000, 4M, 4M/s, 25.6k/s");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn parse_rate(text: &str) -> Result<u64> {
+    let bad = || Error::InvalidArgument {
+        name: "rate".into(),
+        value: crate::error::quoted(text),
+        expected: format!(
+            "IDs a second, a whole number 1..={}, e.g. 4000000, 4M, 4M/s, 25.6k/s",
+            1u64 << 40
+        ),
+    };
+    let t = text.trim();
+    let t = t.strip_suffix("/s").unwrap_or(t);
+    let (digits, scale) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 3),
+        Some('m' | 'M') => (&t[..t.len() - 1], 6),
+        Some('g' | 'G') => (&t[..t.len() - 1], 9),
+        _ => (t, 0),
+    };
+    let (whole, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(frac) || frac.len() > scale {
+        return Err(bad());
+    }
+    let text = format!("{whole}{frac:0<scale$}");
+    match text.parse::<u64>() {
+        Ok(n) if (1..=1 << 40).contains(&n) => Ok(n),
+        _ => Err(bad()),
+    }
+}
