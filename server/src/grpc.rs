@@ -355,7 +355,8 @@ enum Stream {
 }
 
 /// The messages of a stream, each minted when the transport asks for it (tonic polls the
-/// stream as HTTP/2's window lets it send): IDs already minted when the client cancels are
+/// stream while its send buffer and HTTP/2's window have room, so minting stays about one
+/// window ahead of the reader): IDs already minted when the client cancels are
 /// dropped with the stream, never handed to anyone else. A draining server ends an unbounded
 /// stream with `UNAVAILABLE`, so the client reconnects to a server that is ready.
 fn id_stream(server: Arc<Server>, kind: Stream, plan: StreamPlan) -> IdStream {
