@@ -72,7 +72,10 @@ fn run_client(python: &str, s: &Served, args: &[&str]) -> serde_json::Value {
 fn python_grpc_client_draws_ids_and_a_lease() {
     let Some(python) = python() else { return };
     let s = Served::start("store = \"sqlite:./idmint.db\"\n");
-    let summary = run_client(&python, &s, &[]);
+    let admin = s.admin_url().trim_start_matches("http://").to_string();
+    let summary = run_client(&python, &s, &["--admin", &admin]);
+    let settled = summary["paused_reader"]["settled_at"].as_u64().unwrap_or(0);
+    assert!((1000..=50_000_000).contains(&settled), "{summary}");
     assert_eq!(summary["segment"]["count"], 1000, "{summary}");
     assert_eq!(summary["snowflake"]["count"], 1000, "{summary}");
     assert_eq!(

@@ -201,6 +201,33 @@ def drain_stream(channel, pb, stubs, auth):
                       "increasing": all(a < b for a, b in zip(got, got[1:]))}), flush=True)
 
 
+def check_paused_reader(ids, pb, auth, admin, c):
+    """A reader that stops reading stops the minting: the tag's issued counter (admin /metrics)
+    settles while the stream stays open, at about one HTTP/2 window of IDs, far below what the
+    stream would carry (until cancelled). Waits on the counter itself, up to 120 s."""
+    import urllib.request
+
+    def issued():
+        text = urllib.request.urlopen(f"http://{admin}/metrics", timeout=30).read().decode()
+        key = 'idmint_ids_issued_total{kind="segment",tag="grpc_paused"}'
+        return next((int(float(l.split()[-1])) for l in text.splitlines() if l.startswith(key)), 0)
+
+    call = ids.StreamIds(pb.StreamRequest(kind=pb.STREAM_KIND_SEGMENT, tag="grpc_paused"),
+                         metadata=auth)
+    first = next(iter(call))
+    deadline, last, same = time.monotonic() + 120, -1, 0
+    while same < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = issued()
+        same = same + 1 if now == last else 0
+        last = now
+    call.cancel()
+    c.check(same >= 3, f"a paused reader: the issued counter never settled (last {last})")
+    c.check(len(first.ids) == 1000 and 1000 <= last <= 50_000_000,
+            f"a paused reader: minting settled at {last} IDs")
+    c.summary["paused_reader"] = {"settled_at": last}
+
+
 def reading(text, layout):
     """The ParseRequest fields that read `text` as the vector says: its layout, or a decimal
     without one as a 64-bit integer (the server reads decimals with its own layout otherwise)."""
@@ -295,6 +322,7 @@ def main():
     ap.add_argument("--target", required=True, help="HOST:PORT of idmint serve's API")
     ap.add_argument("--token", help="a token with the mint and lease scopes")
     ap.add_argument("--narrow-token", help="a token without the mint:segment scope")
+    ap.add_argument("--admin", help="HOST:PORT of the admin listener (the paused-reader check)")
     ap.add_argument("--drain-stream", action="store_true",
                     help="only: a stream until the server ends it (see drain_stream)")
     a = ap.parse_args()
@@ -312,6 +340,8 @@ def main():
             with grpc.insecure_channel(a.target) as channel:
                 grpc.channel_ready_future(channel).result(timeout=120)
                 draw(channel, pb, stubs, auth, c)
+                if a.admin:
+                    check_paused_reader(stubs.IdsStub(channel), pb, auth, a.admin, c)
                 if a.token:
                     check_auth(channel, pb, stubs, a.narrow_token or "", c)
                 check_reflection(channel, c)
