@@ -1,12 +1,106 @@
-//! `idmint layouts`: the presets, what each can mint and until when.
+//! `idmint layouts`: the presets, what each can mint and until when; `idmint layouts
+//! check-migration`: whether a switch of layout keeps keys unique and in order.
 
 use std::io::{self, Write};
 
-use idmint_core::{Clock, Layout, WallClock, PRESETS};
+use clap::{Args, Subcommand};
+use idmint_core::plan::check_migration;
+use idmint_core::{format_time_ms, parse_time_ms, Clock, Layout, WallClock, PRESETS};
 
 use crate::report::CliError;
 
-pub fn run() -> Result<(), CliError> {
+#[derive(Args, Debug)]
+pub struct LayoutsArgs {
+    #[command(subcommand)]
+    command: Option<LayoutsCommand>,
+}
+
+#[derive(Subcommand, Debug)]
+enum LayoutsCommand {
+    /// Prove that every ID a new layout mints from a switch on sorts above every ID the old one
+    /// minted, or name the first time it would (exit 1 when it would not at the switch)
+    #[command(after_help = "Examples:
+  idmint layouts check-migration --from twitter --to 'time:38@1ms,worker:12,sequence:13,epoch=2023-11-14T22:13:20Z'
+  idmint layouts check-migration --from twitter --to 'time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z' --above 1541815603606036480")]
+    CheckMigration(MigrationArgs),
+}
+
+#[derive(Args, Debug)]
+struct MigrationArgs {
+    /// The layout the IDs so far were minted with (a preset or a spec)
+    #[arg(long, value_name = "LAYOUT")]
+    from: String,
+    /// The layout to mint with from the switch on
+    #[arg(long, value_name = "LAYOUT")]
+    to: String,
+    /// The largest ID minted so far (e.g. SELECT max(id)); default: the largest the old layout
+    /// can have minted before the switch
+    #[arg(long, value_name = "ID")]
+    above: Option<String>,
+    /// The switch: RFC 3339 or unix ms (default: now)
+    #[arg(long, value_name = "TIME")]
+    at: Option<String>,
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: &LayoutsArgs) -> Result<(), CliError> {
+    match &a.command {
+        None => presets(),
+        Some(LayoutsCommand::CheckMigration(m)) => migration(m),
+    }
+}
+
+fn migration(a: &MigrationArgs) -> Result<(), CliError> {
+    let from = Layout::parse(&a.from)?;
+    let to = Layout::parse(&a.to)?;
+    let above = a.above.as_deref().map(idmint_core::parse_id).transpose()?;
+    let at = match &a.at {
+        Some(t) => parse_time_ms("at", t)?,
+        None => WallClock.now_ms(),
+    };
+    let m = check_migration(&from, &to, above, at)?;
+    let mut out = io::stdout().lock();
+    if a.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&m).expect("plain data serializes")
+        )?;
+    } else {
+        writeln!(out, "switch at {}", format_time_ms(m.switch_ms))?;
+        writeln!(
+            out,
+            "  largest old ID: {}{}",
+            m.old_max,
+            if above.is_some() {
+                " (given)"
+            } else {
+                " (the most the old layout can have minted)"
+            }
+        )?;
+        writeln!(out, "  first new ID:   {} or above", m.new_first)?;
+    }
+    out.flush()?;
+    if m.safe {
+        return Ok(());
+    }
+    let when = match &m.safe_from {
+        Some(t) => format!(
+            "the new layout's IDs pass {} only from {t}: switch then, or later",
+            m.old_max
+        ),
+        None => "the new layout's time field runs out before its IDs pass the old ones".into(),
+    };
+    Err(CliError::Check(format!(
+        "not safe: IDs the new layout mints from {} can sort at or below IDs already minted ({} and below); {when}",
+        format_time_ms(m.switch_ms),
+        m.old_max
+    )))
+}
+
+fn presets() -> Result<(), CliError> {
     let now_ms = WallClock.now_ms();
     let mut rows = vec![[
         "PRESET".to_string(),

@@ -92,10 +92,12 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
   idmint compose --time 1656432460105 --node datacenter=11 --node worker=26 --sequence 0")]
     Compose(ComposeArgs),
 
-    /// List the layout presets, their per-second caps and when their time fields run out
-    #[command(after_help = "Example:
-  idmint layouts")]
-    Layouts,
+    /// List the layout presets, their per-second caps and when their time fields run out; or
+    /// check a switch from one layout to another
+    #[command(after_help = "Examples:
+  idmint layouts
+  idmint layouts check-migration --from twitter --to 'time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z' --above 1541815603606036480")]
+    Layouts(layouts::LayoutsArgs),
 
     /// The layouts that meet a need: so many nodes, so many IDs a second each, so many years
     #[command(after_help = "Examples:
@@ -281,7 +283,7 @@ fn main() -> ExitCode {
         Command::ObjectId(a) => objectid::run(a),
         Command::Parse(a) => parse::run(a),
         Command::Compose(a) => compose::run(a),
-        Command::Layouts => layouts::run(),
+        Command::Layouts(a) => layouts::run(a),
         Command::Plan(a) => plan::run(a),
         Command::Demo => demo::run(),
         Command::Segment(a) => segment::run(a),

@@ -445,6 +445,57 @@ fn plan_answers_the_vectors() {
     assert!(text.contains("runs out 2080-07-10T17:30:30.209Z"), "{text}");
 }
 
+/// `idmint layouts check-migration`: a switch whose new IDs all sort above the old ones passes
+/// (exit 0); one whose new IDs would sort below is refused (exit 1) naming the first safe time,
+/// which is then accepted.
+#[test]
+fn layouts_check_migration_accepts_a_safe_switch_and_names_when_an_unsafe_one_becomes_safe() {
+    let check = |to: &str, above: Option<&str>, at: &str| {
+        let mut args = vec![
+            "layouts",
+            "check-migration",
+            "--from",
+            "twitter",
+            "--to",
+            to,
+            "--at",
+            at,
+            "--json",
+        ];
+        if let Some(a) = above {
+            args.extend(["--above", a]);
+        }
+        let out = idmint(&args);
+        let m: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        (out.status.code(), m, stderr(&out))
+    };
+    let wider = "time:38@1ms,worker:12,sequence:13,epoch=2023-11-14T22:13:20Z";
+    let (code, m, _) = check(wider, None, "2026-01-01T00:00:00Z");
+    assert_eq!(code, Some(0), "{m}");
+    assert_eq!(m["safe"], true);
+    assert!(
+        m["new_first"].as_u64().unwrap() > m["old_max"].as_u64().unwrap(),
+        "{m}"
+    );
+
+    let later = "time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z";
+    let (code, m, err) = check(later, Some("1541815603606036480"), "2026-01-01T00:00:00Z");
+    assert_eq!(code, Some(1), "{m}");
+    assert_eq!(m["safe"], false);
+    let from = m["safe_from"].as_str().unwrap().to_string();
+    assert!(err.contains("not safe") && err.contains(&from), "{err}");
+    // At the time it names, the same switch is safe; a millisecond before, not.
+    let ms = m["safe_from_ms"].as_u64().unwrap();
+    assert_eq!(
+        check(later, Some("1541815603606036480"), &ms.to_string()).0,
+        Some(0)
+    );
+    assert_eq!(
+        check(later, Some("1541815603606036480"), &(ms - 1).to_string()).0,
+        Some(1)
+    );
+}
+
 #[test]
 fn demo_runs() {
     let out = idmint(&["demo"]);

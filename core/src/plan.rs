@@ -305,3 +305,82 @@ pub fn parse_rate(text: &str) -> Result<u64> {
         _ => Err(bad()),
     }
 }
+
+/// Whether IDs a new layout mints from a switch on all sort above the IDs an old layout minted
+/// ([`check_migration`]): keys stay unique and in order across the switch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Migration {
+    /// True when every ID the new layout mints from `switch_ms` on is above `old_max`.
+    pub safe: bool,
+    /// The switch: the first instant the new layout mints (unix ms).
+    pub switch_ms: u64,
+    /// The largest ID the old layout minted: the one given, or the largest it can have minted
+    /// before the switch (every node and sequence bit set).
+    pub old_max: u64,
+    /// The smallest ID the new layout can mint at the switch (node and sequence 0).
+    pub new_first: u64,
+    /// The first instant the new layout's smallest ID is above `old_max` (unix ms): the switch
+    /// is safe from then on; `None` when its time field runs out first.
+    pub safe_from_ms: Option<u64>,
+    /// [`safe_from_ms`](Migration::safe_from_ms) as RFC 3339.
+    pub safe_from: Option<String>,
+}
+
+/// The largest ID `layout` can have minted before `at_ms`: the last tick before it with every
+/// lower bit set.
+fn largest_before(layout: &Layout, at_ms: u64) -> u64 {
+    let low = layout.total_bits() - layout.time_bits();
+    let Some(ticks) = at_ms.checked_sub(layout.epoch_ms()) else {
+        return 0;
+    };
+    let tick = (ticks / layout.tick_ms()).saturating_sub(u64::from(ticks % layout.tick_ms() == 0));
+    let tick = tick.min(layout.max_time_value());
+    (tick << low) | ((1u64 << low) - 1)
+}
+
+/// Checks a switch from layout `from` to layout `to` at `switch_ms`: proves every ID `to` mints
+/// from then on sorts above every ID `from` minted — `above` when given (the largest ID in the
+/// table, the best proof), else the largest `from` can have minted before the switch — or names
+/// the first instant it would. `to` must be able to mint at the switch (its epoch passed, its
+/// time field not run out).
+///
+/// ```
+/// use idmint_core::plan::check_migration;
+/// use idmint_core::Layout;
+/// let twitter = Layout::preset("twitter")?;
+/// let switch = 1_767_225_600_000; // 2026-01-01
+/// // A later epoch with the same shape mints smaller IDs: refused, naming when it would be safe.
+/// let later = twitter.with_epoch_ms(1_700_000_000_000)?;
+/// let m = check_migration(&twitter, &later, None, switch)?;
+/// assert!(!m.safe);
+/// assert_eq!(m.safe_from.as_deref(), Some("2039-01-11T20:30:25.343Z")); // its time value catches up
+/// // More bits below the time field: its IDs start above twitter's (until 2032).
+/// let wider = Layout::parse("time:38@1ms,worker:12,sequence:13,epoch=1700000000000")?;
+/// assert!(check_migration(&twitter, &wider, None, switch)?.safe);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn check_migration(
+    from: &Layout,
+    to: &Layout,
+    above: Option<u64>,
+    switch_ms: u64,
+) -> Result<Migration> {
+    let time_value = to.time_value(i128::from(switch_ms))?;
+    let low = to.total_bits() - to.time_bits();
+    let old_max = above.unwrap_or_else(|| largest_before(from, switch_ms));
+    let new_first = time_value << low;
+    // The first tick of `to` whose smallest ID is above old_max.
+    let first_safe_tick = (old_max >> low) + 1;
+    let safe_from_ms = (first_safe_tick <= to.max_time_value())
+        .then(|| to.epoch_ms() + first_safe_tick * to.tick_ms())
+        .filter(|&ms| ms <= MAX_TIME_MS);
+    Ok(Migration {
+        safe: new_first > old_max,
+        switch_ms,
+        old_max,
+        new_first,
+        safe_from_ms,
+        safe_from: safe_from_ms.map(format_time_ms),
+    })
+}
