@@ -18,6 +18,7 @@ mod segment;
 mod serve;
 mod sink;
 mod snowflake;
+mod typeid;
 mod uuid7;
 
 use std::process::ExitCode;
@@ -140,6 +141,12 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
   idmint uuid7 --ulid
   idmint uuid7 --parse 017F22E2-79B0-7CC3-98C4-DC0C0C07398F")]
     Uuid7(uuid7::Uuid7Args),
+
+    /// Mint TypeIDs: a type prefix and a UUIDv7 in lowercase base32 (read them with `idmint parse`)
+    #[command(after_help = "Examples:
+  idmint typeid --prefix user --count 3
+  idmint parse user_01h455vb4pex5vsknk084sn02q")]
+    Typeid(typeid::TypeIdArgs),
 
     /// Write 64-bit IDs in base62 or Crockford base32
     #[command(after_help = "Examples:
@@ -293,6 +300,7 @@ fn main() -> ExitCode {
         Command::Reveal(a) => obfuscate::reveal(a),
         Command::Keygen(a) => obfuscate::keygen(a),
         Command::Uuid7(a) => uuid7::run(a),
+        Command::Typeid(a) => typeid::run(a),
         Command::Encode(a) => encode::encode(a),
         Command::Decode(a) => encode::decode(a),
         Command::Serve(a) => serve::run(a),

@@ -496,6 +496,27 @@ fn layouts_check_migration_accepts_a_safe_switch_and_names_when_an_unsafe_one_be
     );
 }
 
+/// `idmint typeid`: TypeIDs of the prefix, distinct and increasing, each read back by `idmint
+/// parse` as a TypeID of that prefix with its UUIDv7's time; a bad prefix is exit 2.
+#[test]
+fn typeid_mints_what_parse_reads_back() {
+    let lines = lines_of(&["typeid", "--prefix", "order_line", "--count", "1000"]);
+    assert_eq!(lines.len(), 1000);
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "not increasing");
+    for l in [&lines[0], &lines[999]] {
+        let d = parse(&[], l);
+        assert_eq!(d["format"], "typeid", "{d}");
+        assert_eq!(d["parts"]["prefix"], "order_line", "{d}");
+        assert_eq!(d["parts"]["version"], 7, "{d}");
+        assert!(d["time_ms"].as_u64().is_some(), "{d}");
+    }
+    let err = failure(&["typeid", "--prefix", "Order"], 2);
+    assert!(
+        err.contains("`prefix`") && err.contains("a-z and _"),
+        "{err}"
+    );
+}
+
 #[test]
 fn demo_runs() {
     let out = idmint(&["demo"]);

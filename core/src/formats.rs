@@ -12,6 +12,7 @@
 //! | `ksuid` | 27 base62 | 160 | seconds from 2014-05-13T16:53:20Z, 32 bits |
 //! | `xid` | 20 of `0-9a-v` | 96 | seconds, 32 bits |
 //! | `tsid` | 13 Crockford base32 | 64 | ms from 2020-01-01, 42 bits |
+//! | `typeid` | `prefix_` + 26 lowercase base32 | 128 | a UUIDv7's ms |
 //!
 //! Text is told apart by its length and alphabet, so each text has one reading: digits only are
 //! always a decimal ID (a 13-digit TSID or a 20-digit xid made of digits alone, one in millions,
@@ -37,7 +38,7 @@ use crate::{Error, Result};
 /// use idmint_core::formats::Format;
 /// assert_eq!(Format::Ulid.name(), "ulid");
 /// assert_eq!("ksuid".parse::<Format>()?, Format::Ksuid);
-/// assert_eq!(Format::ALL.len(), 8);
+/// assert_eq!(Format::ALL.len(), 9);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +60,8 @@ pub enum Format {
     Xid,
     /// A TSID (tsid-creator): 42 bits of milliseconds from 2020, 22 node and counter bits.
     Tsid,
+    /// A TypeID: a type prefix and a UUID (a UUIDv7 when minted) in lowercase base32.
+    TypeId,
 }
 
 impl Format {
@@ -68,7 +71,7 @@ impl Format {
     /// use idmint_core::formats::Format;
     /// assert_eq!(Format::ALL[0], Format::Snowflake);
     /// ```
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Snowflake,
         Format::Integer,
         Format::ObjectId,
@@ -77,6 +80,7 @@ impl Format {
         Format::Ksuid,
         Format::Xid,
         Format::Tsid,
+        Format::TypeId,
     ];
 
     /// The format's stable lowercase name, as the CLI and bindings print it.
@@ -94,6 +98,7 @@ impl Format {
             Format::Ksuid => "ksuid",
             Format::Xid => "xid",
             Format::Tsid => "tsid",
+            Format::TypeId => "typeid",
         }
     }
 
@@ -111,6 +116,7 @@ impl Format {
             Format::Ksuid => "27 base62 characters",
             Format::Xid => "20 characters of 0-9 and a-v",
             Format::Tsid => "13 Crockford base32 characters",
+            Format::TypeId => "a prefix of a-z and _, a _, then 26 lowercase base32 characters",
         }
     }
 }
@@ -139,6 +145,7 @@ impl Format {
             Format::Ksuid => "[0-9A-Za-z]{27}",
             Format::Xid => "[0-9a-v]{19}[0g]",
             Format::Tsid => "[0-9A-Fa-fIiLlOo][0-9A-TV-Za-tv-z]{12}",
+            Format::TypeId => "([a-z]([a-z_]{0,61}[a-z])?_)?[0-7][0-9a-hjkmnp-tv-z]{25}",
         }
     }
 }
@@ -322,6 +329,7 @@ fn display_name(f: Format) -> &'static str {
         Format::Ksuid => "KSUID",
         Format::Xid => "xid",
         Format::Tsid => "TSID",
+        Format::TypeId => "TypeID",
     }
 }
 
@@ -388,6 +396,11 @@ pub fn decode(text: &str, layout: Option<&Layout>) -> Result<Decoded> {
         };
         return decode_as(text, format, layout);
     }
+    // Only a TypeID has a `_` (one without a prefix is 26 base32 characters: read as the ULID
+    // of the same 128 bits).
+    if text.contains('_') {
+        return decode_as(text, Format::TypeId, layout);
+    }
     let candidate = match chars {
         26 => Format::Ulid,
         27 => Format::Ksuid,
@@ -440,6 +453,7 @@ pub fn decode_as(text: &str, format: Format, layout: Option<&Layout>) -> Result<
         Format::Ksuid => ksuid(text),
         Format::Xid => xid(text),
         Format::Tsid => tsid(text),
+        Format::TypeId => typeid(text),
     }
 }
 
@@ -587,6 +601,19 @@ fn uuid(text: &str) -> Result<Decoded> {
         5 => d.text("hash", "sha1"),
         _ => {}
     }
+    Ok(d)
+}
+
+/// A TypeID: its prefix, its UUID and that UUID's parts (the time of a UUIDv7).
+fn typeid(text: &str) -> Result<Decoded> {
+    let t = crate::typeid::TypeId::parse(text)?;
+    let inner = uuid(&t.uuid())?;
+    let mut d = Decoded::new(Format::TypeId, t.to_string());
+    d.text("prefix", t.prefix());
+    d.text("uuid", t.uuid());
+    d.time_ms = inner.time_ms;
+    d.time = inner.time;
+    d.parts.extend(inner.parts);
     Ok(d)
 }
 

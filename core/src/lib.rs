@@ -80,6 +80,7 @@ pub mod snowflake;
 mod store;
 #[cfg(feature = "orders")]
 pub mod template;
+pub mod typeid;
 pub mod uuid7;
 #[cfg(all(feature = "serde", feature = "segment"))]
 pub mod wire;

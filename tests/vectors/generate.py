@@ -2,7 +2,7 @@
 """Independent oracle for idmint's cross-language test vectors.
 
 Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json,
-template.json, formats.json, health.json and plan.json next to this file. Python 3.11 stdlib
+template.json, formats.json, health.json, plan.json and typeid.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
@@ -759,15 +759,8 @@ def formats():
     add("objectid_mongodb_manual", "MongoDB manual, ObjectId()", hx.upper(), "objectid", hx, t * 1000,
         rfc3339(t * 1000, millis=False), {"time_s": t, "random": hx[8:18], "counter": int(hx[18:], 16)})
 
-    # UUIDs: RFC 9562's test vectors (appendix A.1, A.3, A.5, A.6, B.1) and the nil and max UUIDs.
-    for name, text in [("uuid_v1_rfc9562_a1", "C232AB00-9414-11EC-B3C8-9F6BDECED846"),
-                       ("uuid_v4_rfc9562_a3", "919108f7-52d1-4320-9bac-f847db4148a8"),
-                       ("uuid_v6_rfc9562_a5", "1EC9414C-232A-6B00-B3C8-9F6BDECED846"),
-                       ("uuid_v7_rfc9562_a6", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"),
-                       ("uuid_v8_rfc9562_b1", "2489E9AD-2EE2-8E00-8EC9-32D5F69181C0"),
-                       ("uuid_nil_rfc9562", "00000000-0000-0000-0000-000000000000"),
-                       ("uuid_max_rfc9562", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
-                       ("uuid_v1_32_hex_digits", "c232ab00941411ecb3c89f6bdeced846")]:
+    def uuid_reading(text):
+        """(canonical text, time_ms, time, parts) of a UUID."""
         u = uuidlib.UUID(text)
         v = u.int
         version = v >> 76 & 15
@@ -791,10 +784,31 @@ def formats():
             time_ms = v >> 80
             time = rfc3339_any(time_ms)
             parts.update(unix_ts_ms=time_ms, rand_a=v >> 64 & 0xFFF, rand_b=f"{v & (2**62 - 1):016x}")
-        add(name, "RFC 9562" if "rfc9562" in name else "oracle", text, "uuid", str(u), time_ms, time, parts)
+        return str(u), time_ms, time, parts
+
+    # UUIDs: RFC 9562's test vectors (appendix A.1, A.3, A.5, A.6, B.1) and the nil and max UUIDs.
+    for name, text in [("uuid_v1_rfc9562_a1", "C232AB00-9414-11EC-B3C8-9F6BDECED846"),
+                       ("uuid_v4_rfc9562_a3", "919108f7-52d1-4320-9bac-f847db4148a8"),
+                       ("uuid_v6_rfc9562_a5", "1EC9414C-232A-6B00-B3C8-9F6BDECED846"),
+                       ("uuid_v7_rfc9562_a6", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"),
+                       ("uuid_v8_rfc9562_b1", "2489E9AD-2EE2-8E00-8EC9-32D5F69181C0"),
+                       ("uuid_nil_rfc9562", "00000000-0000-0000-0000-000000000000"),
+                       ("uuid_max_rfc9562", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
+                       ("uuid_v1_32_hex_digits", "c232ab00941411ecb3c89f6bdeced846")]:
+        canonical, time_ms, time, parts = uuid_reading(text)
+        add(name, "RFC 9562" if "rfc9562" in name else "oracle", text, "uuid", canonical, time_ms, time, parts)
     v1, v6 = decode[-8], decode[-6]
     assert v1["time"] == v6["time"] == "2022-02-22T19:22:22.0000000Z"  # 2:22:22 PM GMT-05:00, as the RFC says
     assert decode[-5]["time"] == "2022-02-22T19:22:22.000Z"
+
+    # TypeIDs: two of the TypeID spec's valid vectors (spec/valid.yml, v0.3.0): the prefix, the
+    # UUID, then the UUID's own parts.
+    for name, text in [("typeid_spec_valid_uuidv7", "prefix_01h455vb4pex5vsknk084sn02q"),
+                       ("typeid_spec_prefix_underscore", "pre_fix_00000000000000000000000000")]:
+        prefix, u = typeid_oracle(text)
+        canonical, time_ms, time, parts = uuid_reading(u)
+        add(name, "TypeID spec v0.3.0, valid.yml", text, "typeid", text, time_ms, time,
+            {"prefix": prefix, "uuid": canonical, **parts})
 
     # ULIDs: the ulid/spec README's examples, and the largest ULID it names (its time is past 9999).
     for name, text in [("ulid_spec_readme", "01ARZ3NDEKTSV4RRFFQ69G5FAV"),
@@ -852,6 +866,8 @@ def formats():
         ("ksuid_above_160_bits", "aWgEPTl1tmebfsQzFP4bxwgy80W", "invalid_id"),
         ("ksuid_dash", "0ujtsYcgvSTl8PAuAdqWYSMnLO-", "invalid_id"),
         ("tsid_above_64_bits", "G000000000000", "invalid_id"),
+        ("typeid_suffix_uppercase", "prefix_0123456789ABCDEFGHJKMNPQRS", "invalid_id"),  # TypeID spec
+        ("typeid_prefix_underscore_end", "prefix__00000000000000000000000000", "invalid_id"),  # TypeID spec
         ("uuid_35_chars", "C232AB00-9414-11EC-B3C8-9F6BDECED84", "invalid_id"),
         ("uuid_hyphen_moved", "C232AB009-414-11EC-B3C8-9F6BDECED846", "invalid_id"),
         ("uuid_non_hex", "C232AB00-9414-11EC-B3C8-9F6BDECED84G", "invalid_id"),
@@ -1077,6 +1093,75 @@ def plan():
     return {"valid": valid, "impossible": impossible}
 
 
+# TypeID's own conformance vectors, copied as data from its spec (github.com/jetify-com/typeid,
+# spec/valid.yml and spec/invalid.yml, spec v0.3.0, commit 26a84e8): names and values as there.
+TYPEID_VALID = [
+    ("nil", "00000000000000000000000000", "", "00000000-0000-0000-0000-000000000000"),
+    ("one", "00000000000000000000000001", "", "00000000-0000-0000-0000-000000000001"),
+    ("ten", "0000000000000000000000000a", "", "00000000-0000-0000-0000-00000000000a"),
+    ("sixteen", "0000000000000000000000000g", "", "00000000-0000-0000-0000-000000000010"),
+    ("thirty-two", "00000000000000000000000010", "", "00000000-0000-0000-0000-000000000020"),
+    ("max-valid", "7zzzzzzzzzzzzzzzzzzzzzzzzz", "", "ffffffff-ffff-ffff-ffff-ffffffffffff"),
+    ("valid-alphabet", "prefix_0123456789abcdefghjkmnpqrs", "prefix",
+     "0110c853-1d09-52d8-d73e-1194e95b5f19"),
+    ("valid-uuidv7", "prefix_01h455vb4pex5vsknk084sn02q", "prefix",
+     "01890a5d-ac96-774b-bcce-b302099a8057"),
+    ("prefix-underscore", "pre_fix_00000000000000000000000000", "pre_fix",
+     "00000000-0000-0000-0000-000000000000"),
+]
+TYPEID_INVALID = [
+    ("prefix-uppercase", "PREFIX_00000000000000000000000000"),
+    ("prefix-numeric", "12345_00000000000000000000000000"),
+    ("prefix-period", "pre.fix_00000000000000000000000000"),
+    ("prefix-non-ascii", "pr\u00e9fix_00000000000000000000000000"),
+    ("prefix-spaces", "  prefix_00000000000000000000000000"),
+    ("prefix-64-chars",
+     "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl_00000000000000000000000000"),
+    ("separator-empty-prefix", "_00000000000000000000000000"),
+    ("separator-empty", "_"),
+    ("suffix-short", "prefix_1234567890123456789012345"),
+    ("suffix-long", "prefix_123456789012345678901234567"),
+    ("suffix-spaces", "prefix_1234567890123456789012345 "),
+    ("suffix-uppercase", "prefix_0123456789ABCDEFGHJKMNPQRS"),
+    ("suffix-hyphens", "prefix_123456789-123456789-123456"),
+    ("suffix-wrong-alphabet", "prefix_ooooooiiiiiiuuuuuuulllllll"),
+    ("suffix-ambiguous-crockford", "prefix_i23456789ol23456789oi23456"),
+    ("suffix-hyphens-crockford", "prefix_123456789-0123456789-0123456"),
+    ("suffix-overflow", "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz"),
+    ("prefix-underscore-start", "_prefix_00000000000000000000000000"),
+    ("prefix-underscore-end", "prefix__00000000000000000000000000"),
+]
+TYPEID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def typeid_oracle(text):
+    """(prefix, uuid) of a TypeID, or None: the spec's rules, written out independently."""
+    prefix, sep, suffix = text.rpartition("_")
+    if sep and not prefix:
+        return None
+    if len(prefix) > 63 or not re.fullmatch(r"([a-z]([a-z_]*[a-z])?)?", prefix):
+        return None
+    if len(suffix) != 26 or any(c not in TYPEID_ALPHABET for c in suffix) or suffix[0] > "7":
+        return None
+    value = 0
+    for c in suffix:
+        value = value * 32 + TYPEID_ALPHABET.index(c)
+    h = f"{value:032x}"
+    return prefix, f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
+def typeid():
+    valid = []
+    for name, text, prefix, uuid in TYPEID_VALID:
+        assert typeid_oracle(text) == (prefix, uuid), name
+        valid.append({"name": name, "typeid": text, "prefix": prefix, "uuid": uuid})
+    invalid = []
+    for name, text in TYPEID_INVALID:
+        assert typeid_oracle(text) is None, name
+        invalid.append({"name": name, "typeid": text, "error": "invalid_id"})
+    return {"valid": valid, "invalid": invalid}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -1104,3 +1189,4 @@ if __name__ == "__main__":
     emit("formats.json", formats())
     emit("health.json", health())
     emit("plan.json", plan())
+    emit("typeid.json", typeid())
