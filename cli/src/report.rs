@@ -14,6 +14,8 @@ pub enum CliError {
     Io(io::Error),
     /// The server could not start (`idmint serve`); its message names the configuration key.
     Serve(idmint_server::ServeError),
+    /// `idmint probe`: the server did not answer 200; the message names the URL and the answer.
+    Probe(String),
 }
 
 impl From<idmint_core::Error> for CliError {
@@ -49,11 +51,13 @@ pub fn fail(err: CliError) -> ExitCode {
         CliError::Core(_) => 1,
         CliError::Serve(idmint_server::ServeError::Config(_)) => 2,
         CliError::Serve(_) => 1,
+        CliError::Probe(_) => 1,
     };
     let message = match &err {
         CliError::Core(e) => e.to_string(),
         CliError::Io(e) => format!("cannot write output: {e}"),
         CliError::Serve(e) => e.to_string(),
+        CliError::Probe(m) => m.clone(),
     };
     let _ = writeln!(io::stderr(), "error: {message}");
     ExitCode::from(code)
