@@ -7,7 +7,8 @@
 #   tests/image.sh [tools] [build] [smoke]     build and smoke when none is named
 #
 # tools: what it needs and this machine lacks, each installed once: Rust's two musl targets, and
-#   from Debian buildah, podman, skopeo, runc, qemu-user-static, file, curl, ca-certificates.
+#   from Debian buildah, podman, skopeo, runc, qemu-user-static, redis-server, file, curl, jq,
+#   ca-certificates.
 # build -> $IDMINT_PACKAGES_DIR (default target/packages/):
 #   bin/idmint-x86_64-linux-musl, bin/idmint-aarch64-linux-musl
 #       cargo build -p idmint-cli --target {x86_64,aarch64}-unknown-linux-musl (crt-static, the
@@ -23,10 +24,12 @@
 #                           size appended (same format as tests/packages.sh sizes()).
 # smoke:
 #   each static binary (ARM64 under qemu-aarch64-static): `file` says statically linked; it
-#   serves on 127.0.0.1:0 (--ready-file names the ports), /readyz turns 200, `idmint probe`
-#   agrees, mints snowflake IDs and a segment tag's IDs, a client of the same binary draws from
-#   it through `http://localhost:PORT` (musl's resolver has no NSS: the name is resolved by musl
-#   from /etc/hosts), and it drains on SIGTERM (sent to its PID): exit 0, "stopped" logged.
+#   serves on 127.0.0.1:0 (--ready-file names the ports) with its store given by a host name,
+#   `redis://localhost:PORT` (a Redis of tests/servers.sh; musl's resolver has no NSS: the name
+#   is resolved by musl from /etc/hosts), /readyz turns 200, `idmint probe` agrees, mints
+#   snowflake IDs and a segment tag's IDs, a client of the same binary draws from it through
+#   `http://localhost:PORT`, and it drains on SIGTERM (sent to its PID): exit 0, "stopped"
+#   logged; the probe then fails.
 #   the image, per platform (arm64 through the kernel's qemu binfmt handler): without a
 #   configuration it refuses to serve its 0.0.0.0 API anonymously (exit 2); with a token's
 #   configuration, `podman run` with this machine's flags, published on loopback ports podman
@@ -72,6 +75,7 @@ tools() {
     local need=() c t
     for c in buildah podman skopeo runc file curl jq; do command -v "$c" >/dev/null || need+=("$c"); done
     [ -x /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
+    command -v redis-server >/dev/null || need+=(redis-server)
     [ -s /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
     [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
     for t in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
@@ -225,20 +229,22 @@ mint() {
 }
 
 smoke_static() {
-    local arch=$1 bin dir run=() pid rc out
+    local arch=$1 bin dir run=() pid rc out db=1
     bin=$(binary "$arch")
-    [ "$arch" = arm64 ] && run=(qemu-aarch64-static)
-    step "static idmint-$(zig_triple "$arch")${run:+ under ${run[*]}}: serve, /readyz, mint, a client over http://localhost, SIGTERM"
+    [ "$arch" = arm64 ] && run=(qemu-aarch64-static) && db=2
+    step "static idmint-$(zig_triple "$arch")${run:+ under ${run[*]}}: serve (store redis://localhost), /readyz, mint, a client over http://localhost, SIGTERM"
     check_static "$arch"
     dir=$WORK/static-$arch
     mkdir -p "$dir"
+    # Its store by a host name, resolved by musl (no NSS; /etc/hosts): a Redis of tests/servers.sh
+    # as redis://localhost:PORT, a database of its own per platform. (The image runs SQLite.)
     # qemu-user runs the program in its own process: $! is the server's PID, and the ready file's.
     "${run[@]}" "$bin" serve --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 \
-        --store "sqlite:$dir/idmint.db" --ready-file "$dir/ready.json" >"$dir/log" 2>&1 &
+        --store "$REDIS/$db" --ready-file "$dir/ready.json" >"$dir/log" 2>&1 &
     pid=$!
     serve_ready "$pid" "$dir/ready.json" "$dir/log" "$LIMIT" || die "idmint-$(zig_triple "$arch") did not get ready"
     [ "$(jq .pid "$dir/ready.json")" = "$pid" ] || die "the ready file names PID $(jq .pid "$dir/ready.json"), not $pid"
-    echo "  ready: $(cat "$dir/ready.json")"
+    echo "  ready, store $REDIS/$db: $(cat "$dir/ready.json")"
     out=$("${run[@]}" "$bin" probe --admin-listen "127.0.0.1:$SERVE_ADMIN_PORT") || die "idmint probe failed: $out"
     [ "$out" = ready ] || die "idmint probe printed: $out"
     echo "  idmint probe: $out"
@@ -327,8 +333,11 @@ smoke() {
     local arch
     tools
     WORK=$(mktemp -d /tmp/idmint-image.XXXXXX)
+    export IDMINT_SERVERS_DIR=$WORK/servers
     # shellcheck disable=SC2064
-    trap "rm -rf '$WORK'" EXIT
+    trap "tests/servers.sh stop >/dev/null 2>&1 || true; rm -rf '$WORK'" EXIT
+    eval "$(tests/servers.sh start redis)"
+    REDIS=redis://localhost:${IDMINT_TEST_REDIS_URL##*:}
     for arch in "${ARCHES[@]}"; do smoke_static "$arch"; done
     for arch in "${ARCHES[@]}"; do smoke_image "$arch"; done
     step "the static binaries and the image served, minted and drained"
