@@ -143,12 +143,14 @@ build_image() {
     local ctx=$OUT/image/context
     step "image $IMAGE (linux/${ARCHES[*]}): buildah build -f Containerfile, no daemon"
     context
-    # A rebuild replaces the list and the images in it.
-    local d
+    # A rebuild replaces the list and the images in it (by their IDs, read while the list that
+    # names them by digest is still there).
+    local d ids=()
     for d in $(buildah manifest inspect "localhost/$IMAGE" 2>/dev/null | jq -r '.manifests[].digest'); do
-        podman rmi "localhost/${IMAGE%:*}@$d" >/dev/null 2>&1 || true
+        ids+=("$(podman image inspect --format '{{.Id}}' "localhost/${IMAGE%:*}@$d" 2>/dev/null)") || true
     done
     buildah manifest rm "localhost/$IMAGE" >/dev/null 2>&1 || true
+    for d in "${ids[@]}"; do [ -z "$d" ] || podman rmi "$d" >/dev/null 2>&1 || true; done
     # --format docker keeps the HEALTHCHECK (the OCI image config has no field for it) in the
     # local images the smoke runs; the archive below is OCI.
     buildah build --quiet --format docker --platform "$(printf 'linux/%s\n' "${ARCHES[@]}" | paste -sd,)" --manifest "$IMAGE" \
