@@ -3,7 +3,8 @@
 # user would, each into a clean project, with no Rust toolchain on PATH. tests/run.sh (section
 # packages) runs it in the cargo profile `ci`; a release runs it as it is (profile `release`).
 #
-#   tests/packages.sh [build] [smoke]     both when none is named
+#   tests/packages.sh [build] [smoke] [image]     all three when none is named (a release)
+#   (image: tests/image.sh, the static binary and the OCI image; release matrix only, not in CI)
 #   tests/packages.sh tools               maturin and auditwheel (the build's Python tools)
 #
 # build -> $IDMINT_PACKAGES_DIR (default target/packages/):
@@ -358,10 +359,14 @@ smoke() {
     step "every package installed and ran without a Rust toolchain"
 }
 
-[ $# -gt 0 ] || set -- build smoke
+[ $# -gt 0 ] || set -- build smoke image
 for what in "$@"; do
     case $what in
         tools | build | smoke) "$what" ;;
-        *) die "usage: tests/packages.sh [tools] [build] [smoke]" ;;
+        # ---- RELEASE MATRIX ONLY: the static idmint and the OCI image (tests/image.sh) ----------
+        # Runs when no step is named (a release run directly) or as `image`. CI never runs it:
+        # tests/run.sh (section packages) names its steps, `build` then `smoke`.
+        image) tests/image.sh ;;
+        *) die "usage: tests/packages.sh [tools] [build] [smoke] [image]" ;;
     esac
 done

@@ -13,6 +13,7 @@ mod obfuscate;
 mod objectid;
 mod parse;
 mod plan;
+mod probe;
 mod report;
 mod segment;
 mod serve;
@@ -194,6 +195,14 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
   idmint serve --config /etc/idmint/server.toml
   IDMINT_STORE=postgres://ids:pw@db:5432/ids idmint serve --listen 0.0.0.0:8080 --config tokens.toml")]
     Serve(idmint_server::config::ServeArgs),
+
+    /// Ask a running `idmint serve` its /readyz (or /healthz) on the admin listener it binds
+    /// with the same flags, variables and configuration; exit 0 on 200: a health check for
+    /// where no HTTP client is at hand (the container image's HEALTHCHECK)
+    #[command(after_help = "Examples:
+  idmint probe                                   # GET http://127.0.0.1:8081/readyz
+  IDMINT_ADMIN_LISTEN=0.0.0.0:8081 idmint probe --path /healthz")]
+    Probe(probe::ProbeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -304,6 +313,7 @@ fn main() -> ExitCode {
         Command::Encode(a) => encode::encode(a),
         Command::Decode(a) => encode::decode(a),
         Command::Serve(a) => serve::run(a),
+        Command::Probe(a) => probe::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

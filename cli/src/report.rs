@@ -14,7 +14,8 @@ pub enum CliError {
     Io(io::Error),
     /// The server could not start (`idmint serve`); its message names the configuration key.
     Serve(idmint_server::ServeError),
-    /// A check the command made failed (`idmint layouts check-migration`): exit 1, the reason.
+    /// A check the command made failed (`idmint layouts check-migration`, `idmint probe`): exit 1,
+    /// the reason (a probe's names the URL and the answer).
     Check(String),
 }
 

@@ -539,6 +539,7 @@ fn help_and_version() {
         "compose",
         "layouts",
         "demo",
+        "probe",
     ] {
         let out = idmint(&[cmd, "--help"]);
         assert!(out.status.success(), "{cmd}");

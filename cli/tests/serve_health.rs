@@ -99,3 +99,38 @@ fn readyz_is_down_while_a_tag_is_starved_by_a_failing_store() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// `idmint probe` (the container image's HEALTHCHECK): 0 and the body while /readyz (or /healthz)
+/// answers 200, 1 with the URL once nothing answers. The API address of the image
+/// (`IDMINT_LISTEN=0.0.0.0:8080`, refused by serve without tokens) does not stop it.
+#[test]
+fn idmint_probe_asks_the_admin_listener() {
+    let mut s = Served::start("store = \"memory:\"\n");
+    let admin = format!("127.0.0.1:{}", s.admin_port);
+    let dir = s.dir.clone();
+    let probe = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_idmint"))
+            .args(["probe", "--config", "config.toml", "--admin-listen", &admin])
+            .args(extra)
+            .current_dir(&dir)
+            .env("IDMINT_LISTEN", "0.0.0.0:8080")
+            .output()
+            .unwrap()
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).trim().to_string();
+    let out = probe(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "ready");
+    let out = probe(&["--path", "/healthz"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "ok");
+
+    assert_eq!(s.term(Duration::from_secs(60)), Some(0), "{}", s.log());
+    let out = probe(&[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!("error: http://{admin}/readyz: ")),
+        "{err}"
+    );
+}
