@@ -547,9 +547,7 @@ fn uuid(text: &str) -> Result<Decoded> {
         _ => return Err(not_valid(text, Format::Uuid, "wrong length")),
     };
     let value = parse_hex_u128(&hex_digits).map_err(|why| not_valid(text, Format::Uuid, why))?;
-    let h = hex::encode(value.to_be_bytes());
-    let canonical = [&h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]].join("-");
-    let mut d = Decoded::new(Format::Uuid, canonical);
+    let mut d = Decoded::new(Format::Uuid, crate::uuid7::uuid_text(value));
     let version = ((value >> 76) & 0xF) as u64;
     let variant = match (value >> 61) & 0b111 {
         0..=3 => "ncs",

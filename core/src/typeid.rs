@@ -133,15 +133,7 @@ impl TypeId {
 
     /// The UUID as canonical lowercase text.
     pub fn uuid(&self) -> String {
-        let h = format!("{:032x}", self.uuid);
-        format!(
-            "{}-{}-{}-{}-{}",
-            &h[..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..]
-        )
+        crate::uuid7::uuid_text(self.uuid)
     }
 
     /// The 26-character suffix.

@@ -254,19 +254,16 @@ impl Uuid7 {
     }
 }
 
+/// Any UUID's 128 bits as its canonical text: lowercase, hyphenated 8-4-4-4-12.
+pub(crate) fn uuid_text(value: u128) -> String {
+    let h = format!("{value:032x}");
+    [&h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..]].join("-")
+}
+
 impl fmt::Display for Uuid7 {
     /// Lowercase, hyphenated.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let h = format!("{:032x}", self.0);
-        write!(
-            f,
-            "{}-{}-{}-{}-{}",
-            &h[..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..]
-        )
+        f.write_str(&uuid_text(self.0))
     }
 }
 
