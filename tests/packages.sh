@@ -1,27 +1,56 @@
 #!/usr/bin/env bash
 # The release build: every package a user installs, built from this checkout, then installed as a
-# user would, each into a clean project, with no Rust toolchain on PATH. tests/run.sh (section
-# packages) runs it in the cargo profile `ci`; a release runs it as it is (profile `release`).
+# user would, each into a clean project, with no Rust toolchain on PATH.
 #
-#   tests/packages.sh [build] [smoke]     both when none is named
-#   tests/packages.sh tools               maturin and auditwheel (the build's Python tools)
+# Two modes:
+#   tests/packages.sh build smoke   CI (tests/run.sh section packages, cargo profile `ci`, ~4 min):
+#                                   the Linux glibc packages (x86-64 and ARM64), smoke-tested here
+#                                   and in Debian root filesystems. The loaders' choice of platform
+#                                   and their refusals are unit-tested in the language sections
+#                                   (node/test/platform.test.mjs, python/tests/test_platform.py,
+#                                   the JVM's SnowflakeTest), which cost seconds.
+#   tests/packages.sh [release]     the release matrix (run directly; a release, profile `release`;
+#                                   ~40 min warm on 2 cores, more the first time): `build smoke`
+#                                   for every platform below, then `matrix`: the other platforms'
+#                                   smoke tests as far as this Linux x86-64 machine can run them,
+#                                   then tests/image.sh (the static binary and the OCI image).
+#   tests/packages.sh matrix        only the other platforms' checks (after a release `build`)
+#   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
+#
+# Platforms (README.md, "Platforms", has the table of what runs where):
+#   linux x86-64/ARM64 glibc 2.17+  both modes; run here and in Debian root filesystems
+#   linux x86-64 musl               release; run: the wheel in a musl CPython built from Debian's
+#                                   source, the addon under Bun's musl build (a stand-in for Node:
+#                                   no musl Node is on npm); no musl library in the jar (the
+#                                   loader refuses musl by name)
+#   linux ARM64 musl                release; a C-level load (dlopen + the entry symbol) under qemu
+#   windows x64 (-gnu, zig, UCRT)   release; run under wine64: embeddable CPython, node.exe, a
+#                                   Temurin JDK with JNA (tests/lib.sh wine_runtimes)
+#   macOS x86-64 10.12+, arm64 11+  release; checked structurally only (nothing runs Mach-O here)
+#   python sdist                    release; `pip install` of it builds from source with cargo
 #
 # build -> $IDMINT_PACKAGES_DIR (default target/packages/):
 #   python/idmint-*.whl           maturin, abi3 (CPython >= 3.10), tagged manylinux_2_X for the
-#                                 oldest glibc its symbols allow; `auditwheel show` must agree
+#                                 oldest glibc its symbols allow; `auditwheel show` must agree.
+#                                 Release: + musllinux_1_2 x86_64/aarch64, win_amd64,
+#                                 macosx_10_12_x86_64, macosx_11_0_arm64, and idmint-*.tar.gz
 #   npm/idmint-*.tgz              JS + types; `optionalDependencies` on each platform package
-#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu
+#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu,
+#                                 linux-arm64-gnu; release: + linux-x64-musl, linux-arm64-musl,
+#                                 win32-x64-gnu, darwin-x64, darwin-arm64
 #   npm/idmint-web-*.tgz          the wasm package
 #   maven-repo/                   a local repository holding io.idmint:idmint (jar with
-#                                 <os-arch>/libidmint_jvm.so, -sources.jar, -javadoc.jar) and the
-#                                 plugins and dependencies the build used
+#                                 <os-arch>/libidmint_jvm.so (release: + win32-x86-64/idmint_jvm.dll,
+#                                 darwin-*/libidmint_jvm.dylib), -sources.jar, -javadoc.jar) and
+#                                 the plugins and dependencies the build used
 #   sizes.tsv                     each artifact's size
 # smoke: each package in a fresh project under a temp dir (tests/packages/ holds the projects):
 #   a venv + `pip install --no-index <wheel>` + smoke.py; `npm install --offline <tarballs>` +
 #   smoke.cjs and smoke.mjs (and the error without the platform package); a Maven project
 #   depending on io.idmint:idmint:0.1.0 from maven-repo/ + a JUnit test; a Vite app importing
 #   idmint-web, built, its page run in headless Chromium. Each mints, parses tests/vectors/ and
-#   (native packages) draws from a SQLite segment store.
+#   (native packages) draws from a SQLite segment store and takes a worker lease. The matrix runs
+#   the same smoke.py, smoke.cjs/.mjs and JUnit test on the other platforms' runtimes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -67,6 +96,43 @@ cross() {
     if [ "$PROFILE" = ci ]; then CARGO_PROFILE_CI_OPT_LEVEL=0 "$@"; else "$@"; fi
 }
 
+# The release matrix's other platforms: Rust target, the wheel's platform (maturin
+# --compatibility, or - for the target's own tag), napi-rs's key, JNA's resource prefix in the
+# jar (- : none). Each links with zig (tests/lib.sh zig_env, tests/zig/<zig target>-cc).
+MORE=(
+    "x86_64-unknown-linux-musl musllinux_1_2 linux-x64-musl -"
+    "aarch64-unknown-linux-musl musllinux_1_2 linux-arm64-musl -"
+    "x86_64-pc-windows-gnu - win32-x64-gnu win32-x86-64"
+    "x86_64-apple-darwin - darwin-x64 darwin-x86-64"
+    "aarch64-apple-darwin - darwin-arm64 darwin-aarch64"
+)
+MATRIX=${MATRIX:-0} # 1: the release matrix (tests/packages.sh [release])
+
+# more CMD... for TARGET: CMD with what a build for TARGET needs beyond zig_env: musl's cdylibs
+# without crt-static (maturin adds the same flag itself; the same flags keep one compiled core),
+# zig's dlltool for windows-sys's imports, the macOS version maturin tags the wheel with (zig takes
+# it from the target name).
+more_env() {
+    local target=$1
+    shift
+    case $target in
+        *-linux-musl) CARGO_ENCODED_RUSTFLAGS=$(printf -- '-C\x1ftarget-feature=-crt-static') "$@" ;;
+        *-windows-gnu)
+            # napi-build wants a libnode.dll to link against for -gnu; napi-rs resolves Node-API
+            # at run time on Windows (from the node.exe that loads it), so an empty import
+            # library satisfies its -lnode, and the addon loads in any node.exe.
+            local node_lib=$TARGET/napi-windows-gnu
+            mkdir -p "$node_lib"
+            [ -f "$node_lib/libnode.a" ] || printf '!<arch>\n' >"$node_lib/libnode.a"
+            touch "$node_lib/libnode.dll"
+            PATH="$ROOT/tests/zig/path:$PATH" LIBNODE_PATH=$node_lib "$@"
+            ;;
+        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 "$@" ;;
+        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 "$@" ;;
+        *) "$@" ;;
+    esac
+}
+
 # needs_at_most_217 FILE NAME: prints the highest GLIBC_ symbol version FILE needs (readelf reads
 # any architecture) and fails if it is above 2.17.
 needs_at_most_217() {
@@ -85,8 +151,8 @@ build_python() {
     step "python: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
     (cd python && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
         --compatibility manylinux2014 --auditwheel check --target "$CROSS")
-    local wheels=("$OUT"/python/*.whl)
-    [ ${#wheels[@]} -eq 2 ] || die "expected two wheels, got: ${wheels[*]}"
+    local wheels=("$OUT"/python/*manylinux*.whl)
+    [ ${#wheels[@]} -eq 2 ] || die "expected two manylinux wheels, got: ${wheels[*]}"
     for wheel in "${wheels[@]}"; do
         # maturin tags a manylinux2014 wheel with both names of the policy (PEP 600's and PEP
         # 599's); auditwheel, the tool PyPI's guidance names, must find the same glibc 2.17 policy
@@ -101,18 +167,45 @@ build_python() {
     done
 }
 
+# build_python_more: the wheels of the release matrix's other platforms, and the sdist.
+build_python_more() {
+    local t target compat args
+    for t in "${MORE[@]}"; do
+        read -r target compat _ _ <<<"$t"
+        args=()
+        # musl: maturin's own check of the musllinux policy (auditwheel cannot tell musl's libc.so
+        # from glibc's linker script on this machine)
+        [ "$compat" = - ] || args=(--compatibility "$compat" --auditwheel check)
+        step "python: maturin build (abi3, $target, cargo profile $PROFILE)"
+        (cd python && more_env "$target" "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" \
+            --out "$OUT/python" --target "$target" "${args[@]}")
+    done
+    step "python: maturin sdist (pip builds it from source where no wheel fits)"
+    (cd python && "$TOOLS/bin/maturin" sdist --out "$OUT/python" >/dev/null)
+    local want
+    for want in musllinux_1_2_x86_64 musllinux_1_2_aarch64 win_amd64 macosx_10_12_x86_64 macosx_11_0_arm64; do
+        compgen -G "$OUT/python/idmint-$VERSION-cp310-abi3-$want.whl" >/dev/null || die "no $want wheel: $(ls "$OUT/python")"
+    done
+    [ -s "$OUT/python/idmint-$VERSION.tar.gz" ] || die "no sdist"
+}
+
 build_node() {
-    local key host stage=$OUT/stage
+    local key host stage=$OUT/stage keys=(linux-x64-gnu linux-arm64-gnu) t target
     host=$(node -p "require('./node/platform.js').platformKey()")
     [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
+    if [ "$MATRIX" = 1 ]; then for t in "${MORE[@]}"; do read -r _ _ key _ <<<"$t"; keys+=("$key"); done; fi
     rm -rf "$stage"
     mkdir -p "$stage/main" "$OUT/npm"
-    for key in $(ls node/npm); do
+    for key in "${keys[@]}"; do
+        [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
         step "npm: the addon (node/scripts/build.js) as idmint-$key"
+        target=""
+        for t in "${MORE[@]}"; do [[ $t == *" $key "* ]] && target=${t%% *}; done
         case $key in
             "$host") node node/scripts/build.js ;;
             linux-arm64-gnu) cross node node/scripts/build.js --target "$CROSS" ;;
-            *) die "no build for node/npm/$key" ;;
+            *) [ -n "$target" ] || die "no build for node/npm/$key"
+                more_env "$target" node node/scripts/build.js --target "$target" ;;
         esac
         mkdir -p "$stage/$key"
         cp "node/npm/$key/package.json" "node/npm/$key/README.md" "node/idmint.$key.node" "$stage/$key/"
@@ -166,6 +259,24 @@ build_java() {
         -p idmint-jvm --lib
     mkdir -p java/target/native/linux-aarch64
     cp "$jvm_target/$CROSS/$PROFILE/libidmint_jvm.so" java/target/native/linux-aarch64/
+    # The release matrix's Windows and macOS libraries beside them (none for musl: JNA names musl
+    # Linux as glibc Linux and the jar's loader refuses musl by name; README "Platforms").
+    local t target prefix lib jar_prefixes=(linux-x86-64 linux-aarch64)
+    for t in "${MORE[@]}"; do
+        read -r target _ _ prefix <<<"$t"
+        [ "$prefix" != - ] || continue
+        if [ "$MATRIX" = 1 ]; then
+            step "maven: the JVM library for $target (java/target/native/$prefix/)"
+            CARGO_TARGET_DIR=$jvm_target more_env "$target" cargo build --quiet --profile "$PROFILE" \
+                --target "$target" -p idmint-jvm --lib
+            case $target in *windows*) lib=idmint_jvm.dll ;; *darwin*) lib=libidmint_jvm.dylib ;; esac
+            mkdir -p "java/target/native/$prefix"
+            cp "$jvm_target/$target/$PROFILE/$lib" "java/target/native/$prefix/"
+            jar_prefixes+=("$prefix")
+        else
+            rm -rf "java/target/native/$prefix" # a CI jar carries what CI built, nothing older
+        fi
+    done
     (cd java && IDMINT_JVM_TARGET_DIR=$jvm_target \
         mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -Dmaven.test.skip=true install)
     local dir=$repo/io/idmint/idmint/$VERSION f
@@ -173,9 +284,9 @@ build_java() {
         [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
     done
     local p
-    for p in linux-x86-64 linux-aarch64; do
-        jar tf "$dir/idmint-$VERSION.jar" | grep -qx "$p/libidmint_jvm.so" ||
-            die "the jar carries no $p/libidmint_jvm.so"
+    for p in "${jar_prefixes[@]}"; do
+        jar tf "$dir/idmint-$VERSION.jar" | grep -q "^$p/[a-z_]*idmint_jvm\.[a-z]*$" ||
+            die "the jar carries no library for $p"
     done
 }
 
@@ -185,20 +296,25 @@ sizes() {
     rm -rf "$nat"
     mkdir -p "$nat"
     for f in "$OUT"/python/*.whl; do
-        lib=$(unzip -Z1 "$f" | grep '\.so$')
-        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*manylinux2014_//').$(basename "$lib")"
+        lib=$(unzip -Z1 "$f" | grep -E '\.(so|pyd)$')
+        # named by the wheel's platform tag (manylinux_2_17_x86_64, musllinux_1_2_aarch64, ...)
+        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*-abi3-//; s/\.manylinux2014_.*//').$(basename "$lib")"
     done
-    for f in "$OUT"/npm/idmint-linux-*.tgz; do
-        lib=$(tar -tzf "$f" | grep '\.node$')
+    for f in "$OUT"/npm/idmint-[a-z]*-*[0-9].tgz; do
+        lib=$(tar -tzf "$f" | grep '\.node$') || continue
         tar -xzOf "$f" "$lib" >"$nat/$(basename "$lib")"
     done
-    for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm'); do
-        unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.libidmint_jvm.so"
+    for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'idmint_jvm\.'); do
+        unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.${lib##*/}"
     done
-    step "native libraries: the highest glibc symbol version each needs (at most GLIBC_2.17)"
-    for f in "$nat"/*; do needs_at_most_217 "$f" "$(basename "$f")"; done
+    step "native libraries for glibc: the highest glibc symbol version each needs (at most GLIBC_2.17)"
+    for f in "$nat"/*; do
+        case $(basename "$f") in
+            manylinux* | *linux-*-gnu.node | linux-x86-64.* | linux-aarch64.*) needs_at_most_217 "$f" "$(basename "$f")" ;;
+        esac
+    done
     {
-        for f in "$OUT"/python/*.whl "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
+        for f in "$OUT"/python/*.whl "$OUT"/python/*.tar.gz "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
             "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar" "$nat"/*; do
             printf '%s\t%s\n' "$(basename "$f")" "$(stat -c %s "$f")"
         done
@@ -219,6 +335,7 @@ build() {
     rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
+    if [ "$MATRIX" = 1 ]; then build_python_more; fi
     build_node
     build_java
     build_web
