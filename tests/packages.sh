@@ -496,9 +496,10 @@ matrix_musl_x64() {
     dir=$WORK/musl-node
     mkdir -p "$dir"
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
-    # --libc musl: npm installs for the Alpine machine it is told of, as `npm install` there would
+    # --force: npm 11 on this glibc machine refuses a "libc": ["musl"] package (its --libc does not
+    # change that check); on Alpine npm picks it by itself
     (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --os linux --cpu x64 --libc musl \
+        as_user npm install --offline --no-audit --no-fund --silent --force \
             "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-musl-*.tgz &&
         as_user $bun smoke.cjs "$ROOT/tests/vectors" && as_user $bun smoke.mjs "$ROOT/tests/vectors")
 
@@ -506,7 +507,7 @@ matrix_musl_x64() {
     dir=$WORK/musl-wrong
     mkdir -p "$dir"
     (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --os linux --cpu x64 --libc glibc \
+        as_user npm install --offline --no-audit --no-fund --silent \
             "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-gnu-*.tgz)
     local err
     err=$(cd "$dir" && as_user $bun -e "require('idmint')" 2>&1) && die "idmint loaded under Bun-musl with only the glibc addon"
@@ -568,12 +569,12 @@ matrix_windows() {
     compgen -G "$dir/Lib/site-packages/idmint/_idmint.pyd" >/dev/null || die "pip did not install the win_amd64 wheel"
     (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
 
-    step "windows x64 (wine64): npm install (--os win32) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
+    step "windows x64 (wine64): npm install (--force: a win32 package on Linux) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
     dir=$WORK/win-node
     mkdir -p "$dir"
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
     (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --os win32 --cpu x64 \
+        as_user npm install --offline --no-audit --no-fund --silent --force \
             "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-win32-x64-gnu-*.tgz &&
         wine_run "$WIN/node/node.exe" smoke.cjs "$ROOT/tests/vectors" &&
         wine_run "$WIN/node/node.exe" smoke.mjs "$ROOT/tests/vectors")

@@ -70,7 +70,15 @@ async function check(idmint, vectorsDir, how) {
     return `node ${process.version} (${how}): idmint ${pkg.version} with ${path.relative(pkgDir, addon)}: ` +
       `minted ${b}, ${vectors.valid.length} + ${oids.valid.length} vectors parsed, segment IDs ${first.join(',')} then ${later} from SQLite, worker 5 leased`;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch (e) {
+      // Known (issue 35 note): on Windows the addon's SegmentClient.close() leaves the SQLite
+      // file open until the process exits, so the folder cannot be removed here. Everything
+      // above passed; the folder is left to the system's temp cleanup, and this line says so.
+      if (process.platform !== 'win32' || e.code !== 'EBUSY') throw e;
+      console.log(`note: ${e.path} is still open after close() (Windows): left in place`);
+    }
   }
 }
 
