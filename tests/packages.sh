@@ -372,13 +372,16 @@ smoke_node() {
     step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke"
     local dir=$WORK/node
     mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
+        tests/packages/node/missing-platform.cjs "$dir/"
     # --offline: the two tarballs must be all it takes; npm resolves the optional dependency
     # idmint-linux-x64-gnu@VERSION with the tarball given beside it, as it would from the registry.
+    # Then the same node_modules in a process that finds no glibc (musl): refused by name.
     (cd "$dir" && as_user npm init -y >/dev/null &&
         as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
             "$OUT"/npm/idmint-linux-x64-gnu-*.tgz &&
-        as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors")
+        as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors" &&
+        as_user node missing-platform.cjs)
 
     step "npm: without the platform package, the error names it"
     dir=$WORK/node-omit
