@@ -200,13 +200,15 @@ musl_python() {
             # Debian's backported fixes test `XML_DTD == 1`; its CMake template defines it empty
             sed -i 's/^#define XML_DTD$/#define XML_DTD 1/; s/^#define XML_GE$/#define XML_GE 1/' build/expat_config.h &&
             cmake --build build -j2 >/dev/null && cmake --install build >/dev/null)
+        # Debian's setup.py builds pyexpat without the define its internal headers need
+        sed -i '1i #ifndef Py_BUILD_CORE_MODULE\n#  define Py_BUILD_CORE_MODULE 1\n#endif' "$w"/python3.11-*/Modules/pyexpat.c
         (cd "$w"/python3.11-*/ && PATH="$w/bin:$PATH" CC="$w/bin/cc" CPPFLAGS="-I$w/zlib/include" \
             LDFLAGS="-L$w/zlib/lib" ./configure -q --prefix="$MUSL_PYTHON.tmp" --without-ensurepip \
             --disable-test-modules --with-system-expat >/dev/null && PATH="$w/bin:$PATH" make -s -j2 >/dev/null 2>&1 &&
             PATH="$w/bin:$PATH" make -s install >/dev/null 2>&1)
         # pip reads wheels with zlib: no zlib, no CPython kept.
         "$MUSL_PYTHON.tmp/bin/python3" -c 'import zlib, json, venv, pyexpat' || {
-            echo "musl_python: the build has no zlib; its tree is kept in $w" >&2
+            echo "musl_python: the build lacks zlib or pyexpat; its tree is kept in $w" >&2
             return 1
         }
         rm -rf "$MUSL_PYTHON" && mv "$MUSL_PYTHON.tmp" "$MUSL_PYTHON"
