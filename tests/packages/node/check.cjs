@@ -67,7 +67,9 @@ async function check(idmint, vectorsDir, how) {
     assert.deepEqual(held, ['5:held:smoke']);
     await leased.close();
     assert.deepEqual((await idmint.leaseList(leases)).filter((l) => l.state === 'held'), [], 'close() released it');
-    return `node ${process.version} (${how}): idmint ${pkg.version} with ${path.relative(pkgDir, addon)}: ` +
+    // (under Bun's musl build, the stand-in for Node on musl, say so)
+    const runtime = process.versions.bun ? `bun ${process.versions.bun} (reports node ${process.version})` : `node ${process.version}`;
+    return `${runtime} (${how}): idmint ${pkg.version} with ${path.relative(pkgDir, addon)}: ` +
       `minted ${b}, ${vectors.valid.length} + ${oids.valid.length} vectors parsed, segment IDs ${first.join(',')} then ${later} from SQLite, worker 5 leased`;
   } finally {
     try {
