@@ -611,12 +611,15 @@ macos_check() {
         awk '/cmd LC_BUILD_VERSION/ { b = 1 } b && $1 == "minos" { print $2; exit } /cmd LC_VERSION_MIN_MACOSX/ { v = 1 } v && $1 == "version" { print $2; exit }')
     [ -n "$have" ] || die "$name names no minimum macOS"
     [ "$(printf '%s\n%s\n' "$have" "$minos" | sort -V | tail -1)" = "$minos" ] || die "$name needs macOS $have, above $minos"
-    dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }')
+    # the dylibs it loads (LC_LOAD_*), not its own install name (LC_ID_DYLIB)
+    local id
+    id=$(llvm-objdump-14 --macho --private-headers "$f" | awk '/cmd LC_ID_DYLIB/ { i = 1 } i && $1 == "name" { print $2; exit }')
+    dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }' | grep -vxF "${id:-//}" || true)
     bad=$(grep -v '^/usr/lib/' <<<"$dylibs" || true)
     [ -z "$bad" ] || die "$name links outside /usr/lib: $bad"
     case $kind in
         python) entries=_PyInit__idmint runtime='^_?_?Py' ;;
-        node) entries=_napi_register_module_v1 runtime='^_napi_' ;;
+        node) entries=_napi_register_module_v1 runtime='^_(napi|node_api|uv)_' ;;
         # every function the JVM calls: those the glibc library exports (uniffi's, JNA's direct
         # ones and the JNI ones), with macOS's leading underscore
         jvm) entries=$(readelf --dyn-syms -W "$NAT/linux-x86-64.libidmint_jvm.so" |
@@ -627,15 +630,19 @@ macos_check() {
     exports=$(llvm-objdump-14 --macho --exports-trie "$f" | awk '{ print $NF }' | sort -u)
     missing=$(comm -23 <(sort -u <<<"$entries") <(echo "$exports"))
     [ -z "$missing" ] || die "$name does not export: $(head -5 <<<"$missing" | tr '\n' ' ')"
-    # undefined: bound to a /usr/lib dylib (two-level), or looked up at load (the runtime's)
-    bad=$(llvm-nm-14 -m -u "$f" | grep -v '(from libSystem)\|(from libresolv)\|(from libc++)\|(from libiconv)' |
-        grep 'dynamically looked up' | awk '{ print $3 }' | grep -Ev "$runtime" || true)
-    [ -z "$bad" ] || die "$name leaves undefined, for its runtime to give, what no runtime gives: $(head -5 <<<"$bad" | tr '\n' ' ')"
-    bad=$(llvm-nm-14 -m -u "$f" | grep -v 'dynamically looked up' | grep -v '(from lib' || true)
-    [ -z "$bad" ] || die "$name has undefined symbols from no library: $(head -5 <<<"$bad" | tr '\n' ' ')"
-    printf '  %-44s Mach-O %s, macOS >= %s, %s, %d exports checked, %d undefined (%s)\n' "$name" "$arch" "$have" \
-        "$(tr '\n' ' ' <<<"$dylibs" | sed 's/ $//')" "$(wc -w <<<"$entries")" "$(llvm-nm-14 -u "$f" | wc -l)" \
-        "$(llvm-nm-14 -m -u "$f" | grep -c 'dynamically looked up') looked up at load"
+    # undefined: each bound to one of those /usr/lib dylibs (two-level: "(from libSystem)"), or
+    # looked up at load in the process (flat: no "from"; -undefined dynamic_lookup), which only
+    # the runtime's own symbols may be
+    local undef flat
+    undef=$(llvm-nm-14 -m -u "$f")
+    flat=$(grep -v '(from ' <<<"$undef" | awk '{ print $3 }' | grep . || true)
+    bad=$(grep -Ev "$runtime" <<<"$flat" || true)
+    [ -z "$bad" ] || die "$name leaves undefined, for the process to give, what its runtime does not: $(head -5 <<<"$bad" | tr '\n' ' ')"
+    bad=$(grep -o '(from [^)]*)' <<<"$undef" | sort -u | grep -Ev '\(from lib(System|iconv|charset|resolv|c\+\+)\)' || true)
+    [ -z "$bad" ] || die "$name binds symbols to: $bad"
+    printf '  %-34s Mach-O %s, macOS >= %s, loads %s; %d entry symbols exported; %d undefined: %d from those, %d of its runtime\n' \
+        "$name" "$arch" "$have" "$(tr '\n' ' ' <<<"$dylibs" | sed 's/ $//')" "$(wc -w <<<"$entries")" \
+        "$(grep -c . <<<"$undef")" "$(grep -c '(from ' <<<"$undef")" "$(grep -c . <<<"$flat")"
 }
 
 matrix_macos() {
