@@ -21,14 +21,7 @@ use std::{
     },
     slice,
 };
-#[cfg(target_os = "macos")]
-use std::{
-    os::{
-        raw::{c_long, c_uchar},
-        unix::ffi::OsStrExt,
-    },
-    ptr::null_mut,
-};
+// idmint: (the macOS-only imports of the framework calls removed below)
 
 use crate::{
     os::{Os, Target},
