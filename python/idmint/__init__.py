@@ -37,7 +37,14 @@ means the same bits everywhere.
 
 from __future__ import annotations
 
-from . import _errors, _idmint
+try:
+    from . import _idmint
+except ImportError as _e:  # a wheel of another platform or C library: say which
+    from ._platform import load_error
+
+    raise load_error(_e) from _e
+
+from . import _errors
 from ._errors import *  # noqa: F403 (the exception classes, one per core error kind)
 from ._idmint import *  # noqa: F403 (the native module's classes and functions)
 from ._idmint import __version__

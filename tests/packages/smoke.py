@@ -21,7 +21,8 @@ assert "site-packages" in here.parts, f"idmint imported from {here}, not from th
 shipped = {p.name for p in resources.files("idmint").iterdir()}
 for name in ("__init__.py", "_errors.py", "_errors.pyi", "_idmint.pyi", "py.typed"):
     assert name in shipped, f"the wheel lacks idmint/{name}: {sorted(shipped)}"
-assert any(n.startswith("_idmint.") and n.endswith(".so") for n in shipped), sorted(shipped)
+# (_idmint.abi3.so on Linux and macOS, _idmint.pyd on Windows)
+assert any(n.startswith("_idmint.") and n.endswith((".so", ".pyd")) for n in shipped), sorted(shipped)
 
 gen = idmint.Snowflake(datacenter=1, worker=7)
 a, b = gen.next_id(), gen.next_id()
@@ -59,6 +60,16 @@ with tempfile.TemporaryDirectory() as tmp:
         later = client.tag("orders").next_id()
     assert later > first[-1], (first, later)
 
+    # A worker lease from the same kind of store: the generator holds worker 5 until closed.
+    leases = "sqlite:" + os.path.join(tmp, "leases.db")
+    leased = idmint.Snowflake(lease=leases, lease_range=(5, 5), lease_holder="smoke")
+    assert leased.nodes["worker"] == 5, leased.nodes
+    assert idmint.parse(leased.next_id(), "twitter").worker == 5
+    held = [(i.value, i.state, i.holder) for i in idmint.lease_list(leases)]
+    assert held == [(5, "held", "smoke")], held
+    leased.close()
+    assert [i for i in idmint.lease_list(leases) if i.state == "held"] == [], "close() released it"
+
 print(f"python {sys.version.split()[0]}: idmint {metadata.version('idmint')} from {here.parent}: "
       f"minted {b}, {len(snowflake['valid'])} + {len(objectid['valid'])} vectors parsed, "
-      f"segment IDs {first} then {later} from SQLite")
+      f"segment IDs {first} then {later} from SQLite, worker 5 leased")

@@ -38,16 +38,25 @@ final class NativeLibrary {
                 return;
             }
             String override = System.getProperty(OVERRIDE);
+            String platform = platform();
             if (override == null && System.getProperty("jna.library.path") == null) {
                 ClassLoader loader = NativeLibrary.class.getClassLoader();
-                check(Platform.RESOURCE_PREFIX, loader);
-                URL url = loader.getResource(resourcePath(Platform.RESOURCE_PREFIX));
+                check(platform, loader);
+                URL url = loader.getResource(resourcePath(platform));
                 if (!"file".equals(url.getProtocol())) {
                     // In a jar, JNA would extract the library to a temporary file and delete that
                     // file once loaded (on Linux and macOS), where the JVM's System.load (Jni)
                     // cannot load it too. Extract it here instead, kept until the JVM exits, and
                     // point JNA (the generated layer, Fast) at that file: both then load one copy.
                     System.setProperty(OVERRIDE, extract(url).toString());
+                } else if (!platform.equals(Platform.RESOURCE_PREFIX)) {
+                    // A folder JNA does not look in by itself (linux-x86-64-musl/, a build from
+                    // source on Alpine): name the file.
+                    try {
+                        System.setProperty(OVERRIDE, Path.of(url.toURI()).toString());
+                    } catch (java.net.URISyntaxException e) {
+                        throw new IllegalStateException(e);
+                    }
                 }
             }
             try {
@@ -55,7 +64,8 @@ final class NativeLibrary {
             } catch (UnsatisfiedLinkError | ExceptionInInitializerError | NoClassDefFoundError e) {
                 UnsatisfiedLinkError err = new UnsatisfiedLinkError(
                         "idmint: could not load the native library " + System.mapLibraryName(NAME)
-                                + " for platform " + Platform.RESOURCE_PREFIX + ": " + e);
+                                + " for platform " + platform + " (this jar carries " + carried(
+                                        NativeLibrary.class.getClassLoader()) + "): " + e);
                 err.initCause(e);
                 throw err;
             }
@@ -88,19 +98,47 @@ final class NativeLibrary {
         return platform + "/" + file;
     }
 
-    /** The platforms a release jar is built with (tests/packages.sh), by JNA's resource prefix. */
-    static final java.util.List<String> BUILT = java.util.List.of("linux-x86-64", "linux-aarch64");
+    /**
+     * The platforms a release jar is built with (tests/packages.sh), by JNA's resource prefix.
+     * None is for musl: JNA (5.14) names glibc and musl Linux alike (linux-x86-64), and the jar's
+     * Linux libraries need glibc; on musl the platform is {@code linux-x86-64-musl}, which no jar
+     * carries, so the loader refuses it by name instead of failing in the glibc library.
+     */
+    static final java.util.List<String> BUILT = java.util.List.of("linux-x86-64", "linux-aarch64",
+            "win32-x86-64", "darwin-x86-64", "darwin-aarch64");
+
+    /** This JVM's platform: JNA's resource prefix, with {@code -musl} on a musl Linux. */
+    static String platform() {
+        return Platform.RESOURCE_PREFIX + (Platform.isLinux() && isMusl(mappedFiles()) ? "-musl" : "");
+    }
+
+    /** Whether a process's mapped files ({@code /proc/self/maps}) are musl's (its loader is its libc). */
+    static boolean isMusl(String maps) {
+        return maps.contains("/ld-musl-") || maps.contains("/libc.musl-");
+    }
+
+    private static String mappedFiles() {
+        try {
+            return Files.readString(Path.of("/proc/self/maps"));
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static String carried(ClassLoader loader) {
+        String carried = String.join(", ", BUILT.stream()
+                .filter(p -> loader.getResource(resourcePath(p)) != null).toList());
+        return carried.isEmpty() ? "none" : carried;
+    }
 
     /** Throws an error naming {@code platform} when the jar carries no library for it. */
     static void check(String platform, ClassLoader loader) {
         if (loader.getResource(resourcePath(platform)) == null) {
-            String carried = String.join(", ", BUILT.stream()
-                    .filter(p -> loader.getResource(resourcePath(p)) != null).toList());
             throw new UnsatisfiedLinkError(
                     "idmint: this jar has no native library for platform " + platform
                             + " (os.name=" + System.getProperty("os.name") + ", os.arch="
                             + System.getProperty("os.arch") + "); it carries "
-                            + (carried.isEmpty() ? "none" : carried) + ". "
+                            + carried(loader) + ". "
                             + "Build idmint from source on this platform (java/README.md), or point "
                             + "-Djna.library.path at a directory holding " + resourcePath(platform)
                                     .substring(platform.length() + 1));

@@ -238,5 +238,17 @@ class SnowflakeTest {
                 () -> NativeLibrary.check("darwin-aarch64", getClass().getClassLoader()));
         assertTrue(e.getMessage().contains("darwin-aarch64"), e.getMessage());
         assertTrue(e.getMessage().contains("libidmint_jvm.dylib"), e.getMessage());
+        assertTrue(e.getMessage().contains("it carries linux-x86-64"), e.getMessage());
+        // musl: JNA names it linux-x86-64 too; the loader tells it apart and refuses the glibc
+        // library by name.
+        assertEquals("linux-x86-64", NativeLibrary.platform(), "this JVM runs on glibc");
+        assertTrue(NativeLibrary.isMusl("7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n"));
+        assertTrue(NativeLibrary.isMusl("7f00-7f01 r-xp 0 08:01 1 /usr/glibc-compat/x /lib/libc.musl-x86_64.so.1\n"));
+        assertFalse(NativeLibrary.isMusl("7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n"));
+        e = assertThrows(UnsatisfiedLinkError.class,
+                () -> NativeLibrary.check("linux-x86-64-musl", getClass().getClassLoader()));
+        assertTrue(e.getMessage().startsWith("idmint: this jar has no native library for platform linux-x86-64-musl"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("it carries linux-x86-64"), e.getMessage());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idmint.IdParts;
+import io.idmint.Idmint;
 import io.idmint.InvalidIdException;
 import io.idmint.Layout;
 import io.idmint.ObjectId;
@@ -85,5 +86,17 @@ class SmokeTest {
             long later = client.tag("orders").nextId();
             assertTrue(later > last, last + " then " + later);
         }
+    }
+
+    @Test
+    void takesAWorkerLeaseFromSqlite(@TempDir Path dir) throws Exception {
+        String url = "sqlite:" + dir.resolve("leases.db");
+        try (Snowflake g = Snowflake.builder("twitter").lease(url).leaseRange(5, 5).leaseHolder("smoke").build()) {
+            assertEquals(5L, g.nodes().get("worker"));
+            assertEquals(5L, g.parse(g.nextId()).nodes().get("worker"));
+            assertEquals("[5:held:smoke]", Idmint.leaseList(url).stream()
+                    .map(l -> l.value() + ":" + l.state() + ":" + l.holder()).toList().toString());
+        }
+        assertTrue(Idmint.leaseList(url).stream().noneMatch(l -> l.state().equals("held")), "close() released it");
     }
 }
