@@ -303,11 +303,15 @@ fn holder_killed_with_sigkill() {
         assert_eq!(first.len(), 1, "{name}: {first:?}");
         assert_eq!(first[0].holder, "doomed", "{name}");
         let free_in = Duration::from_millis(first[0].free_in_ms as u64);
-        // The last renewal was at most TTL/3 (plus a slow round trip) before the kill.
+        // Never longer than TTL + freeze from the last renewal; and that renewal came less than
+        // a TTL before the kill (the holder minted until then, which it only does while it
+        // holds the lease), counting the time from the kill to the listing: the listing may
+        // come late on a loaded machine, so no schedule is asserted here.
+        let since_kill = observed_at - killed_at;
         assert!(
             free_in <= KILL_TTL + KILL_FREEZE
-                && free_in + KILL_TTL / 3 + Duration::from_millis(700) >= KILL_TTL + KILL_FREEZE,
-            "{name}: free in {free_in:?}"
+                && free_in + since_kill + KILL_TTL >= KILL_TTL + KILL_FREEZE,
+            "{name}: free in {free_in:?}, listed {since_kill:?} after the kill"
         );
         let mut states = vec![first[0].state()];
         let acquired = loop {
