@@ -160,6 +160,20 @@ impl Issued {
     }
 }
 
+/// A read-mostly map of handles, read without a lock and copied on the rare insert.
+pub(crate) type HandleMap<V> = ArcSwap<HashMap<String, Arc<V>>>;
+
+/// Stores `value` under `key` unless a value is there already (two first callers at once may
+/// both build one); returns the stored one.
+pub(crate) fn keep_first<V>(map: &HandleMap<V>, key: &str, value: Arc<V>) -> Arc<V> {
+    map.rcu(|current| {
+        let mut next = HashMap::clone(current);
+        next.entry(key.to_string()).or_insert_with(|| value.clone());
+        next
+    });
+    map.load().get(key).cloned().unwrap_or(value)
+}
+
 /// The listeners' metrics.
 pub struct Metrics {
     registry: Registry,
@@ -168,7 +182,7 @@ pub struct Metrics {
     latency: Family<RouteLabels, Latency>,
     /// Each route's handles, by route pattern: read without a lock, copied on the rare insert
     /// (a route's first answer).
-    routes: ArcSwap<HashMap<String, Arc<RouteMeter>>>,
+    routes: HandleMap<RouteMeter>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -267,15 +281,8 @@ impl Metrics {
             }),
             requests: self.requests.clone(),
         });
-        // Two first answers at once may both build one; the map keeps the first stored, and
-        // both share the family's series anyway.
-        self.routes.rcu(|routes| {
-            let mut next = HashMap::clone(routes);
-            next.entry(route.to_string())
-                .or_insert_with(|| meter.clone());
-            next
-        });
-        self.routes.load().get(route).cloned().unwrap_or(meter)
+        // Two first answers at once may both build one; both share the family's series anyway.
+        keep_first(&self.routes, route, meter)
     }
 
     /// A request on `route` answered `status`.

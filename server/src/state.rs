@@ -2,12 +2,11 @@
 //! every listener (HTTP, gRPC, the compatible endpoints). Everything here is a core object or
 //! a call into one; the handlers only convert.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use arc_swap::ArcSwap;
 use idmint_core::health::health;
 use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
 use idmint_core::metrics::{observe_segments, observe_snowflake};
@@ -21,7 +20,7 @@ use idmint_core::{
 };
 
 use crate::config::{template_of, Config};
-use crate::metrics::{Issued, Metrics};
+use crate::metrics::{keep_first, HandleMap, Issued, Metrics};
 
 /// The generators, shared by every handler.
 pub struct Ids {
@@ -54,7 +53,7 @@ pub struct Ids {
     /// The tags asked for so far, each with its handle and its issued counter: a request for
     /// one costs a lock-free map read, not the segment client's checks and locks and counter
     /// lookups. Copied on the rare insert (a tag's first request).
-    tags: ArcSwap<HashMap<String, Arc<TagEntry>>>,
+    tags: HandleMap<TagEntry>,
     /// The issued counters of the kinds without a tag, each resolved on first use.
     issued: [OnceLock<Issued>; 3],
 }
@@ -194,7 +193,7 @@ impl Ids {
             accepting: AtomicBool::new(true),
             started: AtomicBool::new(false),
             metrics: Metrics::new(),
-            tags: ArcSwap::default(),
+            tags: HandleMap::default(),
             issued: Default::default(),
         })
     }
@@ -240,12 +239,7 @@ impl Ids {
             handle: self.tag(tag).await?,
             issued: self.metrics.issued_counter("segment", tag),
         });
-        self.tags.rcu(|tags| {
-            let mut next = HashMap::clone(tags);
-            next.entry(tag.to_string()).or_insert_with(|| entry.clone());
-            next
-        });
-        Ok(entry)
+        Ok(keep_first(&self.tags, tag, entry))
     }
 
     /// `count` segment IDs of `tag`, contiguous. IDs in memory are taken without waiting and
