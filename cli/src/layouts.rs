@@ -100,12 +100,23 @@ fn migration(a: &MigrationArgs) -> Result<(), CliError> {
     )))
 }
 
+/// The time left in years of 365 days, one decimal; days below a year.
+fn left(d: std::time::Duration) -> String {
+    let days = d.as_secs() / 86_400;
+    match days {
+        0 if d.is_zero() => "none".to_string(),
+        0..=364 => format!("{days} days"),
+        _ => format!("{:.1} years", d.as_secs_f64() / (365.0 * 86_400.0)),
+    }
+}
+
 fn presets() -> Result<(), CliError> {
     let now_ms = WallClock.now_ms();
     let mut rows = vec![[
         "PRESET".to_string(),
         "IDS/S".to_string(),
         "TIME FIELD RUNS OUT".to_string(),
+        "LEFT".to_string(),
         "SPEC".to_string(),
     ]];
     for name in PRESETS {
@@ -118,19 +129,28 @@ fn presets() -> Result<(), CliError> {
             name.to_string(),
             rate(layout.ids_per_second_cap()),
             end,
+            left(layout.remaining_at(now_ms)),
             layout.spec(),
         ]);
     }
 
     let width = |col: usize| rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
-    let (w0, w1, w2) = (width(0), width(1), width(2));
+    let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
     let mut out = io::stdout().lock();
-    for [name, cap, end, spec] in &rows {
-        writeln!(out, "{name:<w0$}  {cap:>w1$}  {end:<w2$}  {spec}")?;
+    for [name, cap, end, left, spec] in &rows {
+        writeln!(out, "{name:<w0$}  {cap:>w1$}  {end:<w2$}  {left:>w3$}  {spec}")?;
     }
     writeln!(
         out,
         "IDS/S is the most one generator (one set of node values) can mint per second."
+    )?;
+    writeln!(
+        out,
+        "LEFT is the time until it runs out, from now; generators warn at start below 5 years,"
+    )?;
+    writeln!(
+        out,
+        "and their health is degraded below one (metric idmint.layout.remaining)."
     )?;
     writeln!(
         out,

@@ -157,3 +157,57 @@ fn v1_parse_reads_a_decimal_with_the_servers_layout_unless_told() {
     let bad = get("id=1&format=guid");
     assert_eq!(bad["error"]["kind"], "invalid_argument", "{bad}");
 }
+
+/// A layout near its end: `idmint serve` warns at start (the core's words), `/readyz` stays 200
+/// and names the degraded health, and `/metrics` publishes the time left by the server's clock.
+#[test]
+fn a_layout_near_its_end_warns_is_degraded_and_publishes_its_time_left() {
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64
+    };
+    // 38 time bits of 1 ms (about 8.7 years), ending 100 days from now.
+    let end_ms = now_ms() + 100 * 86_400_000;
+    let epoch = end_ms - (1u64 << 38);
+    let layout = format!("time:38@1ms,worker:10,sequence:12,epoch={epoch}");
+    let s = Served::start(&format!(
+        "store = \"memory:\"\n[snowflake]\nlayout = \"{layout}\"\n"
+    ));
+    assert!(
+        s.wait_log("runs out at", std::time::Duration::from_secs(60)),
+        "{}",
+        s.log()
+    );
+    assert!(
+        s.log().contains("in 99 days") || s.log().contains("in 100 days"),
+        "{}",
+        s.log()
+    );
+    let ready = reqwest::blocking::get(format!("{}/readyz", s.admin_url())).unwrap();
+    assert_eq!(ready.status(), 200);
+    let body = ready.text().unwrap();
+    assert!(
+        body.starts_with("ready, degraded: the snowflake layout runs out in 99 days"),
+        "{body}"
+    );
+    let before = now_ms();
+    let metrics = reqwest::blocking::get(format!("{}/metrics", s.admin_url()))
+        .unwrap()
+        .text()
+        .unwrap();
+    let after = now_ms();
+    let left: f64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("idmint_layout_remaining_seconds "))
+        .unwrap_or_else(|| panic!("no time left in /metrics:\n{metrics}"))
+        .parse()
+        .unwrap();
+    // Read between the two clock readings: exactly bounded, whatever the machine's speed.
+    let (lo, hi) = (
+        (end_ms - after) as f64 / 1000.0,
+        (end_ms - before) as f64 / 1000.0,
+    );
+    assert!(lo <= left && left <= hi, "{lo} <= {left} <= {hi}");
+}

@@ -6,7 +6,9 @@
 //! (`idmint.lease.held` 0: the core refuses to mint until it holds one again), and while a
 //! segment tag has no IDs buffered (`idmint.segment.remaining` 0) and store calls for it
 //! failed (`idmint.segment.store.errors` above 0: callers then wait on a store that does not
-//! answer); **up** otherwise, also when nothing is observed. The observations of several
+//! answer); **degraded** while a snowflake layout has less than [`DEGRADED_BELOW`] (a year)
+//! left before its time field runs out (`idmint.layout.remaining`: it still mints, but its end
+//! needs a successor planned now); **up** otherwise, also when nothing is observed. The observations of several
 //! generators and clients are combined first as [`merge`] does for publishing: one generator
 //! that lost its lease makes the process down, and a tag is starved only when no client of the
 //! process has IDs of it buffered.
@@ -29,7 +31,7 @@
 
 use crate::metrics::{merge, Observation};
 
-/// Up or down.
+/// Up, degraded or down.
 ///
 /// ```
 /// assert_eq!(idmint_core::health::Status::Down.as_str(), "down");
@@ -43,19 +45,24 @@ use crate::metrics::{merge, Observation};
 pub enum Status {
     /// Every generator observed can hand out IDs.
     Up,
+    /// Every generator can hand out IDs, but one needs attention before it cannot (a layout
+    /// within a year of its end): [`Health::reasons`] says which. Readiness stays green.
+    Degraded,
     /// One cannot: [`Health::reasons`] says which and why.
     Down,
 }
 
 impl Status {
-    /// `up` or `down`.
+    /// `up`, `degraded` or `down`.
     ///
     /// ```
     /// assert_eq!(idmint_core::health::Status::Up.as_str(), "up");
+    /// assert_eq!(idmint_core::health::Status::Degraded.as_str(), "degraded");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Up => "up",
+            Status::Degraded => "degraded",
             Status::Down => "down",
         }
     }
@@ -121,9 +128,10 @@ pub struct TagHealth {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Health {
-    /// Up or down.
+    /// Up, degraded or down.
     pub status: Status,
-    /// Why it is down, the lease first, then each starved tag in the order observed.
+    /// Why it is not up: what makes it down (the lease first, then each starved tag in the
+    /// order observed), then what makes it degraded (the layout's end).
     pub reasons: Vec<String>,
     /// The lease, when a generator observed has one.
     pub lease: Option<LeaseHealth>,
@@ -132,15 +140,28 @@ pub struct Health {
 }
 
 impl Health {
-    /// True when up.
+    /// True when the generators can hand out IDs: up or degraded (what readiness asks).
     ///
     /// ```
-    /// assert!(idmint_core::health::health([]).is_up());
+    /// use idmint_core::health::{health, Status};
+    /// use idmint_core::metrics::Observation;
+    /// assert!(health([]).is_up());
+    /// let late = health([Observation { metric: "idmint.layout.remaining", value: 86_400.0, attributes: vec![] }]);
+    /// assert_eq!(late.status, Status::Degraded);
+    /// assert!(late.is_up());
     /// ```
     pub fn is_up(&self) -> bool {
-        self.status == Status::Up
+        self.status != Status::Down
     }
 }
+
+/// Health turns degraded while a snowflake layout has less than this left before its time field
+/// runs out (`idmint.layout.remaining`): a year of 365 days.
+///
+/// ```
+/// assert_eq!(idmint_core::health::DEGRADED_BELOW.as_secs(), 365 * 86_400);
+/// ```
+pub const DEGRADED_BELOW: std::time::Duration = std::time::Duration::from_secs(365 * 86_400);
 
 /// A count as observed: observations are counts in an `f64` (exact far beyond any count
 /// reached); a value [`Observation::parse`] would refuse counts 0.
@@ -183,12 +204,14 @@ pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
     let mut held = None;
     let mut fence_s = None;
     let mut renew_failures = None;
+    let mut layout_remaining = None;
     let mut tags: Vec<TagHealth> = Vec::new();
     for o in merge(observations) {
         match o.metric {
             "idmint.lease.held" => held = Some(o.value >= 1.0),
             "idmint.lease.fence" => fence_s = Some(o.value),
             "idmint.lease.renew.failures" => renew_failures = Some(count(o.value)),
+            "idmint.layout.remaining" => layout_remaining = Some(o.value),
             "idmint.segment.remaining" | "idmint.segment.store.errors" => {
                 let Some((_, name)) = o.attributes.iter().find(|(k, _)| *k == "tag") else {
                     continue;
@@ -236,11 +259,23 @@ pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
             ));
         }
     }
+    let down = !reasons.is_empty();
+    // The layout's end: merged, the generator whose layout ends first.
+    let degraded = layout_remaining.filter(|s| *s < DEGRADED_BELOW.as_secs_f64());
+    if let Some(s) = degraded {
+        reasons.push(format!(
+            "the snowflake layout runs out in {} days, less than the {} days health allows",
+            (s / 86_400.0).floor() as u64,
+            DEGRADED_BELOW.as_secs() / 86_400
+        ));
+    }
     Health {
-        status: if reasons.is_empty() {
-            Status::Up
-        } else {
+        status: if down {
             Status::Down
+        } else if degraded.is_some() {
+            Status::Degraded
+        } else {
+            Status::Up
         },
         reasons,
         lease,
@@ -302,6 +337,33 @@ mod tests {
             o("idmint.lease.held", 1.0, ""),
         ]);
         assert_eq!(h.status, Status::Down);
+    }
+
+    /// Below a year left: degraded, still up for readiness; down reasons come first.
+    #[test]
+    fn a_layout_near_its_end_is_degraded() {
+        let year = DEGRADED_BELOW.as_secs_f64();
+        assert_eq!(health([o("idmint.layout.remaining", year, "")]).status, Status::Up);
+        let h = health([o("idmint.layout.remaining", year - 1.0, "")]);
+        assert_eq!((h.status, h.is_up()), (Status::Degraded, true));
+        assert_eq!(
+            h.reasons,
+            ["the snowflake layout runs out in 364 days, less than the 365 days health allows"]
+        );
+        // Two generators: the one that ends first decides.
+        let h = health([
+            o("idmint.layout.remaining", 10.0 * year, ""),
+            o("idmint.layout.remaining", 0.0, ""),
+            o("idmint.lease.held", 0.0, ""),
+        ]);
+        assert_eq!(h.status, Status::Down);
+        assert_eq!(
+            h.reasons,
+            [
+                "the node lease is not held",
+                "the snowflake layout runs out in 0 days, less than the 365 days health allows"
+            ]
+        );
     }
 
     #[test]

@@ -40,6 +40,14 @@ use crate::datetime::{format_time_ms, parse_time_ms, MAX_TIME_MS};
 use crate::error::{quoted, Wide};
 use crate::{Error, Result};
 
+/// A generator warns at start when its layout has less than this left (five years of 365 days):
+/// [`Layout::lifetime_warning`].
+///
+/// ```
+/// assert_eq!(idmint_core::layout::LIFETIME_WARNING.as_secs(), 5 * 365 * 86_400);
+/// ```
+pub const LIFETIME_WARNING: std::time::Duration = std::time::Duration::from_secs(5 * 365 * 86_400);
+
 /// One part of an ID in [`Layout::word_plan`]: where its bits lie in the ID's two 32-bit
 /// halves, and the scale and offset that turn the field's value into the part (the time's tick
 /// and epoch; 1 and 0 for the other fields).
@@ -859,6 +867,47 @@ impl Layout {
     /// Whether the time field has run out at `now_ms`.
     pub fn is_exhausted_at(&self, now_ms: u64) -> bool {
         now_ms >= self.exhausts_at_ms()
+    }
+
+    /// The time left at `now_ms` (unix ms) until the time field runs out; zero once it has.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("twitter")?;
+    /// let left = l.remaining_at(l.exhausts_at_ms() - 86_400_000);
+    /// assert_eq!(left.as_secs(), 86_400);
+    /// assert!(l.remaining_at(l.exhausts_at_ms() + 1).is_zero());
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn remaining_at(&self, now_ms: u64) -> std::time::Duration {
+        std::time::Duration::from_millis(self.exhausts_at_ms().saturating_sub(now_ms))
+    }
+
+    /// The warning a generator of this layout gives when it starts at `now_ms` with less than
+    /// [`LIFETIME_WARNING`] left (five years: time to plan and roll out a successor with
+    /// `idmint plan` and `idmint layouts check-migration`); `None` with more left. The packages
+    /// and `idmint serve` raise it in their ecosystem's way (a Python warning, a Node process
+    /// warning, a JVM logger, a log line).
+    ///
+    /// ```
+    /// let l: idmint_core::Layout = "time:41@1ms,worker:10,sequence:12,epoch=1288834974657".parse()?;
+    /// assert_eq!(l.lifetime_warning(1_700_000_000_000), None); // 2023: 16 years left
+    /// let w = l.lifetime_warning(l.exhausts_at_ms() - 400 * 86_400_000).unwrap();
+    /// assert!(w.starts_with("layout `time:41@1ms"), "{w}");
+    /// assert!(w.contains("runs out at 2080-07-10T17:30:30.209Z, in 400 days"), "{w}");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn lifetime_warning(&self, now_ms: u64) -> Option<String> {
+        let left = self.remaining_at(now_ms);
+        (left < LIFETIME_WARNING).then(|| {
+            format!(
+                "layout `{}` runs out at {}, in {} days: less than the {} years idmint warns \
+                 below; plan its successor (`idmint plan`, `idmint layouts check-migration`)",
+                self.spec(),
+                self.exhausts_at(),
+                left.as_secs() / 86_400,
+                LIFETIME_WARNING.as_secs() / (365 * 86_400)
+            )
+        })
     }
 
     /// The error a generator gives once the time field has run out.

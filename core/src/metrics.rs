@@ -135,6 +135,16 @@ pub const METRICS: &[Metric] = &[
         combine: Combine::Sum,
     },
     Metric {
+        name: "idmint.layout.remaining",
+        instrument: Instrument::Gauge,
+        unit: "s",
+        description:
+            "Time left until the snowflake layout's time field runs out, by the generator's clock",
+        attributes: &[],
+        required: &[],
+        combine: Combine::Min,
+    },
+    Metric {
         name: "idmint.lease.held",
         instrument: Instrument::Gauge,
         unit: "1",
@@ -345,8 +355,8 @@ fn obs(metric: &'static str, value: f64, attributes: Vec<(&'static str, String)>
     }
 }
 
-/// A snowflake generator's values now: IDs issued, clock rollbacks and waits, and its lease's
-/// state when it has one.
+/// A snowflake generator's values now: IDs issued, clock rollbacks and waits, the time left in
+/// its layout ([`Snowflake::layout_remaining`]), and its lease's state when it has one.
 ///
 /// ```
 /// use idmint_core::{metrics::observe_snowflake, Layout, Snowflake};
@@ -354,7 +364,7 @@ fn obs(metric: &'static str, value: f64, attributes: Vec<(&'static str, String)>
 /// g.next_id()?;
 /// let names: Vec<_> = observe_snowflake(&g).into_iter().map(|o| o.metric).collect();
 /// // Without a lease there is no lease state to report.
-/// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits"]);
+/// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.layout.remaining"]);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn observe_snowflake<C: crate::Clock>(g: &Snowflake<C>) -> Vec<Observation> {
@@ -368,6 +378,11 @@ pub fn observe_snowflake<C: crate::Clock>(g: &Snowflake<C>) -> Vec<Observation> 
         ),
         obs("idmint.clock.rollbacks", s.rollbacks as f64, vec![]),
         obs("idmint.clock.waits", s.waits as f64, vec![]),
+        obs(
+            "idmint.layout.remaining",
+            g.layout_remaining().as_secs_f64(),
+            vec![],
+        ),
     ];
     #[cfg(feature = "segment")]
     if let Some(l) = g.lease_stats() {

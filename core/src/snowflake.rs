@@ -1038,6 +1038,40 @@ impl<C: Clock> Snowflake<C> {
         })
     }
 
+    /// The time left until the layout's time field runs out, by this generator's clock
+    /// ([`Layout::remaining_at`]): the metric `idmint.layout.remaining`, from which the core's
+    /// health turns degraded below a year.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let layout = Layout::preset("twitter")?;
+    /// let clock = ManualClock::new(layout.exhausts_at_ms() - 3_600_000);
+    /// let g = Snowflake::with_clock(layout, &clock).node("datacenter", 0).node("worker", 1).build()?;
+    /// assert_eq!(g.layout_remaining().as_secs(), 3600);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn layout_remaining(&self) -> std::time::Duration {
+        self.layout.remaining_at(self.clock.now_ms())
+    }
+
+    /// The warning to give when this generator starts with less than five years left in its
+    /// layout, by its clock ([`Layout::lifetime_warning`]); `None` otherwise.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let layout = Layout::preset("twitter")?;
+    /// let g = Snowflake::with_clock(layout.clone(), ManualClock::new(1_700_000_000_000))
+    ///     .node("datacenter", 0).node("worker", 1).build()?;
+    /// assert_eq!(g.lifetime_warning(), None);
+    /// let late = Snowflake::with_clock(layout.clone(), ManualClock::new(layout.exhausts_at_ms() - 1000))
+    ///     .node("datacenter", 0).node("worker", 1).build()?;
+    /// assert!(late.lifetime_warning().unwrap().contains("in 0 days"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn lifetime_warning(&self) -> Option<String> {
+        self.layout.lifetime_warning(self.clock.now_ms())
+    }
+
     /// Whether the clock is where this generator's policies expect it: not behind the last
     /// issued time by more than a lead its [`OnExhausted::Borrow`] allows. False while a
     /// rollback lasts (a wall clock stepped back, or a restart whose clock is behind the fence):

@@ -108,3 +108,52 @@ fn health_vectors_serialized() {
         assert!(same(&got, &case["expected"]), "{}", case["name"]);
     }
 }
+
+/// `layout_remaining`: a generator on a manual clock observes the time left in its layout, its
+/// health alone is the vector's, and it warns at start exactly where the vector says.
+#[test]
+fn layout_remaining_vectors() {
+    use idmint_core::metrics::observe_snowflake;
+    use idmint_core::{Layout, ManualClock, Snowflake};
+    let cases = load()["layout_remaining"].as_array().unwrap().clone();
+    assert!(cases.len() >= 4);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let clock = ManualClock::new(case["clock_ms"].as_u64().unwrap());
+        let nodes: Vec<(String, i128)> = case["nodes"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_i64().unwrap().into()))
+            .collect();
+        let mut b = Snowflake::with_clock(
+            Layout::preset(case["layout"].as_str().unwrap()).unwrap(),
+            clock,
+        );
+        for (k, v) in &nodes {
+            b = b.node(k, *v);
+        }
+        let g = b.build().unwrap();
+        let observed = observe_snowflake(&g);
+        let remaining = observed
+            .iter()
+            .find(|o| o.metric == "idmint.layout.remaining")
+            .unwrap();
+        assert_eq!(
+            remaining.value,
+            case["remaining_s"].as_f64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            health(observed).status.as_str(),
+            case["status"].as_str().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            g.lifetime_warning().is_some(),
+            case["warns"].as_bool().unwrap(),
+            "{name}: {:?}",
+            g.lifetime_warning()
+        );
+    }
+}

@@ -1,7 +1,8 @@
 //! The admin listener (loopback by default): `/healthz` (the process answers), `/readyz`
 //! (not shutting down, healthy by the core's rule `idmint_core::health` — the node lease held,
 //! no tag without IDs buffered whose store calls failed —, the clock sane, the configured tags'
-//! first ranges loaded) and `/metrics` (Prometheus, OpenMetrics text).
+//! first ranges loaded; 200 with the reasons when degraded: a layout within a year of its end)
+//! and `/metrics` (Prometheus, OpenMetrics text).
 
 use std::sync::Arc;
 
@@ -24,7 +25,10 @@ pub fn router(server: Arc<Server>) -> Router {
 
 async fn readyz(State(s): State<Arc<Server>>) -> Response {
     match s.ids.not_ready() {
-        None => (StatusCode::OK, "ready\n").into_response(),
+        None => match s.ids.degraded() {
+            None => (StatusCode::OK, "ready\n").into_response(),
+            Some(why) => (StatusCode::OK, format!("ready, degraded: {why}\n")).into_response(),
+        },
         Some(why) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("not ready: {why}\n"),

@@ -258,6 +258,10 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
         tokens = config.tokens.len(),
         "idmint serve: ready"
     );
+    // The core decides when a layout is near enough its end to say so.
+    if let Some(warning) = server.ids.snowflake.lifetime_warning() {
+        tracing::warn!("{warning}");
+    }
     if let Some(path) = &config.ready_file {
         bound.write(path)?;
     }

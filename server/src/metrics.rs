@@ -364,6 +364,8 @@ pub struct CoreState {
     pub nodes: Vec<(String, u64)>,
     /// ObjectId requests that waited for the clock.
     pub object_id_waits: u64,
+    /// The time left in the snowflake layout (`Snowflake::layout_remaining`).
+    pub layout_remaining: Duration,
 }
 
 impl Collector for CoreState {
@@ -484,6 +486,13 @@ impl Collector for CoreState {
             "Times a snowflake or ObjectId request waited for the clock (next tick, rollback)",
             MetricType::Counter,
             &ConstCounter::new(self.stats.waits + self.object_id_waits),
+        )?;
+        single(
+            &mut encoder,
+            "idmint_layout_remaining_seconds",
+            "Time left until the snowflake layout's time field runs out, by the server's clock",
+            MetricType::Gauge,
+            &ConstGauge::new(self.layout_remaining.as_secs_f64()),
         )?;
         Ok(())
     }

@@ -339,7 +339,15 @@ impl Ids {
             lease: self.snowflake.lease_stats(),
             nodes: self.snowflake.nodes(),
             object_id_waits: self.object_ids.waits(),
+            layout_remaining: self.snowflake.layout_remaining(),
         }
+    }
+
+    /// The core's reasons when its health is degraded (a layout within a year of its end):
+    /// still ready, and `/readyz` says why in its body.
+    pub fn degraded(&self) -> Option<String> {
+        let health = health(observe_snowflake(&self.snowflake));
+        (health.status == idmint_core::health::Status::Degraded).then(|| health.reasons.join("; "))
     }
 
     /// Ready: accepting, healthy by the core's rule (`idmint_core::health`: the node lease

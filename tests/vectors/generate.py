@@ -888,6 +888,7 @@ HEALTH_METRICS = {
     "idmint.ids.issued": (("kind", "tag"), sum),
     "idmint.clock.rollbacks": ((), sum),
     "idmint.clock.waits": ((), sum),
+    "idmint.layout.remaining": ((), min),
     "idmint.lease.held": ((), min),
     "idmint.lease.fence": ((), min),
     "idmint.lease.renew.failures": ((), sum),
@@ -908,7 +909,7 @@ def health_of(observations):
         names, _ = HEALTH_METRICS[o["metric"]]
         key = (o["metric"], tuple((n, o["attributes"][n]) for n in names if n in o["attributes"]))
         groups.setdefault(key, []).append(o["value"])
-    held = fence = renew = None
+    held = fence = renew = remaining = None
     tags = {}  # tag -> {remaining, store_errors}, in order of first appearance
     for (metric, attrs), values in groups.items():
         value = HEALTH_METRICS[metric][1](values)
@@ -918,6 +919,8 @@ def health_of(observations):
             fence = value
         elif metric == "idmint.lease.renew.failures":
             renew = int(value)
+        elif metric == "idmint.layout.remaining":
+            remaining = value
         elif metric in ("idmint.segment.remaining", "idmint.segment.store.errors"):
             t = tags.setdefault(dict(attrs)["tag"], {"remaining": 0, "store_errors": 0})
             t["remaining" if metric == "idmint.segment.remaining" else "store_errors"] = int(value)
@@ -934,16 +937,23 @@ def health_of(observations):
         if starved:
             n = t["store_errors"]
             reasons.append(f"tag `{tag}` has no IDs buffered and {n} store call{'' if n == 1 else 's'} failed")
-    return {"status": "down" if reasons else "up", "reasons": reasons, "lease": lease, "tags": out_tags}
+    down = bool(reasons)
+    # degraded: a layout with less than a year (365 days) left; the one that ends first decides
+    degraded = remaining is not None and remaining < 365 * 86400
+    if degraded:
+        reasons.append(f"the snowflake layout runs out in {int(remaining // 86400)} days, "
+                       "less than the 365 days health allows")
+    status = "down" if down else "degraded" if degraded else "up"
+    return {"status": status, "reasons": reasons, "lease": lease, "tags": out_tags}
 
 
 def health():
     def o(metric, value, **attributes):
         return {"metric": metric, "value": value, "attributes": attributes}
 
-    def snowflake(issued=0):  # what a generator without a lease observes
+    def snowflake(issued=0, left=20 * 365 * 86400.5):  # what a generator without a lease observes
         return [o("idmint.ids.issued", issued, kind="snowflake"), o("idmint.clock.rollbacks", 0),
-                o("idmint.clock.waits", 0)]
+                o("idmint.clock.waits", 0), o("idmint.layout.remaining", left)]
 
     def lease(held, fence, failures):
         return [o("idmint.lease.held", held), o("idmint.lease.fence", fence),
@@ -984,6 +994,14 @@ def health():
                                      o("idmint.segment.store.errors", 2, tag="users")]),
         ("only store errors observed", [o("idmint.segment.store.errors", 1, tag="orders")]),
         ("a fence without lease state", [o("idmint.lease.fence", 1700000000)]),
+        ("a layout with a year and a second left", snowflake(1, 365 * 86400 + 1)),
+        ("a layout with exactly a year left", snowflake(1, 365 * 86400)),
+        ("a layout with a year less a second left", snowflake(1, 365 * 86400 - 1)),
+        ("a layout that ran out", snowflake(1, 0)),
+        ("two generators, the layout ending first decides",
+         snowflake(1, 400 * 86400) + snowflake(2, 30.5 * 86400)),
+        ("a layout near its end and a lease lost",
+         snowflake() + lease(0, 1700000000, 1) + [o("idmint.layout.remaining", 86399)]),
     ]
     valid = [{"name": name, "observations": obs, "expected": health_of(obs)} for name, obs in cases]
     invalid = [
@@ -999,7 +1017,39 @@ def health():
     ]
     for cases_ in (valid, invalid):
         assert len({c["name"] for c in cases_}) == len(cases_)
-    return {"valid": valid, "invalid": invalid}
+    return {"valid": valid, "invalid": invalid, "layout_remaining": layout_remaining()}
+
+
+def layout_remaining():
+    """What a generator of a layout observes as `idmint.layout.remaining` on a manual clock, the
+    health of that alone, and whether it warns at start (under five years of 365 days left)."""
+    def end_ms(spec):
+        fields = dict(f.split(":", 1) for f in spec.split(",") if ":" in f)
+        bits, tick = fields["time"].split("@")
+        tick_ms = int(tick[:-2])  # "1ms", "10ms"
+        return int(spec.rsplit("epoch=", 1)[1]) + (1 << int(bits)) * tick_ms
+
+    day_ms = 86400 * 1000
+    out = []
+    for name, preset, nodes, clock in [
+        ("twitter in 2023", "twitter", {"datacenter": 1, "worker": 1}, 1700000000209),
+        ("twitter five years and a day before its end", "twitter", {"datacenter": 1, "worker": 1},
+         end_ms(PRESETS["twitter"]) - (5 * 365 + 1) * day_ms),
+        ("twitter a day less than five years before its end", "twitter",
+         {"datacenter": 1, "worker": 1}, end_ms(PRESETS["twitter"]) - (5 * 365 - 1) * day_ms),
+        ("sonyflake 100 days before its end", "sonyflake", {"machine": 7},
+         end_ms(PRESETS["sonyflake"]) - 100 * day_ms),
+        ("sonyflake an hour before its end", "sonyflake", {"machine": 7},
+         end_ms(PRESETS["sonyflake"]) - 3600 * 1000),
+    ]:
+        left = end_ms(PRESETS[preset]) - clock
+        assert left % 1000 == 0, name  # whole seconds: one exact value in every language
+        seconds = left // 1000
+        obs = [{"metric": "idmint.layout.remaining", "value": seconds, "attributes": {}}]
+        out.append({"name": name, "layout": preset, "nodes": nodes, "clock_ms": clock,
+                    "remaining_s": seconds, "status": health_of(obs)["status"],
+                    "warns": seconds < 5 * 365 * 86400})
+    return out
 
 
 YEAR_MS = 31557600000  # a Julian year, the planner's unit
