@@ -684,6 +684,13 @@ function createIdmint(backend) {
       }
       this.#n = options === SNOWFLAKE ? handle : call(() => backend.snowflake(...snowflakeArgs(options)));
       this.#layout = Layout._wrap(this.#n.layout);
+      // The core's warning for a layout within five years of its end: Node's process warnings
+      // (`--no-warnings`, `process.on('warning')`), else the console.
+      const warning = this.#n.lifetimeWarning?.();
+      if (warning) {
+        if (typeof globalThis.process?.emitWarning === 'function') globalThis.process.emitWarning(warning, 'LayoutWarning');
+        else console.warn(`LayoutWarning: ${warning}`);
+      }
     }
 
     /**

@@ -164,7 +164,7 @@ export interface MetricObservation {
 }
 /** The core's health of a process's generators (`idmint_core::health`). */
 export interface Health {
-  status: 'up' | 'down';
+  status: 'up' | 'degraded' | 'down';
   /** Why it is down, one sentence per cause (empty when up). */
   reasons: string[];
   /** The snowflake lease; null without one (`fenceS`, `renewFailures`: null when not observed). */

@@ -191,6 +191,7 @@ function snowflakeBackend(n) {
     },
     onExhausted: () => n.onExhausted,
     onRollback: () => n.onRollback,
+    lifetimeWarning: () => n.lifetimeWarning() ?? undefined,
     close() {
       untrack();
       return n.close();

@@ -54,7 +54,7 @@ function metricsApi(native, { version, InvalidArgumentError, call }) {
 
   /**
    * The core's health of `observations` (default: every live generator's and client's now):
-   * `{ status: 'up' | 'down', reasons, lease, tags }`, by the rule `idmint_core::health` states
+   * `{ status: 'up' | 'degraded' | 'down', reasons, lease, tags }`, by the rule `idmint_core::health` states
    * (down while a snowflake lease is not held, or while a tag has no IDs buffered and failed
    * store calls).
    */

@@ -46,3 +46,33 @@ test('health of the live generators and clients, and of what they observe', asyn
     await client.close();
   }
 });
+
+test('a layout within a year of its end: a LayoutWarning at construction, degraded health', async () => {
+  // 38 time bits of 1 ms (about 8.7 years), ending 100 days from now.
+  const endMs = Date.now() + 100 * 86_400_000;
+  const layout = `time:38@1ms,worker:10,sequence:12,epoch=${endMs - 2 ** 38}`;
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w);
+  process.on('warning', onWarning);
+  const gen = new Snowflake({ layout, worker: 3 });
+  await new Promise(setImmediate); // process warnings are emitted on a later tick
+  process.off('warning', onWarning);
+  try {
+    const ours = warnings.filter((w) => w.name === 'LayoutWarning');
+    assert.equal(ours.length, 1, warnings.map(String).join('\n'));
+    assert.match(ours[0].message, /^layout `time:38@1ms,worker:10,sequence:12,epoch=\d+` runs out at \S+, in (99|100) days/);
+    const h = metrics.health();
+    assert.equal(h.status, 'degraded', JSON.stringify(h));
+    assert.match(h.reasons[0], /^the snowflake layout runs out in 99 days/);
+  } finally {
+    await gen.close();
+  }
+  // A layout with decades left warns nothing.
+  warnings.length = 0;
+  process.on('warning', onWarning);
+  const calm = new Snowflake({ layout: 'twitter', datacenter: 1, worker: 1 });
+  await new Promise(setImmediate);
+  process.off('warning', onWarning);
+  await calm.close();
+  assert.deepStrictEqual(warnings.filter((w) => w.name === 'LayoutWarning'), []);
+});

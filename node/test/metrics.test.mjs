@@ -109,6 +109,26 @@ test('snowflake and segment counters appear in an in-memory exporter with their 
   await otelSdk.shutdown();
 });
 
+test('the time left in the layout is published by the generator\'s clock', async () => {
+  const otelSdk = inMemory();
+  const handle = metrics.register(otelSdk.provider);
+  // sonyflake's end (the layout every package checks this metric with; the Python and JVM
+  // packages on a manual clock, this one between two readings of the wall clock).
+  const gen = new Snowflake({ layout: 'sonyflake', machine: 4 });
+  try {
+    const endMs = gen.layout.exhaustsAt.getTime();
+    const before = Date.now();
+    const c = await otelSdk.collect();
+    const after = Date.now();
+    const left = point(c, 'idmint.layout.remaining', {});
+    assert.ok((endMs - after) / 1000 <= left && left <= (endMs - before) / 1000, `${left} s left, end ${endMs}`);
+  } finally {
+    await gen.close();
+    handle.unregister();
+    await otelSdk.shutdown();
+  }
+});
+
 test('a leased generator publishes its lease state', async () => {
   const otelSdk = inMemory();
   const handle = metrics.register(otelSdk.provider);

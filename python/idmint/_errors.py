@@ -53,4 +53,12 @@ def _define(kind: str, name: str, family: str, doc: str) -> type[Error]:
 #: Each error kind of the core to its class; the native module looks classes up here.
 BY_KIND: dict[str, type[Error]] = {row[0]: _define(*row) for row in _ERROR_TABLE}
 
-__all__ = ["Error", *(cls.__name__ for cls in BY_KIND.values())]
+
+
+class LayoutWarning(UserWarning):
+    """A snowflake generator started with less than five years left in its layout (the core's
+    ``Layout::lifetime_warning``): plan its successor (``idmint plan``, ``idmint layouts
+    check-migration``). Its health turns ``degraded`` a year before the end."""
+
+
+__all__ = ["Error", "LayoutWarning", *(cls.__name__ for cls in BY_KIND.values())]

@@ -317,7 +317,7 @@ class _TagHealth(TypedDict):
     starved: bool
 
 class _HealthDict(TypedDict):
-    status: Literal["up", "down"]
+    status: Literal["up", "degraded", "down"]
     reasons: list[str]
     lease: _LeaseHealth | None
     tags: list[_TagHealth]
@@ -325,18 +325,19 @@ class _HealthDict(TypedDict):
 def health(observations: Iterable[_Observation]) -> Health:
     """The health of the generators and clients whose observations these are (``observe()``,
     ``observe_all()``), by the core's rule: down while a snowflake lease is not held, or while a
-    tag has no IDs buffered and failed store calls. Raises ``InvalidArgument`` for an unknown
+    tag has no IDs buffered and failed store calls; degraded while a layout has less than a year
+    left. Raises ``InvalidArgument`` for an unknown
     metric or attribute, a per-tag value without its tag, or a negative value."""
 
 @final
 class Health:
-    """The core's health of a process's generators; true when up."""
+    """The core's health of a process's generators; true when up or degraded (they mint)."""
 
     @property
-    def status(self) -> Literal["up", "down"]: ...
+    def status(self) -> Literal["up", "degraded", "down"]: ...
     @property
     def reasons(self) -> list[str]:
-        """Why it is down, one sentence per cause (empty when up)."""
+        """Why it is not up, one sentence per cause (empty when up)."""
     @property
     def lease(self) -> _LeaseHealth | None: ...
     @property

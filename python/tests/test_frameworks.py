@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import idmint
-from conftest import server_url
+from conftest import load, server_url
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "python-frameworks.md"
 WORKERS = 4
@@ -159,6 +159,15 @@ def test_definitions_are_the_cores():
         assert values[("idmint.ids.issued", (("kind", "snowflake"),))] == 1
         assert values[("idmint.lease.held", ())] == 1
         assert gen.observe() and client.observe()
+    # The time left in a layout, on a manual clock: tests/vectors/health.json's value, as the
+    # Node package's OpenTelemetry and the JVM's Micrometer publish it.
+    case = load("health.json")["layout_remaining"][0]
+    reader = InMemoryMetricReader()
+    provider = MeterProvider(metric_readers=[reader])
+    with idmint.Snowflake(case["layout"], clock=idmint.ManualClock(case["clock_ms"]), **case["nodes"]) as late:
+        idmint.otel.publish(late, meter_provider=provider)
+        assert collect(reader)[("idmint.layout.remaining", ())] == case["remaining_s"]
+        idmint.otel.unpublish(late)
     # Closed: the generator reports nothing; unpublished, the client neither.
     idmint.otel.unpublish(client)
     assert idmint.observe_all([gen, client])[0][0] == "idmint.ids.issued"  # the client's

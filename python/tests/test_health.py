@@ -23,7 +23,7 @@ def test_health_vectors(case):
     assert h.asdict() == case["expected"]
     want = case["expected"]
     assert (h.status, h.reasons, h.lease, h.tags) == (want["status"], want["reasons"], want["lease"], want["tags"])
-    assert bool(h) == (want["status"] == "up")
+    assert bool(h) == (want["status"] != "down")  # degraded still hands out IDs
 
 
 @pytest.mark.parametrize("case", HEALTH["invalid"], ids=[c["name"] for c in HEALTH["invalid"]])
@@ -31,6 +31,21 @@ def test_health_refuses(case):
     assert case["error"] == "invalid_argument"
     with pytest.raises(idmint.InvalidArgument):
         idmint.health(tuples(case))
+
+
+@pytest.mark.parametrize("case", HEALTH["layout_remaining"], ids=[c["name"] for c in HEALTH["layout_remaining"]])
+def test_layout_remaining_vectors(case, recwarn):
+    """A generator on a manual clock observes the vector's time left, its health alone is the
+    vector's, and it warns (``idmint.LayoutWarning``) at construction exactly where told."""
+    gen = idmint.Snowflake(case["layout"], clock=idmint.ManualClock(case["clock_ms"]), **case["nodes"])
+    (left,) = [v for m, v, _ in gen.observe() if m == "idmint.layout.remaining"]
+    assert left == case["remaining_s"]
+    assert idmint.health(gen.observe()).status == case["status"]
+    warned = [w for w in recwarn if issubclass(w.category, idmint.LayoutWarning)]
+    assert len(warned) == (1 if case["warns"] else 0), [str(w.message) for w in recwarn]
+    if warned:
+        assert f"layout `{gen.layout}` runs out at" in str(warned[0].message)
+        assert warned[0].filename == __file__  # pointed at the caller's line
 
 
 def test_health_wants_tuples():

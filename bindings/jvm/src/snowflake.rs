@@ -171,6 +171,12 @@ impl Snowflake {
         self.0.on_rollback().to_string()
     }
 
+    /// The core's warning when the layout has less than five years left (by the generator's
+    /// clock), else nothing.
+    pub fn lifetime_warning(&self) -> Option<String> {
+        self.0.lifetime_warning()
+    }
+
     /// Counters.
     pub fn stats(&self) -> Stats {
         let s = self.0.stats();

@@ -618,6 +618,13 @@ impl NativeSnowflake {
             .collect()
     }
 
+    /// The core's warning when the layout has less than five years left (by the generator's
+    /// clock), else nothing.
+    #[napi(catch_unwind)]
+    pub fn lifetime_warning(&self) -> Result<Option<String>> {
+        Ok(self.get()?.lifetime_warning())
+    }
+
     /// The exhaustion policy's text form.
     #[napi(getter, catch_unwind)]
     pub fn on_exhausted(&self) -> String {

@@ -111,7 +111,7 @@ pub struct TagHealthJs {
 /// The core's health of a process's generators ([`health::Health`]).
 #[napi(object, object_from_js = false, use_nullable = true)]
 pub struct HealthJs {
-    /// `up` or `down`.
+    /// `up`, `degraded` (a layout within a year of its end) or `down`.
     pub status: String,
     /// Why it is down, one sentence per cause.
     pub reasons: Vec<String>,

@@ -74,7 +74,8 @@ fn observation(item: &Bound<'_, PyAny>) -> PyResult<Observation> {
 
 /// The health of the generators and clients whose observations these are (`observe()`,
 /// `observe_all()`, or the same tuples from elsewhere), by the core's rule: down while a
-/// snowflake lease is not held, or while a tag has no IDs buffered and failed store calls.
+/// snowflake lease is not held, or while a tag has no IDs buffered and failed store calls;
+/// degraded while a layout has less than a year left.
 #[pyfunction]
 pub fn health(observations: &Bound<'_, PyAny>) -> PyResult<Health> {
     let mut all = Vec::new();
@@ -111,13 +112,13 @@ fn tag_dict<'py>(py: Python<'py>, t: &TagHealth) -> PyResult<Bound<'py, PyDict>>
 
 #[pymethods]
 impl Health {
-    /// `"up"` or `"down"`.
+    /// `"up"`, `"degraded"` (a layout within a year of its end; still true) or `"down"`.
     #[getter]
     fn status(&self) -> &'static str {
         self.h.status.as_str()
     }
 
-    /// Why it is down, one sentence per cause (empty when up).
+    /// Why it is not up, one sentence per cause (empty when up).
     #[getter]
     fn reasons(&self) -> Vec<String> {
         self.h.reasons.clone()
@@ -141,7 +142,7 @@ impl Health {
         PyList::new(py, tags)
     }
 
-    /// True when up.
+    /// True when up or degraded: the generators hand out IDs.
     fn __bool__(&self) -> bool {
         self.h.is_up()
     }

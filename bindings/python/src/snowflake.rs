@@ -328,6 +328,12 @@ closing!(Snowflake, {
             }
             e => to_py(e),
         })?;
+        // A layout near its end: the core's words, through Python's warning filters.
+        if let Some(w) = gen.lifetime_warning() {
+            let category = py.import("idmint._errors")?.getattr("LayoutWarning")?;
+            let text = std::ffi::CString::new(w).unwrap_or_default();
+            PyErr::warn(py, &category, &text, 1)?;
+        }
         Ok(Snowflake {
             gen: ArcSwapOption::from_pointee(gen),
         })

@@ -8,18 +8,21 @@ import java.util.List;
  * observations ({@link Metrics#health(List)}; the rule is {@code idmint_core::health}, the one
  * the Python and Node packages and {@code idmint serve}'s {@code /readyz} apply): down while a
  * snowflake generator does not hold its node value's lease, or while a segment tag has no IDs
- * buffered and failed store calls.
+ * buffered and failed store calls; degraded while a snowflake layout has less than a year left
+ * before its time field runs out (it still mints).
  *
- * @param status up or down
- * @param reasons why it is down, one sentence per cause (empty when up)
+ * @param status up, degraded or down
+ * @param reasons why it is not up, one sentence per cause (empty when up)
  * @param lease the snowflake lease, or {@code null} when no generator observed has one
  * @param tags each segment tag, in the order observed
  */
 public record Health(Status status, List<String> reasons, Lease lease, List<Tag> tags) {
-    /** Up or down. */
+    /** Up, degraded or down. */
     public enum Status {
         /** Every generator observed can hand out IDs. */
         UP,
+        /** Every generator can hand out IDs, but a layout is within a year of its end. */
+        DEGRADED,
         /** One cannot: {@link Health#reasons()} says which and why. */
         DOWN
     }
@@ -44,9 +47,9 @@ public record Health(Status status, List<String> reasons, Lease lease, List<Tag>
      */
     public record Tag(String tag, long remaining, long storeErrors, boolean starved) {}
 
-    /** Whether the status is {@link Status#UP}. */
+    /** Whether the generators can hand out IDs: {@link Status#UP} or {@link Status#DEGRADED}. */
     public boolean isUp() {
-        return status == Status.UP;
+        return status != Status.DOWN;
     }
 
     static Health of(io.idmint.ffi.Health h) {
@@ -56,7 +59,7 @@ public record Health(Status status, List<String> reasons, Lease lease, List<Tag>
         for (io.idmint.ffi.TagHealth t : h.tags()) {
             tags.add(new Tag(t.tag(), t.remaining(), t.storeErrors(), t.starved()));
         }
-        Status status = "up".equals(h.status()) ? Status.UP : Status.DOWN;
+        Status status = Status.valueOf(h.status().toUpperCase(java.util.Locale.ROOT));
         return new Health(status, List.copyOf(h.reasons()), lease, List.copyOf(tags));
     }
 }

@@ -511,7 +511,14 @@ public final class Snowflake implements AutoCloseable {
          * {@link StoreUnavailableException} (the lease store).
          */
         public Snowflake build() {
-            return new Snowflake(buildInner(), leaseUrl != null || highWaterMark != null);
+            io.idmint.ffi.Snowflake inner = buildInner();
+            // The core's warning for a layout within five years of its end, through the
+            // platform logger (System.Logger: SLF4J or JUL, whichever the application routes it to).
+            String warning = inner.lifetimeWarning();
+            if (warning != null) {
+                System.getLogger("io.idmint").log(System.Logger.Level.WARNING, warning);
+            }
+            return new Snowflake(inner, leaseUrl != null || highWaterMark != null);
         }
 
         private io.idmint.ffi.Snowflake buildInner() {

@@ -53,7 +53,8 @@ class HealthTest {
                     t.get("store_errors").asLong(), t.get("starved").asBoolean()));
         }
         assertEquals(tags, h.tags(), name);
-        assertEquals(h.isUp(), h.reasons().isEmpty(), name);
+        assertEquals(h.status() == Health.Status.UP, h.reasons().isEmpty(), name);
+        assertEquals(h.isUp(), h.status() != Health.Status.DOWN, name);
     }
 
     @TestFactory
@@ -70,6 +71,27 @@ class HealthTest {
             out.add(dynamicTest("invalid: " + name, () -> assertThrows(type, () -> Metrics.health(observations(c)), name)));
         }
         assertTrue(out.size() >= 20);
+        return out.stream();
+    }
+
+    /** tests/vectors/health.json's layout_remaining: the time left a generator on a manual clock observes, and its health. */
+    @TestFactory
+    Stream<DynamicTest> layoutRemaining() throws Exception {
+        List<DynamicTest> out = new ArrayList<>();
+        for (JsonNode c : VectorsTest.load("health.json").get("layout_remaining")) {
+            String name = c.get("name").asText();
+            out.add(dynamicTest(name, () -> {
+                Snowflake.Builder b = Snowflake.builder(c.get("layout").asText()).clock(new ManualClock(c.get("clock_ms").asLong()));
+                c.get("nodes").fields().forEachRemaining(e -> b.node(e.getKey(), e.getValue().asLong()));
+                try (Snowflake g = b.build()) {
+                    Observation left = g.observe().stream()
+                            .filter(o -> o.metric().equals("idmint.layout.remaining")).findFirst().orElseThrow();
+                    assertEquals(c.get("remaining_s").asDouble(), left.value(), name);
+                    assertEquals(c.get("status").asText(), Metrics.health(g.observe()).status().name().toLowerCase(), name);
+                }
+            }));
+        }
+        assertTrue(out.size() >= 4);
         return out.stream();
     }
 

@@ -18,10 +18,20 @@ import org.springframework.boot.actuate.health.AbstractHealthIndicator;
  * package and {@code idmint serve}'s {@code /readyz} apply): DOWN while the snowflake generator
  * does not hold its node value's lease (it refuses to mint until it holds one again), and while
  * a segment tag has no buffered IDs left and the store's calls failed (callers then wait on a
- * store that does not answer). The details show the core's reasons when DOWN, the node values
+ * store that does not answer); DEGRADED ({@link #DEGRADED}) while its layout is within a year of
+ * its end (it still mints). The details show the core's reasons when DOWN, the node values
  * and the lease, and each tag's buffer and store errors; this class only lays them out.
  */
 public final class IdmintHealthIndicator extends AbstractHealthIndicator {
+    /**
+     * The status of a layout within a year of its end: it still mints. Spring Boot's aggregate
+     * leaves a status out of its order list, so list it there to have it rise to the top:
+     * {@code management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown};
+     * HTTP 200 unless mapped otherwise.
+     */
+    public static final org.springframework.boot.actuate.health.Status DEGRADED =
+            new org.springframework.boot.actuate.health.Status("DEGRADED", "a snowflake layout is within a year of its end");
+
     private final Snowflake snowflake;
     private final SegmentClient segments;
 
@@ -84,10 +94,12 @@ public final class IdmintHealthIndicator extends AbstractHealthIndicator {
             }
             builder.withDetail("segment", Map.of("store", segments.store(), "tags", tags));
         }
-        if (health.isUp()) {
-            builder.up();
-        } else {
-            builder.down();
+        switch (health.status()) {
+            case UP -> builder.up();
+            // Still serving: a status of its own, which the application orders among the others
+            // (management.endpoint.health.status.order=down,out-of-service,degraded,up,unknown).
+            case DEGRADED -> builder.status(DEGRADED);
+            case DOWN -> builder.down();
         }
     }
 }

@@ -129,6 +129,38 @@ class AutoConfigurationTest {
         assertThat(Idmint.leaseList(url)).allSatisfy(l -> assertThat(l.state()).isEqualTo("free"));
     }
 
+    /**
+     * tests/vectors/health.json's layout_remaining through Micrometer and the Actuator health: the
+     * time left a generator on a manual clock publishes (the value the Python and Node packages'
+     * OpenTelemetry publish), and DEGRADED within a year of the end.
+     */
+    @Test
+    void layoutTimeLeftInMicrometerAndDegradedHealth() throws Exception {
+        JsonNode cases = new ObjectMapper().readTree(Path.of("../tests/vectors/health.json").toFile()).get("layout_remaining");
+        int degraded = 0;
+        for (JsonNode c : cases) {
+            Snowflake.Builder b = Snowflake.builder(c.get("layout").asText()).clock(new io.idmint.ManualClock(c.get("clock_ms").asLong()));
+            c.get("nodes").fields().forEachRemaining(e -> b.node(e.getKey(), e.getValue().asLong()));
+            try (Snowflake g = b.build()) {
+                SimpleMeterRegistry registry = new SimpleMeterRegistry();
+                IdmintMeters meters = new IdmintMeters();
+                meters.source("snowflake", g::observe);
+                meters.bindTo(registry);
+                Gauge left = registry.get("idmint.layout.remaining").gauge();
+                assertThat(left.value()).as(c.get("name").asText()).isEqualTo(c.get("remaining_s").asDouble());
+                assertThat(left.getId().getBaseUnit()).isEqualTo("seconds");
+                Health h = new IdmintHealthIndicator(g, null).health();
+                Status want = c.get("status").asText().equals("degraded") ? IdmintHealthIndicator.DEGRADED : Status.UP;
+                assertThat(h.getStatus()).as(c.get("name").asText()).isEqualTo(want);
+                if (want == IdmintHealthIndicator.DEGRADED) {
+                    degraded++;
+                    assertThat(h.getDetails().get("reasons").toString()).contains("the snowflake layout runs out in");
+                }
+            }
+        }
+        assertThat(degraded).isPositive();
+    }
+
     @Test
     void metersReadTheCoresValues() {
         runner.withPropertyValues("idmint.snowflake.random-nodes=true", "idmint.segment.url=memory:").run(ctx -> {
