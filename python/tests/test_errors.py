@@ -88,7 +88,8 @@ def test_each_kind_from_the_core():
 
 def test_layout_exhausted_while_running():
     clock = idmint.ManualClock(1_000)
-    gen = idmint.Snowflake("time:2@1s,worker:1,sequence:1", epoch=0, clock=clock, worker=0)
+    with pytest.warns(idmint.LayoutWarning, match="in 0 days"):  # 3 s left: it says so at start
+        gen = idmint.Snowflake("time:2@1s,worker:1,sequence:1", epoch=0, clock=clock, worker=0)
     assert gen.parse(gen.next_id()).timestamp_ms == 1_000
     clock.set(4_000)
     raises(idmint.LayoutExhausted, gen.next_id, match="ran out")
