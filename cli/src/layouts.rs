@@ -138,7 +138,10 @@ fn presets() -> Result<(), CliError> {
     let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
     let mut out = io::stdout().lock();
     for [name, cap, end, left, spec] in &rows {
-        writeln!(out, "{name:<w0$}  {cap:>w1$}  {end:<w2$}  {left:>w3$}  {spec}")?;
+        writeln!(
+            out,
+            "{name:<w0$}  {cap:>w1$}  {end:<w2$}  {left:>w3$}  {spec}"
+        )?;
     }
     writeln!(
         out,

@@ -343,7 +343,10 @@ mod tests {
     #[test]
     fn a_layout_near_its_end_is_degraded() {
         let year = DEGRADED_BELOW.as_secs_f64();
-        assert_eq!(health([o("idmint.layout.remaining", year, "")]).status, Status::Up);
+        assert_eq!(
+            health([o("idmint.layout.remaining", year, "")]).status,
+            Status::Up
+        );
         let h = health([o("idmint.layout.remaining", year - 1.0, "")]);
         assert_eq!((h.status, h.is_up()), (Status::Degraded, true));
         assert_eq!(
