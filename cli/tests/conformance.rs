@@ -163,15 +163,12 @@ fn a_wrong_answer_fails_the_run_and_names_its_op() {
 /// An adapter that exits at once fails the run instead of passing with nothing checked.
 #[test]
 fn an_adapter_that_answers_nothing_fails() {
-    let (out, stdout, _) = {
-        let out = Command::new(python())
-            .arg(repo().join("tests/conformance/run.py"))
-            .args(["--", "true"])
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        (out, stdout, ())
-    };
+    let out = Command::new(python())
+        .arg(repo().join("tests/conformance/run.py"))
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{stdout}");
     assert!(stdout.contains("exited"), "{stdout}");
 }
