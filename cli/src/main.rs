@@ -3,6 +3,7 @@
 
 mod args;
 mod compose;
+mod conformance;
 mod demo;
 mod encode;
 mod format;
@@ -203,6 +204,11 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
   idmint probe                                   # GET http://127.0.0.1:8081/readyz
   IDMINT_ADMIN_LISTEN=0.0.0.0:8081 idmint probe --path /healthz")]
     Probe(probe::ProbeArgs),
+
+    /// Answer the conformance runner of docs/spec.md: one JSON request a line on stdin, one
+    /// JSON answer a line on stdout (tests/conformance/run.py -- idmint conformance)
+    #[command(hide = true)]
+    Conformance,
 }
 
 #[derive(Args, Debug)]
@@ -314,6 +320,7 @@ fn main() -> ExitCode {
         Command::Decode(a) => encode::decode(a),
         Command::Serve(a) => serve::run(a),
         Command::Probe(a) => probe::run(a),
+        Command::Conformance => conformance::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
