@@ -97,7 +97,11 @@ fn close_gives_back_the_buffered_next_range_too() {
             .store_url(&url)
             .connect_blocking()
             .unwrap();
-        assert_eq!(again.next_id("buf").unwrap(), last + 1, "{name}: {first}..{last}");
+        assert_eq!(
+            again.next_id("buf").unwrap(),
+            last + 1,
+            "{name}: {first}..{last}"
+        );
         again.close();
 
         // Someone allocated after this client's ranges: they stay gaps, never reissued.

@@ -366,7 +366,6 @@ impl Shared {
         given
     }
 
-    pub(super) async fn create_tag(impl Shared {
     pub(super) async fn create_tag(&self, spec: &TagSpec) -> Result<bool> {
         tokio::time::timeout(self.opts.op_timeout, self.store.create_tag(spec))
             .await
