@@ -609,7 +609,7 @@ impl SegmentStore for SqlStore {
             // The raw values in the table's meaning: a "next free" counter is one above.
             let raw = |v: i64| match self.max_id_is {
                 MaxIdMeaning::LastIssued => v,
-                MaxIdMeaning::NextFree => v + 1,
+                MaxIdMeaning::NextFree => v.saturating_add(1),
             };
             let binds = [Bind::I(raw(back_to)), Bind::S(tag), Bind::I(raw(end))];
             let done = self.table.exec(WHAT, &self.sql.back, &binds).await?;
