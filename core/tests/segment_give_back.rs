@@ -181,7 +181,7 @@ fn restart_loop() {
         // Every tail went back: each restart carried on right after the last ID used.
         assert_eq!(ids[ids.len() - 1] - ids[0] + 1, (n * 10) as u64, "{name}");
         assert_eq!(ids[0], base + 1, "{name}");
-        let handed_out = handed_out(&name, &url, base, &ids);
+        let handed_out = handed_out_since(&name, &url, base, &ids);
         assert_eq!(
             handed_out,
             (n * 10) as u64,
@@ -225,7 +225,7 @@ fn restart_loop() {
         let restarted = ids.len();
         ids.extend(&theirs);
         assert_eq!(duplicates(&mut ids), 0, "{name}: an ID handed out twice");
-        let handed_out = handed_out(&name, &url, base, &ids);
+        let handed_out = handed_out_since(&name, &url, base, &ids);
         assert!(ids.iter().all(|&id| id > base), "{name}: below the start");
         assert!(ids.len() as u64 <= handed_out, "{name}");
         println!(
@@ -254,7 +254,7 @@ fn restart_once(url: &str, tag: &str) -> Vec<u64> {
 /// The IDs the store handed out since `base`: its counter, less `base`. In Redis sharded mode
 /// the counter is the global one, which also holds the shards' spare blocks: there the IDs up
 /// to the highest one used.
-fn handed_out(name: &str, url: &str, base: u64, sorted: &[u64]) -> u64 {
+fn handed_out_since(name: &str, url: &str, base: u64, sorted: &[u64]) -> u64 {
     if name == "redis-sharded" {
         sorted[sorted.len() - 1] - base
     } else {
