@@ -285,6 +285,14 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     let _ = api_task.await;
     let _ = admin_stop_tx.send(true);
     let _ = admin_task.await;
+    // No request is in flight any more: the unused tails of the segment ranges this server
+    // holds go back to the store where nobody allocated after them (bounded by the segment
+    // client's op timeout), so a restart carries on where this process stopped.
+    let given = server.ids.segments.close_async().await;
+    tracing::info!(
+        ids = given,
+        "segment ranges: unused tails given back to the store"
+    );
     // The last handle on the generators: dropping the snowflake generator releases the node
     // lease with its fence (a blocking store call, so off the runtime's workers).
     let released = tokio::task::spawn_blocking(move || drop(server)).await;

@@ -283,7 +283,9 @@ impl NativeSegmentClient {
         self.inner.metrics().into_iter().map(metrics_info).collect()
     }
 
-    /// Stop the background refills; later calls fail with `closed` (never blocks).
+    /// Stop the background refills and start giving the unused tails of the buffered ranges
+    /// back to the store (in the background, where nobody allocated after them); later calls
+    /// fail with `closed` (never blocks).
     #[napi(catch_unwind)]
     pub fn close(&self) {
         self.inner.close();

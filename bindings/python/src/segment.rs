@@ -174,8 +174,10 @@ closing!(SegmentClient, async, {
         self.inner.store()
     }
 
-    /// Stops the background refills and closes the store's connections; IDs left in memory
-    /// are never handed out, and every later call raises `Closed`.
+    /// Stops the background refills, gives the unused tails of the buffered ranges back to the
+    /// store where nobody allocated after them (waits at most the op timeout), and closes the
+    /// store's connections; other IDs left in memory are never handed out, and every later call
+    /// raises `Closed`.
     fn close(&self, py: Python<'_>) {
         py.detach(|| self.inner.close());
     }

@@ -131,6 +131,19 @@ impl SegmentStore for HttpStore {
         })
     }
 
+    /// Gives nothing back (false, without a request): the ranges an `http(s)://` store
+    /// receives are runs of the server's own buffered range, so the store's counter never ends
+    /// at them, and the server cannot tell that a caller received the run it names (a mint
+    /// token holder could name another client's run and have it reissued). The server gives
+    /// back its own ranges' tails when it stops (SIGTERM); a client's unused run is a gap.
+    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            validate_tag(tag)?;
+            super::store::give_back_to(range, next)?;
+            Ok(false)
+        })
+    }
+
     fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
         Box::pin(async move {
             match self

@@ -24,7 +24,9 @@
 //! Guarantees: IDs of a tag are unique across every client of the store, and each client's
 //! IDs for a tag only grow. They are not globally ordered across clients (client A may hold
 //! 1..1000 while B holds 1001..2000), and there are gaps: IDs left in memory at exit are
-//! skipped, never reissued.
+//! skipped, never reissued, except that a client closing gracefully gives the unused tail of
+//! its ranges back when nobody allocated after them ([`SegmentStore::give_back`], one
+//! compare-and-set), so a service restarted often does not burn a step per restart.
 //!
 //! ```
 //! use idmint_core::segment::{MemoryStore, SegmentClient, TagSpec};

@@ -26,7 +26,7 @@
 
 use std::time::Duration;
 
-use super::store::{exhausted, IdRange, SegmentStore, TagInfo};
+use super::store::{exhausted, give_back_to, IdRange, SegmentStore, TagInfo};
 use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_PREFIX, DEFAULT_STEP};
 use crate::error::quoted;
 use crate::store::{
@@ -100,6 +100,33 @@ if max - min + 1 < n then
 end
 redis.call('HSET', KEYS[2], 'min', string.format('%.0f', min + n), 'max', string.format('%.0f', max))
 return string.format('%.0f', min)
+";
+
+// The give-back's compare-and-set. KEYS: counter. ARGV: the range's last ID, the new value
+// (next - 1). Both sides are canonical decimals (INCRBY's and SET's), so equal text is an
+// equal number, with no Lua double in between.
+const GIVE_BACK_PLAIN: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+";
+
+// Sharded mode's give-back. KEYS: meta, shard. ARGV: the range's end (one past its last ID),
+// next.
+// An allocation from the shard leaves its `min` at the end of the run it handed out, and
+// every later one (of any tag on the shard) moves `min` above it or to a fresh, higher block:
+// `min` still equal to the range's end means nobody drew from the shard since, so `min` can
+// go back to `next`. Both are below 2^53, exact as Lua numbers.
+const GIVE_BACK_SHARD: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local min = redis.call('HGET', KEYS[2], 'min')
+if min and tonumber(min) == tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[2], 'min', ARGV[2])
+  return 1
+end
+return 0
 ";
 
 // KEYS: meta, global. ARGV: start - 1, step, description, start.
@@ -184,6 +211,8 @@ pub struct RedisStore {
     create_shard: Lua,
     update_plain: Lua,
     update_shard: Lua,
+    give_back_plain: Lua,
+    give_back_shard: Lua,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -238,6 +267,8 @@ impl RedisStore {
             create_shard: Lua::new(CREATE_SHARD),
             update_plain: Lua::new(UPDATE_PLAIN),
             update_shard: Lua::new(UPDATE_SHARD),
+            give_back_plain: Lua::new(GIVE_BACK_PLAIN),
+            give_back_shard: Lua::new(GIVE_BACK_SHARD),
         };
         store.conn.connection().await?;
         Ok(store)
@@ -557,6 +588,39 @@ impl SegmentStore for RedisStore {
             };
             let step = (!step.is_empty()).then_some(step.as_str());
             self.info(WHAT, tag, Some(counter), step, Some(description))
+        })
+    }
+
+    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            const WHAT: &str = "giving back a range's tail";
+            validate_tag(tag)?;
+            let Some((last, back_to)) = give_back_to(range, next)? else {
+                return Ok(false);
+            };
+            let inv = match self.mode {
+                RedisMode::Plain => {
+                    let mut inv = self.give_back_plain.call();
+                    inv.key(self.counter_key(tag))
+                        .arg(last.to_string())
+                        .arg(back_to.to_string());
+                    inv
+                }
+                RedisMode::Sharded { .. } => {
+                    if range.end > SHARD_LIMIT as u64 + 1 {
+                        // Never handed out by this mode: nothing of ours to give back.
+                        return Ok(false);
+                    }
+                    let mut inv = self.give_back_shard.call();
+                    inv.key(self.meta_key(tag))
+                        .key(self.shard_key(tag))
+                        .arg(range.end.to_string())
+                        .arg(next.to_string());
+                    inv
+                }
+            };
+            let given: i64 = self.run(WHAT, &inv).await?;
+            Ok(given == 1)
         })
     }
 

@@ -28,7 +28,7 @@
 //! "last ID" ([`MaxIdMeaning`]); the range read out of the new value follows the table's
 //! meaning, so both allocators' ranges meet exactly.
 
-use super::store::{exhausted, IdRange, SegmentStore, TagInfo};
+use super::store::{exhausted, give_back_to, IdRange, SegmentStore, TagInfo};
 use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_TABLE};
 use crate::store::{
     validate_tag, Bind, Dialect, MaxIdMeaning, Pooling, SqlTable, StoreFuture, StoreOptions,
@@ -70,6 +70,8 @@ struct Statements {
     /// Adds `?` to a tag's `max_id` unless it passes `?`; returns the new value except in
     /// MySQL, which returns it through `LAST_INSERT_ID`.
     add: String,
+    /// Sets a tag's `max_id` to `?` if it is still `?`: the give-back's compare-and-set.
+    back: String,
     /// Inserts a tag's row if missing: tag, max_id, and step and description where the table
     /// has those columns.
     insert: String,
@@ -128,6 +130,9 @@ impl Statements {
                  WHERE {tag} = ? AND {max} <= ? RETURNING {max}"
             ),
         };
+        // One statement, so the compare and the set cannot interleave with an allocation:
+        // the row's lock (PostgreSQL, InnoDB) or the database's one writer (SQLite).
+        let back = format!("UPDATE {{t}} SET {max} = ?{updated} WHERE {tag} = ? AND {max} = ?");
         let mut cols = vec![tag.clone(), max.clone()];
         cols.extend(c.step.map(q));
         cols.extend(c.description.map(q));
@@ -138,6 +143,7 @@ impl Statements {
         Statements {
             row,
             add,
+            back,
             insert,
             list,
             tag_col: tag,
@@ -589,6 +595,28 @@ impl SegmentStore for SqlStore {
                 0 => Err(unknown()),
                 1 => self.info(WHAT, tag, &rows[0], 0),
                 n => Err(self.not_unique_while(WHAT, tag, n as u64)),
+            }
+        })
+    }
+
+    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            const WHAT: &str = "giving back a range's tail";
+            validate_tag(tag)?;
+            let Some((end, back_to)) = give_back_to(range, next)? else {
+                return Ok(false);
+            };
+            // The raw values in the table's meaning: a "next free" counter is one above.
+            let raw = |v: i64| match self.max_id_is {
+                MaxIdMeaning::LastIssued => v,
+                MaxIdMeaning::NextFree => v.saturating_add(1),
+            };
+            let binds = [Bind::I(raw(back_to)), Bind::S(tag), Bind::I(raw(end))];
+            let done = self.table.exec(WHAT, &self.sql.back, &binds).await?;
+            match done.rows_affected() {
+                0 => Ok(false),
+                1 => Ok(true),
+                n => Err(self.not_unique_while(WHAT, tag, n)),
             }
         })
     }

@@ -215,6 +215,45 @@ pub trait SegmentStore: Send + Sync + 'static {
     /// ```
     fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo>;
 
+    /// Gives back the unused tail of `range`, a range this store handed out for `tag`, whose
+    /// first unused ID is `next`: sets the tag's counter back to `next - 1` **only if** it still
+    /// ends exactly at `range.last()`, that is nobody allocated after this range (one
+    /// conditional update, a compare-and-set, atomic in every store). True if the counter was
+    /// set back; false if someone allocated meanwhile (or an operator moved the counter), and
+    /// then nothing changes and the tail stays a gap. Clients call it as they close
+    /// ([`SegmentClient::close`](super::SegmentClient::close)), the later of their two
+    /// buffered ranges first.
+    ///
+    /// `next` is `range.start..=range.end`; `next == range.end` gives nothing back (false,
+    /// without a store call). Errors: [`Error::InvalidArgument`] for a `next` outside the
+    /// range, [`Error::StoreUnavailable`].
+    ///
+    /// A store that cannot give back (the default, for stores outside idmint) answers false:
+    /// a gap, never a repeat.
+    ///
+    /// ```
+    /// use idmint_core::segment::{MemoryStore, SegmentStore, TagSpec};
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// let store = MemoryStore::new();
+    /// store.create_tag(&TagSpec::new("t")?).await?;
+    /// let a = store.allocate("t", 1000).await?; // 1..=1000, of which 1..=10 were used
+    /// assert!(store.give_back("t", a, 11).await?);
+    /// assert_eq!(store.allocate("t", 1000).await?.start, 11);
+    /// // Someone allocated after `b`: its tail is not ours to give back.
+    /// let b = store.allocate("t", 1000).await?;
+    /// store.allocate("t", 1000).await?;
+    /// assert!(!store.give_back("t", b, b.start).await?);
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            validate_tag(tag)?;
+            give_back_to(range, next)?;
+            Ok(false)
+        })
+    }
+
     /// The largest `count` one [`allocate`](SegmentStore::allocate) takes: 2^40 for a store
     /// that counts itself; an `http(s)://` store answers with its server's `max_count` once it
     /// knows it, and clients keep their ranges within it.
@@ -362,6 +401,24 @@ impl SegmentStore for MemoryStore {
         })
     }
 
+    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            self.check_up()?;
+            validate_tag(tag)?;
+            let Some((end, back_to)) = give_back_to(range, next)? else {
+                return Ok(false);
+            };
+            let mut rows = self.lock();
+            match rows.get_mut(tag) {
+                Some(row) if row.max_id == end => {
+                    row.max_id = back_to;
+                    Ok(true)
+                }
+                _ => Ok(false),
+            }
+        })
+    }
+
     fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
         Box::pin(async move {
             self.check_up()?;
@@ -403,6 +460,28 @@ impl MemRow {
             description: self.description.clone(),
         }
     }
+}
+
+/// What giving back `range`'s tail from `next` asks of a counter: `Some((last, next - 1))`, set
+/// it to `next - 1` if it is still `last` (the range's last ID); `None` when nothing is left to
+/// give back (`next == range.end`). A `next` outside `range.start..=range.end` is refused: it
+/// would set the counter below the range (reissuing IDs someone used) or above it.
+pub(crate) fn give_back_to(range: IdRange, next: u64) -> Result<Option<(i64, i64)>> {
+    if next == 0 || next < range.start || next > range.end || range.end > i64::MAX as u64 + 1 {
+        return Err(Error::InvalidArgument {
+            name: "next".into(),
+            value: next.to_string(),
+            expected: format!(
+                "the first unused ID of range {range}: {}..={}",
+                range.start, range.end
+            ),
+        });
+    }
+    if next == range.end {
+        return Ok(None);
+    }
+    // Both fit: range.end <= 2^63, and next >= 1 (stores hand out IDs from 1).
+    Ok(Some((range.last() as i64, next as i64 - 1)))
 }
 
 pub(crate) fn exhausted(tag: &str, max_id: i64, count: u64) -> Error {

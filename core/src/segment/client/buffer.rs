@@ -186,6 +186,11 @@ impl TagState {
             let w = self.word.0.load(Ordering::Acquire);
             let (gen, off) = (w >> OFF_BITS, w & OFF_MASK);
             let Some((_, len, _)) = self.slots[(gen & 1) as usize].read(gen) else {
+                // The word moved on meanwhile (look again), or the buffer is sealed: its
+                // generation has no slot, for good.
+                if self.word.0.load(Ordering::Acquire) == w {
+                    return Take::Empty;
+                }
                 continue;
             };
             if off + n <= len {
@@ -217,6 +222,53 @@ impl TagState {
         let trigger = range.len() * refill_at as u64 / 100;
         self.fetched.fetch_add(range.len(), Ordering::Relaxed);
         self.slots[(next & 1) as usize].write(next, range, trigger);
+    }
+
+    /// Seals the buffer for good: no ID is taken from it after this returns (takers get
+    /// [`Take::Empty`]), and what was never taken comes back as `(range, first unused ID)`,
+    /// lowest first: the current range's tail, then the next range whole. Called as the client
+    /// closes, once no refill runs (none installs a range afterwards).
+    ///
+    /// The next slot is invalidated first, so nobody moves onto it; then one `swap` of the word
+    /// to a generation no slot holds: every `fetch_add` before it got its ID (and counts in the
+    /// offset read back), every one after it gets nothing. A taker whose offset was counted but
+    /// whose slot read then failed takes nothing: a gap, never a repeat.
+    pub(super) fn seal(&self) -> Vec<(IdRange, u64)> {
+        let gen = self.word.0.load(Ordering::Acquire) >> OFF_BITS;
+        let next = (gen + 1) & GEN_MASK;
+        let range_of = |slot: &Slot, g: u64| {
+            slot.read(g)
+                .and_then(|(start, len, _)| IdRange::new(start, start + len).ok())
+        };
+        let cur_slot = &self.slots[(gen & 1) as usize];
+        let next_slot = &self.slots[(next & 1) as usize];
+        let cur = range_of(cur_slot, gen);
+        let nxt = range_of(next_slot, next);
+        next_slot.gen.store(GEN_WRITING, Ordering::Release);
+        // gen + 2 maps to the current slot, which holds gen (or to nothing, once sealed).
+        let old = self
+            .word
+            .0
+            .swap(((gen + 2) & GEN_MASK) << OFF_BITS, Ordering::AcqRel);
+        let (old_gen, off) = (old >> OFF_BITS, old & OFF_MASK);
+        let tail = |r: IdRange| (off < r.len()).then(|| (r, r.start + off));
+        let out: Vec<(IdRange, u64)> = if old_gen == gen {
+            cur.and_then(tail)
+                .into_iter()
+                .chain(nxt.map(|r| (r, r.start)))
+                .collect()
+        } else if old_gen == next {
+            // A taker moved onto the next range before it was invalidated: the current one is
+            // passed, the next one is current.
+            nxt.and_then(tail).into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        let unused: u64 = out.iter().map(|(r, n)| r.end - n).sum();
+        // Never handed out, whether the store takes them back or not: not counted as issued
+        // (every range was counted whole as it was installed).
+        self.fetched.fetch_sub(unused, Ordering::Relaxed);
+        out
     }
 
     pub(super) fn remaining(&self) -> u64 {

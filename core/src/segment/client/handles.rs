@@ -58,8 +58,10 @@ pub struct TagMetrics {
 
 /// A client handing out segment IDs for any number of tags from one store.
 ///
-/// Cloning is cheap and shares everything. IDs left in memory when the last clone (and the
-/// last [`TagHandle`]) is dropped are never handed out by anyone: a gap, never a repeat.
+/// Cloning is cheap and shares everything. When the last clone (and the last [`TagHandle`])
+/// is dropped, or at [`close`](SegmentClient::close), the unused tails of the buffered ranges
+/// go back to the store where nobody allocated after them; IDs left in memory otherwise are
+/// never handed out by anyone: a gap, never a repeat.
 ///
 /// ```
 /// use idmint_core::segment::{MemoryStore, SegmentClient};
@@ -413,21 +415,57 @@ impl SegmentClient {
             .remove(tag);
     }
 
-    /// Stops the background refills and releases the client's runtime and store connections
-    /// (for every clone and tag handle); IDs left in memory are never handed out, and every
-    /// later call fails with [`Error::Closed`]. Dropping the last clone and handle does the
-    /// same.
+    /// Stops the background refills, gives the unused tails of the buffered ranges back to
+    /// the store, and releases the client's runtime and store connections (for every clone and
+    /// tag handle); every later call fails with [`Error::Closed`]. Dropping the last clone and
+    /// handle does the same.
+    ///
+    /// The give-back ([`SegmentStore::give_back`](crate::segment::SegmentStore::give_back)),
+    /// per loaded tag: the next range whole and the rest of the current one, each only if
+    /// nobody allocated after it (one compare-and-set in the store), so the next client
+    /// carries on where this one stopped instead of a step later. Otherwise (someone
+    /// allocated after, the store is down, or it does not answer within `op_timeout`) the
+    /// tail stays a gap, never handed out by anyone. A blocking client waits for it, at most
+    /// `op_timeout`; an async client starts it on its runtime and returns (await
+    /// [`close_async`](SegmentClient::close_async) to wait for it). A forked child never
+    /// gives back (the ranges are its parent's).
     ///
     /// ```
     /// use idmint_core::segment::{MemoryStore, SegmentClient};
-    /// let client = SegmentClient::builder().store(MemoryStore::new()).connect_blocking()?;
+    /// let store = MemoryStore::new();
+    /// let client = SegmentClient::builder().store(store.clone()).connect_blocking()?;
     /// let orders = client.tag("orders")?;
+    /// assert_eq!(orders.next_id()?, 1);
     /// client.close();
     /// assert_eq!(orders.next_id().unwrap_err().kind(), "closed");
+    /// // The next client carries on at 2: the rest of the range went back.
+    /// let client = SegmentClient::builder().store(store).connect_blocking()?;
+    /// assert_eq!(client.next_id("orders")?, 2);
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn close(&self) {
         self.life.close();
+    }
+
+    /// [`close`](SegmentClient::close) for async callers: waits for the give-back (at most
+    /// `op_timeout`) on the caller's runtime, and returns how many IDs went back to the store
+    /// (0 when the client was closed already).
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::{MemoryStore, SegmentClient};
+    /// let store = MemoryStore::new();
+    /// let client = SegmentClient::builder().store(store.clone()).connect().await?;
+    /// assert_eq!(client.next_id_async("orders").await?, 1);
+    /// assert_eq!(client.close_async().await, 999);
+    /// assert_eq!(client.close_async().await, 0); // closed already
+    /// let client = SegmentClient::builder().store(store).connect().await?;
+    /// assert_eq!(client.next_id_async("orders").await?, 2);
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub async fn close_async(&self) -> u64 {
+        self.life.close_async().await
     }
 
     /// The store, as kind and address (no credentials).

@@ -84,20 +84,57 @@ pub(super) struct Life {
 }
 
 impl Life {
-    /// Stops background refills and lets go of the runtime; later calls get `closed`.
+    /// Stops background refills, gives the unused tails of the buffered ranges back to the
+    /// store ([`Shared::give_back_all`]) and lets go of the runtime; later calls get `closed`.
+    ///
+    /// A blocking client waits for the give-back on its own runtime, for at most
+    /// `op_timeout` (plus a second): a store that is down costs that wait once, and the tails
+    /// stay gaps. An async client (the caller's runtime) cannot wait here, in a plain function
+    /// that may run on that runtime's only thread: it starts the give-back on the runtime and
+    /// returns; [`SegmentClient::close_async`](super::SegmentClient::close_async) waits for it.
     pub(super) fn close(&self) {
-        self.shared.alive.store(CLOSED, Ordering::SeqCst);
+        let first = self.shared.alive.swap(CLOSED, Ordering::SeqCst) != CLOSED;
         let rt = lock(&self.runtime).take();
         if crate::fork::since(self.shared.born) {
             // The runtime's threads and the store's connections are the parent's: dropping
-            // them here would close sockets the parent still uses.
+            // them here would close sockets the parent still uses. The buffered ranges are the
+            // parent's too: never given back from here.
             crate::fork::abandon((rt, Arc::clone(&self.shared)));
             return;
+        }
+        if first {
+            let shared = Arc::clone(&self.shared);
+            let give_back = async move { shared.give_back_bounded().await };
+            match &rt {
+                Some(rt) => {
+                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                    rt.spawn(async move {
+                        let _ = tx.send(give_back.await);
+                    });
+                    let _ = rx.recv_timeout(self.shared.opts.op_timeout + Duration::from_secs(1));
+                }
+                None => {
+                    self.shared.handle.spawn(give_back);
+                }
+            }
         }
         if let Some(rt) = rt {
             // Never blocks, and is allowed inside another runtime (a plain drop is not).
             rt.shutdown_background();
         }
+    }
+
+    /// [`close`](Life::close) for async callers: waits for the give-back (bounded) on the
+    /// caller's runtime.
+    pub(super) async fn close_async(&self) -> u64 {
+        let mut given = 0;
+        if !crate::fork::since(self.shared.born)
+            && self.shared.alive.swap(CLOSED, Ordering::SeqCst) != CLOSED
+        {
+            given = self.shared.give_back_bounded().await;
+        }
+        self.close();
+        given
     }
 }
 
@@ -278,6 +315,57 @@ impl Shared {
 }
 
 impl Shared {
+    /// [`give_back_all`](Shared::give_back_all) within `op_timeout`: what is not given back
+    /// by then stays a gap. The IDs given back.
+    pub(super) async fn give_back_bounded(&self) -> u64 {
+        tokio::time::timeout(self.opts.op_timeout, self.give_back_all())
+            .await
+            .unwrap_or(0)
+    }
+
+    /// Gives the unused tails of every loaded tag's buffered ranges back to the store, after
+    /// the client is marked closed. Per tag: waits for a refill under way (its range lands in
+    /// the buffer, or it would sit above ours in the store and make every give-back fail),
+    /// seals the buffer ([`TagState::seal`]), then gives back the later range first, and the
+    /// earlier one only if the later one went back (the store's counter then ends at the
+    /// earlier one's end exactly when nobody allocated between them). The store's
+    /// compare-and-set is the guarantee: a range someone allocated after is never given back.
+    /// The IDs given back.
+    pub(super) async fn give_back_all(&self) -> u64 {
+        let states: Vec<Arc<TagState>> = {
+            let tags = self.tags.read().unwrap_or_else(|p| p.into_inner());
+            let mut seen: Vec<Arc<TagState>> = Vec::new();
+            for st in tags.values() {
+                if !seen.iter().any(|s| Arc::ptr_eq(s, st)) {
+                    seen.push(Arc::clone(st));
+                }
+            }
+            seen
+        };
+        let mut given = 0;
+        for st in states {
+            // A refill started before the close checked `is_closed` already; it ends with
+            // its one store call (bounded by op_timeout, as this whole give-back is).
+            while st.refilling.load(Ordering::Acquire) {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            for (range, next) in st.seal().into_iter().rev() {
+                let call = self.store.give_back(&st.name, range, next);
+                match tokio::time::timeout(self.opts.op_timeout, call).await {
+                    Ok(Ok(true)) => given += range.end - next,
+                    Ok(Ok(false)) => break,
+                    Ok(Err(e)) => {
+                        st.store_errors.fetch_add(1, Ordering::Relaxed);
+                        *lock(&st.last_error) = Some(e.to_string());
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
+        }
+        given
+    }
+
     pub(super) async fn create_tag(&self, spec: &TagSpec) -> Result<bool> {
         tokio::time::timeout(self.opts.op_timeout, self.store.create_tag(spec))
             .await

@@ -131,7 +131,9 @@ public final class SegmentClient implements AutoCloseable {
     }
 
     /**
-     * Stop the background refills and release the store's connections. IDs left in memory are
+     * Stop the background refills, give the unused tails of the buffered ranges back to the
+     * store where nobody allocated after them (waits at most the op timeout; the core does it,
+     * docs/segments.md), and release the store's connections. Other IDs left in memory are
      * never handed out by anyone; every later call throws {@link ClosedException}. Idempotent.
      */
     @Override
