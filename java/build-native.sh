@@ -61,6 +61,17 @@ bindgen="$bindgen_out/idmint-jvm-bindgen"
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
     -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib)
 built="$out/$lib"
+# The generator reads uniffi's metadata from the library's symbol table, which a profile with
+# `strip = "symbols"` (release) removes: the Java would come out empty. Then the library is
+# linked once more without stripping (`cargo rustc` changes only this crate's flags, so every
+# dependency is reused), the Java is generated from it, and the copy the jar carries is stripped
+# here as rustc would have.
+strip_after=""
+if ! readelf -S -W "$built" 2>/dev/null | grep -q '\.symtab' && [ "$(uname -s)" = Linux ]; then
+    (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
+        -p idmint-jvm --lib -- -C strip=none)
+    strip_after=1
+fi
 
 native="$JAVA_DIR/target/native/$platform"
 generated="$JAVA_DIR/target/generated-sources/uniffi"
@@ -72,6 +83,9 @@ if ! [ -f "$native/$lib" ] || ! cmp -s "$built" "$native/$lib" || ! [ -d "$gener
     (cd "$ROOT" && "$bindgen" generate --no-format --out-dir "$generated" "$built" >/dev/null)
     touch "$stamp"
     cp "$built" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"
+fi
+if [ -n "$strip_after" ]; then
+    strip --strip-all "$native/$lib"
 fi
 # uniffi-bindgen-java 0.3.1 writes each object's cleanup as an inner (non-static) class, which
 # holds the object it is to clean up: the Cleaner never runs it, and an object dropped without
