@@ -63,6 +63,31 @@ impl Width {
     }
 }
 
+impl std::str::FromStr for Width {
+    type Err = Error;
+
+    /// The width by its name, as the packages take it: `bigint`, `unsigned` or `js-safe`.
+    ///
+    /// ```
+    /// use idmint_core::plan::Width;
+    /// assert_eq!("js-safe".parse::<Width>()?, Width::JsSafe);
+    /// assert_eq!("53".parse::<Width>().unwrap_err().to_string(), "invalid argument `width` = \"53\": one of bigint (63 bits), unsigned (64), js-safe (53)");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Width> {
+        match text {
+            "bigint" => Ok(Width::Bigint),
+            "unsigned" => Ok(Width::Unsigned),
+            "js-safe" => Ok(Width::JsSafe),
+            _ => Err(Error::InvalidArgument {
+                name: "width".into(),
+                value: crate::error::quoted(text),
+                expected: "one of bigint (63 bits), unsigned (64), js-safe (53)".into(),
+            }),
+        }
+    }
+}
+
 /// What the IDs must do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -339,6 +364,28 @@ fn largest_before(layout: &Layout, at_ms: u64) -> u64 {
     (tick << low) | ((1u64 << low) - 1)
 }
 
+/// The first instant `layout` mints only IDs above `above`: the start of the first tick whose
+/// smallest ID (node and sequence 0) is above it, as unix ms; `None` when its time field runs
+/// out first. The time field is the layout's most significant ([`Layout::parse`] puts it
+/// first), so every ID of a later tick is above every ID of an earlier one whatever its node
+/// and sequence: this is both when [`check_migration`] calls a switch safe and where
+/// [`SnowflakeBuilder::start_above`](crate::SnowflakeBuilder::start_above) starts.
+///
+/// ```
+/// use idmint_core::{plan::first_above_ms, Layout};
+/// let later = Layout::parse("time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z")?;
+/// assert_eq!(first_above_ms(&later, 1_541_815_603_606_036_480), Some(2_071_664_685_449));
+/// assert_eq!(first_above_ms(&later, later.max_id()), None); // never above its own largest ID
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn first_above_ms(layout: &Layout, above: u64) -> Option<u64> {
+    let low = layout.total_bits() - layout.time_bits();
+    let tick = (above >> low) + 1;
+    (tick <= layout.max_time_value())
+        .then(|| layout.epoch_ms() + tick * layout.tick_ms())
+        .filter(|&ms| ms <= MAX_TIME_MS)
+}
+
 /// Checks a switch from layout `from` to layout `to` at `switch_ms`: proves every ID `to` mints
 /// from then on sorts above every ID `from` minted — `above` when given (the largest ID in the
 /// table, the best proof), else the largest `from` can have minted before the switch — or names
@@ -370,11 +417,7 @@ pub fn check_migration(
     let low = to.total_bits() - to.time_bits();
     let old_max = above.unwrap_or_else(|| largest_before(from, switch_ms));
     let new_first = time_value << low;
-    // The first tick of `to` whose smallest ID is above old_max.
-    let first_safe_tick = (old_max >> low) + 1;
-    let safe_from_ms = (first_safe_tick <= to.max_time_value())
-        .then(|| to.epoch_ms() + first_safe_tick * to.tick_ms())
-        .filter(|&ms| ms <= MAX_TIME_MS);
+    let safe_from_ms = first_above_ms(to, old_max);
     Ok(Migration {
         safe: new_first > old_max,
         switch_ms,

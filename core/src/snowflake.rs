@@ -337,6 +337,10 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     nodes: Vec<(String, i128)>,
     random_nodes: bool,
     resume_after: Option<u64>,
+    // Not in the browser's build: its main module is at its 40 KB budget and its package does
+    // not offer the option (web/README.md, "Size").
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    start_above: Option<u64>,
     on_exhausted: OnExhausted,
     on_rollback: OnRollback,
     clock: C,
@@ -395,6 +399,44 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// ```
     pub fn resume_after(mut self, last_id: u64) -> Self {
         self.resume_after = Some(last_id);
+        self
+    }
+
+    /// Start strictly above `id`, an ID minted by another layout (the one this layout replaces:
+    /// a new epoch, other field widths): every ID this generator mints is greater than `id`, so
+    /// keys stay unique and ordered across the switch. [`resume_after`](Self::resume_after) is
+    /// the same for an ID of this layout.
+    ///
+    /// The generator starts at the first tick whose smallest ID is above `id` — the instant
+    /// [`check_migration`](crate::plan::check_migration) names as `safe_from` — and build
+    /// checks it against the clock (so a refusal names that time): a clock already there mints
+    /// at once; a clock before it is handled as [`resume_after`](Self::resume_after) handles a
+    /// clock behind its ID, by the [`OnRollback`] policy: `error` refuses, `wait:MS` waits on
+    /// the first call if the time is at most that far off and refuses otherwise, `continue`
+    /// mints from that tick at once, ahead of the clock. Refusals are `invalid_argument` errors
+    /// naming `id`, the time and the clock's reading; an `id` this layout's IDs never pass (at
+    /// or above its last tick's smallest ID) is refused the same way.
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, OnRollback, Snowflake};
+    /// let last = 1_541_815_603_606_036_480; // the largest twitter ID in the table
+    /// let new = Layout::parse("time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z")?;
+    /// let clock = ManualClock::new(1_767_225_600_000); // 2026-01-01
+    /// let e = Snowflake::with_clock(new.clone(), &clock).node("worker", 1).start_above(last).build();
+    /// assert!(e.unwrap_err().to_string().contains("2035-08-25T14:24:45.449Z"));
+    /// let g = Snowflake::with_clock(new, &clock)
+    ///     .node("worker", 1)
+    ///     .start_above(last)
+    ///     .on_rollback(OnRollback::Continue) // mint ahead of the clock, from 2035-08-25
+    ///     .build()?;
+    /// assert!(g.next_id()? > last);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    ///
+    /// Not on `wasm32-unknown-unknown` (the browser's main module has no room for it).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn start_above(mut self, id: u64) -> Self {
+        self.start_above = Some(id);
         self
     }
 
@@ -496,6 +538,8 @@ impl<C: Clock> SnowflakeBuilder<C> {
             nodes: self.nodes,
             random_nodes: self.random_nodes,
             resume_after: self.resume_after,
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            start_above: self.start_above,
             on_exhausted: self.on_exhausted,
             on_rollback: self.on_rollback,
             clock,
@@ -555,6 +599,11 @@ impl<C: Clock> SnowflakeBuilder<C> {
             }
             None => 0,
         };
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        if let Some(above) = self.start_above {
+            let from_ms = start_above_ms(&layout, above, now_ms, self.on_rollback)?;
+            start_slot = start_slot.max(slot_after(&layout, from_ms - 1));
+        }
         let source = match (lease, self.random_nodes) {
             (Some(_), true) => {
                 return Err(Error::InvalidArgument {
@@ -723,6 +772,8 @@ impl<C: Clock> Snowflake<C> {
             nodes: Vec::new(),
             random_nodes: false,
             resume_after: None,
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            start_above: None,
             on_exhausted: OnExhausted::default(),
             on_rollback: OnRollback::default(),
             clock,
@@ -1142,6 +1193,38 @@ impl<C: Clock> Snowflake<C> {
 }
 
 /// The first slot whose tick starts after `floor_ms` (0 for a floor before the epoch).
+/// The first instant `layout` mints above `above` ([`plan::first_above_ms`](crate::plan::first_above_ms)),
+/// checked against the clock by the rollback policy ([`SnowflakeBuilder::start_above`]).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn start_above_ms(layout: &Layout, above: u64, now_ms: u64, policy: OnRollback) -> Result<u64> {
+    let refuse = |expected: String| Error::InvalidArgument {
+        name: "start_above".into(),
+        value: above.to_string(),
+        expected,
+    };
+    let Some(from_ms) = crate::plan::first_above_ms(layout, above) else {
+        let limit = layout.max_time_value() << (layout.total_bits() - layout.time_bits());
+        return Err(refuse(format!(
+            "an ID below {limit}: this layout's IDs never pass it (its time field ends at {})",
+            layout.exhausts_at()
+        )));
+    };
+    let wait_ms = from_ms.saturating_sub(now_ms);
+    let allowed = match policy {
+        _ if wait_ms == 0 => return Ok(from_ms),
+        OnRollback::Continue => return Ok(from_ms),
+        OnRollback::Wait { max } if wait_ms <= whole_ms(max) => return Ok(from_ms),
+        OnRollback::Wait { max } => format!("on_rollback wait:{} waits less", whole_ms(max)),
+        OnRollback::Error => "on_rollback error does not wait".into(),
+    };
+    Err(refuse(format!(
+        "an ID this layout's IDs are above by now: they pass it only from {} ({from_ms} ms), \
+         {wait_ms} ms after the clock's {now_ms} ms, and {allowed}; start then, or with on_rollback \
+         wait:{wait_ms} or continue (mint ahead of the clock)",
+        crate::format_time_ms(from_ms)
+    )))
+}
+
 fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
     match floor_ms.checked_sub(layout.epoch_ms()) {
         None => 0,

@@ -23,6 +23,7 @@ use std::str::FromStr;
 
 use crate::error::{quoted, quoted_char, Error, Result};
 use crate::shortid::{crockford128_decode, crockford128_encode};
+use crate::clock::{Clock, MonotonicClock};
 use crate::uuid7::Uuid7Generator;
 
 /// The suffix's digits, in order: Crockford's base32 alphabet in lowercase.
@@ -172,19 +173,44 @@ impl FromStr for TypeId {
 /// Mints TypeIDs of one prefix from UUIDv7s ([`Uuid7Generator`]: increasing within the
 /// process).
 #[derive(Debug)]
-pub struct TypeIdGenerator {
+pub struct TypeIdGenerator<C: Clock = MonotonicClock> {
     prefix: String,
-    uuids: Uuid7Generator,
+    uuids: Uuid7Generator<C>,
 }
 
-impl TypeIdGenerator {
-    /// A generator of `prefix` (checked as [`TypeId::new`] does).
+impl TypeIdGenerator<MonotonicClock> {
+    /// A generator of `prefix` (checked as [`TypeId::new`] does) on the default
+    /// [`MonotonicClock`] (not for `wasm32-unknown-unknown`: use
+    /// [`TypeIdGenerator::with_clock`] there).
     pub fn new(prefix: &str) -> Result<TypeIdGenerator> {
+        TypeIdGenerator::with_clock(prefix, MonotonicClock::new())
+    }
+}
+
+impl<C: Clock> TypeIdGenerator<C> {
+    /// A generator of `prefix` reading `clock`, for a runtime without the default clock (the
+    /// browser) and for tests.
+    ///
+    /// ```
+    /// use idmint_core::{typeid::TypeIdGenerator, ManualClock};
+    /// let gen = TypeIdGenerator::with_clock("user", ManualClock::new(0x0189_0a5d_ac96))?;
+    /// let t = gen.next_id()?;
+    /// assert!(t.to_string().starts_with("user_01h455vb4p"));
+    /// assert_eq!(gen.prefix(), "user");
+    /// assert_eq!(TypeIdGenerator::with_clock("User", ManualClock::new(0)).unwrap_err().kind(), "invalid_argument");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn with_clock(prefix: &str, clock: C) -> Result<TypeIdGenerator<C>> {
         TypeId::new(prefix, 0)?;
         Ok(TypeIdGenerator {
             prefix: prefix.to_string(),
-            uuids: Uuid7Generator::new(),
+            uuids: Uuid7Generator::with_clock(clock),
         })
+    }
+
+    /// The prefix of its TypeIDs.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// The next TypeID.

@@ -157,50 +157,7 @@ impl Uuid7 {
     /// assert_eq!(err.kind(), "invalid_uuid");
     /// ```
     pub fn parse_str(text: &str) -> Result<Uuid7> {
-        let bad = |reason: String| Error::InvalidUuid {
-            input: escaped(text),
-            reason,
-        };
-        let b = text.as_bytes();
-        let mut hex_digits = [0u8; 32];
-        match b.len() {
-            36 => {
-                let mut n = 0;
-                for (i, &c) in b.iter().enumerate() {
-                    if matches!(i, 8 | 13 | 18 | 23) {
-                        if c != b'-' {
-                            return Err(bad(format!(
-                                "expected '-' at position {i} (8-4-4-4-12 hex digits)"
-                            )));
-                        }
-                    } else {
-                        hex_digits[n] = c;
-                        n += 1;
-                    }
-                }
-            }
-            32 => hex_digits.copy_from_slice(b),
-            _ => {
-                return Err(bad(format!(
-                    "a UUID is 36 characters (8-4-4-4-12 hex digits) or 32 hex digits, got {}",
-                    text.chars().count()
-                )))
-            }
-        }
-        let mut bytes = [0u8; 16];
-        hex::decode_to_slice(hex_digits, &mut bytes).map_err(|_| {
-            let (i, c) = text
-                .char_indices()
-                .find(|&(i, c)| {
-                    !(c.is_ascii_hexdigit() || (b.len() == 36 && matches!(i, 8 | 13 | 18 | 23)))
-                })
-                .unwrap_or((0, '?'));
-            bad(format!(
-                "character {} at position {i} is not hex (0-9, a-f)",
-                quoted_char(c)
-            ))
-        })?;
-        Self::check(u128::from_be_bytes(bytes), || escaped(text))
+        Self::check(uuid_value(text)?, || escaped(text))
     }
 
     /// Read the 26-character ULID text of a UUIDv7 (Crockford base32, either case).
@@ -252,6 +209,62 @@ impl Uuid7 {
     pub fn to_ulid(&self) -> String {
         String::from_utf8_lossy(&crockford128_encode(self.0)).into_owned()
     }
+}
+
+/// The 128-bit value of a UUID of any version, hyphenated (8-4-4-4-12) or 32 hex digits, either
+/// case: what [`Uuid7::parse_str`] reads before it checks the version (a TypeID holds any UUID).
+///
+/// ```
+/// use idmint_core::uuid7::uuid_value;
+/// assert_eq!(uuid_value("00000000-0000-0000-0000-00000000000A")?, 10);
+/// assert_eq!(uuid_value("xyz").unwrap_err().kind(), "invalid_uuid");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn uuid_value(text: &str) -> Result<u128> {
+    let bad = |reason: String| Error::InvalidUuid {
+        input: escaped(text),
+        reason,
+    };
+    let b = text.as_bytes();
+    let mut hex_digits = [0u8; 32];
+    match b.len() {
+        36 => {
+            let mut n = 0;
+            for (i, &c) in b.iter().enumerate() {
+                if matches!(i, 8 | 13 | 18 | 23) {
+                    if c != b'-' {
+                        return Err(bad(format!(
+                            "expected '-' at position {i} (8-4-4-4-12 hex digits)"
+                        )));
+                    }
+                } else {
+                    hex_digits[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        32 => hex_digits.copy_from_slice(b),
+        _ => {
+            return Err(bad(format!(
+                "a UUID is 36 characters (8-4-4-4-12 hex digits) or 32 hex digits, got {}",
+                text.chars().count()
+            )))
+        }
+    }
+    let mut bytes = [0u8; 16];
+    hex::decode_to_slice(hex_digits, &mut bytes).map_err(|_| {
+        let (i, c) = text
+            .char_indices()
+            .find(|&(i, c)| {
+                !(c.is_ascii_hexdigit() || (b.len() == 36 && matches!(i, 8 | 13 | 18 | 23)))
+            })
+            .unwrap_or((0, '?'));
+        bad(format!(
+            "character {} at position {i} is not hex (0-9, a-f)",
+            quoted_char(c)
+        ))
+    })?;
+    Ok(u128::from_be_bytes(bytes))
 }
 
 /// Any UUID's 128 bits as its canonical text: lowercase, hyphenated 8-4-4-4-12.

@@ -24,6 +24,7 @@ __all__ = [
     "LeaseInfo",
     "Layout",
     "ManualClock",
+    "Migration",
     "MemoryDailyCounter",
     "ObjectId",
     "ObjectIdGenerator",
@@ -31,6 +32,7 @@ __all__ = [
     "PRESETS",
     "UNSIGNED_PRESETS",
     "Parts",
+    "PlannedLayout",
     "Decoded",
     "RedisSnowflake",
     "SegmentClient",
@@ -40,8 +42,11 @@ __all__ = [
     "TagMetrics",
     "Template",
     "TemplateParts",
+    "TypeId",
+    "TypeIdGenerator",
     "Uuid7",
     "Uuid7Generator",
+    "check_migration",
     "decode",
     "encode",
     "guess",
@@ -51,6 +56,7 @@ __all__ = [
     "observe_all",
     "parse",
     "parse_uuid7",
+    "plan",
     "split_tagged",
     "uuid7",
     "__version__",
@@ -233,12 +239,16 @@ class Snowflake:
         lease_holder: str | None = None,
         high_water_mark: str | os.PathLike[str] | None = None,
         resume_after: SupportsIndex | None = None,
+        start_above: SupportsIndex | None = None,
         on_exhausted: str | None = None,
         on_rollback: str | None = None,
         clock: _Clock = None,
         unsigned: bool = False,
         **node_fields: SupportsIndex,
-    ) -> Snowflake: ...
+    ) -> Snowflake:
+        """``start_above``: an ID of another (older) layout, up to 2^64-1: every ID minted is above
+        it. A clock before the time it becomes possible is handled by ``on_rollback`` (``error``:
+        ``InvalidArgument`` naming the time; ``wait:MS``; ``continue``: mint ahead of the clock)."""
     def next_id(self) -> int: ...
     def next_ids(self, n: SupportsIndex) -> list[int]: ...
     def parse(self, id: int | str) -> Parts: ...
@@ -616,6 +626,113 @@ class Keyring:
     def reveal(self, shown: SupportsIndex, version: SupportsIndex | None = None) -> int: ...
     def obfuscate_tagged(self, id: SupportsIndex) -> str: ...
     def reveal_tagged(self, text: str) -> int: ...
+
+_Width = Literal["bigint", "unsigned", "js-safe"]
+
+@final
+class PlannedLayout:
+    """A layout :func:`plan` chose: its shape, its cap and when it runs out."""
+
+    @property
+    def spec(self) -> str: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def tick_ms(self) -> int: ...
+    @property
+    def time_bits(self) -> int: ...
+    @property
+    def node_bits(self) -> int: ...
+    @property
+    def sequence_bits(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def cap_per_second(self) -> int: ...
+    @property
+    def end_ms(self) -> int: ...
+    @property
+    def end(self) -> datetime: ...
+    @property
+    def end_text(self) -> str: ...
+    @property
+    def beyond_2_53_ms(self) -> int | None: ...
+    @property
+    def beyond_2_53(self) -> datetime | None: ...
+
+def plan(
+    nodes: SupportsIndex,
+    rate: SupportsIndex | str,
+    years: SupportsIndex,
+    *,
+    start: _Time | None = None,
+    width: _Width = "bigint",
+) -> list[PlannedLayout]:
+    """The layouts that meet a need (finest tick first): ``nodes`` nodes minting ``rate`` IDs a
+    second each (an int or text such as ``"4M/s"``) for ``years`` years from ``start`` (default
+    the Unix epoch) in ``width`` bits. ``InvalidArgument`` naming the arithmetic when none does."""
+
+@final
+class Migration:
+    """The answer of :func:`check_migration`; true when the switch is safe."""
+
+    @property
+    def safe(self) -> bool: ...
+    @property
+    def switch_ms(self) -> int: ...
+    @property
+    def old_max(self) -> int: ...
+    @property
+    def new_first(self) -> int: ...
+    @property
+    def safe_from_ms(self) -> int | None: ...
+    @property
+    def safe_from(self) -> datetime | None: ...
+    def __bool__(self) -> bool: ...
+
+def check_migration(
+    old: str | Layout,
+    new: str | Layout,
+    *,
+    above: SupportsIndex | None = None,
+    at: _Time | None = None,
+) -> Migration:
+    """Whether every ID ``new`` mints from ``at`` (default now) on is above every ID ``old`` minted
+    (``above``: the largest in the table), and from when it is."""
+
+@final
+class TypeId:
+    """A TypeID (spec v0.3): a type prefix and a UUID, ``user_01h455vb4pex5vsknk084sn02q``."""
+
+    def __new__(cls, text: str) -> TypeId: ...
+    @classmethod
+    def from_uuid(cls, prefix: str, uuid: UUID | str | int) -> TypeId: ...
+    @property
+    def prefix(self) -> str: ...
+    @property
+    def suffix(self) -> str: ...
+    @property
+    def uuid(self) -> UUID: ...
+    @property
+    def time(self) -> datetime | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: TypeId, /) -> bool: ...
+    def __le__(self, other: TypeId, /) -> bool: ...
+    def __gt__(self, other: TypeId, /) -> bool: ...
+    def __ge__(self, other: TypeId, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class TypeIdGenerator:
+    """Mints TypeIDs of one prefix from UUIDv7s: strictly increasing across threads."""
+
+    def __new__(cls, prefix: str, *, clock: _Clock = None) -> TypeIdGenerator: ...
+    def next(self) -> str: ...
+    def next_typeid(self) -> TypeId: ...
+    def next_ids(self, n: SupportsIndex) -> list[str]: ...
+    @property
+    def prefix(self) -> str: ...
 
 def uuid7() -> UUID:
     """A new UUIDv7 from the process's generator: strictly increasing within the process."""

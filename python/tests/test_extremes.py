@@ -45,6 +45,7 @@ RECEIVERS = {
     "Uuid7Generator": idmint.Uuid7Generator,
     "Template": lambda: idmint.Template("%Y%M%D%5S"),
     "MemoryDailyCounter": idmint.MemoryDailyCounter,
+    "TypeIdGenerator": lambda: idmint.TypeIdGenerator("user"),
 }
 
 # Values of required arguments other than the one under test, by name.
@@ -69,6 +70,12 @@ TYPICAL = {
     "ms": 1,
     "n": 1,
     "fields": {"datacenter": 0, "worker": 0},
+    "nodes": 1,
+    "rate": 1,
+    "years": 1,
+    "old": "twitter",
+    "new": "twitter",
+    "prefix": "user",
 }
 
 # Arguments a call needs besides the one under test for the value to reach its check (a lease

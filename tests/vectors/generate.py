@@ -1212,6 +1212,64 @@ def typeid():
     return {"valid": valid, "invalid": invalid}
 
 
+def start_above_one(name, layout, node_values, above, clock, policy):
+    """A generator of `layout` told to start above `above` (an ID of another layout) on a clock
+    reading `clock` under rollback `policy`: its first ID, or the refusal with the time named."""
+    lay = parse_layout(layout)
+    total = sum(b for _, b in lay["fields"])
+    low = total - lay["fields"][0][1]
+    last_tick = 2 ** lay["fields"][0][1] - 1
+    case = {"name": name, "layout": layout, "nodes": node_values, "above": str(above),
+            "clock_ms": clock, "on_rollback": policy}
+    tick = above // 2**low + 1  # the first tick whose smallest ID (node, sequence 0) is above
+    if tick > last_tick:
+        return {**case, "from_ms": None, "from": None, "error": "invalid_argument"}
+    # Cross-check against the IDs themselves: the tick before holds an ID at or below `above`
+    # (its largest), the tick itself none (its smallest is above).
+    assert (tick - 1) * 2**low + 2**low - 1 >= above and tick * 2**low > above
+    from_ms = lay["epoch"] + tick * lay["tick"]
+    wait = max(0, from_ms - clock)
+    ok = wait == 0 or policy == "continue" or (policy.startswith("wait:") and wait <= int(policy[5:]))
+    out = {**case, "from_ms": from_ms, "from": rfc3339(from_ms)}
+    if not ok:
+        return {**out, "error": "invalid_argument"}
+    first = compose(lay, max(clock, from_ms), node_values, 0)
+    assert first > above
+    return {**out, "first_id": str(first)}
+
+
+def start_above():
+    """`start_above`: a new layout's generator starts strictly above an ID an old one minted."""
+    jan26 = 1767225600000  # 2026-01-01, the clock of most cases (before the day they were written)
+    later = "time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z"
+    wider = "time:38@1ms,worker:12,sequence:13,epoch=1700000000000"
+    tw = parse_layout("twitter")
+    tw_last = compose(tw, jan26 - 1, {"datacenter": 31, "worker": 31}, 4095)  # twitter's largest before
+    tw_now = compose(tw, jan26, {"datacenter": 1, "worker": 2}, 5)
+    tw_end = (2**41 - 1) << 22  # the smallest ID of twitter's last tick
+    cases = [
+        # twitter's shape from a later epoch: its IDs pass twitter's only in 2035
+        start_above_one("later_epoch_error", later, {"worker": 1}, 1541815603606036480, jan26, "error"),
+        start_above_one("later_epoch_wait_short", later, {"worker": 1}, 1541815603606036480, jan26, "wait:1000"),
+        start_above_one("later_epoch_continue", later, {"worker": 1}, 1541815603606036480, jan26, "continue"),
+        # more bits below the time field: above twitter's IDs at once
+        start_above_one("wider_now", wider, {"worker": 7}, tw_last, jan26, "error"),
+        # an ID of the same layout (resume_after's case): above it from the next tick on
+        start_above_one("same_layout_error", "twitter", {"datacenter": 1, "worker": 2}, tw_now, jan26, "error"),
+        start_above_one("same_layout_wait", "twitter", {"datacenter": 1, "worker": 2}, tw_now, jan26, "wait:10"),
+        start_above_one("zero", "time:35@100ms,sequence:10,node:8", {"node": 3}, 0, jan26, "error"),
+        # the last tick is the only one above: far in the future, reachable only ahead of the clock
+        start_above_one("last_tick_error", "twitter", {"datacenter": 0, "worker": 0}, tw_end - 1, jan26, "error"),
+        start_above_one("last_tick_continue", "twitter", {"datacenter": 0, "worker": 0}, tw_end - 1, jan26, "continue"),
+        # IDs this layout never passes: its last tick's smallest, the largest 63- and 64-bit values
+        start_above_one("never_last_tick", "twitter", {"datacenter": 0, "worker": 0}, tw_end, jan26, "continue"),
+        start_above_one("never_i64_max", later, {"worker": 1}, 2**63 - 1, jan26, "continue"),
+        start_above_one("never_u64_max", later, {"worker": 1}, 2**64 - 1, jan26, "continue"),
+    ]
+    assert len({c["name"] for c in cases}) == len(cases)
+    return {"cases": cases}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -1240,3 +1298,4 @@ if __name__ == "__main__":
     emit("health.json", health())
     emit("plan.json", plan())
     emit("typeid.json", typeid())
+    emit("start_above.json", start_above())

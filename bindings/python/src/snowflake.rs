@@ -245,7 +245,7 @@ closing!(Snowflake, {
     #[pyo3(signature = (
         layout = None, *, epoch = None, nodes = None, random_nodes = false,
         lease = None, lease_range = None, lease_ttl = None, lease_freeze = None,
-        lease_holder = None, high_water_mark = None, resume_after = None,
+        lease_holder = None, high_water_mark = None, resume_after = None, start_above = None,
         on_exhausted = None, on_rollback = None, clock = None, unsigned = false, **node_fields
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -262,6 +262,7 @@ closing!(Snowflake, {
         lease_holder: Option<&str>,
         high_water_mark: Option<std::path::PathBuf>,
         resume_after: Option<&Bound<'_, PyAny>>,
+        start_above: Option<&Bound<'_, PyAny>>,
         on_exhausted: Option<&str>,
         on_rollback: Option<&str>,
         clock: Option<&Bound<'_, PyAny>>,
@@ -316,6 +317,10 @@ closing!(Snowflake, {
         }
         if let Some(last) = resume_after {
             b = b.resume_after(last);
+        }
+        // An ID of another layout, up to 2^64-1 (an unsigned layout's).
+        if let Some(above) = start_above {
+            b = b.start_above(crate::plan::any_u64("start_above", above)?);
         }
         let b = b
             .on_exhausted(on_exhausted.unwrap_or_default())
