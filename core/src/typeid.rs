@@ -21,9 +21,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::clock::{Clock, MonotonicClock};
 use crate::error::{quoted, quoted_char, Error, Result};
 use crate::shortid::{crockford128_decode, crockford128_encode};
-use crate::clock::{Clock, MonotonicClock};
 use crate::uuid7::Uuid7Generator;
 
 /// The suffix's digits, in order: Crockford's base32 alphabet in lowercase.

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate};
 use idmint_core::Error;
-use segment_util::{child_ids, duplicates, server, spawn_child, unique, write_ids};
+use segment_util::{child_ids, duplicates, rt, server, spawn_child, unique, write_ids};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
@@ -221,14 +221,6 @@ impl Legacy {
             .await
             .unwrap();
     }
-}
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// Draws `per_thread` IDs on each of `threads` threads through one idmint client.

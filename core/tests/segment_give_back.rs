@@ -18,15 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec};
-use segment_util::{duplicates, store_urls};
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
+use segment_util::{duplicates, rt, store_urls};
 
 /// The store's compare-and-set: given back while the counter still ends at the range, not
 /// once someone allocated after it; `next` outside the range refused.

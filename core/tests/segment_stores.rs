@@ -13,15 +13,7 @@ mod segment_util;
 use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate, MAX_ID};
-use segment_util::{child_ids, duplicates, server, spawn_child, store_urls, unique, write_ids};
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
+use segment_util::{child_ids, duplicates, rt, server, spawn_child, store_urls, unique, write_ids};
 
 #[test]
 fn store_contract() {

@@ -40,7 +40,7 @@ fn generator_starts_above_the_id_or_refuses_naming_when() {
                 assert_eq!(e.kind(), case["error"].as_str().unwrap(), "{name}");
                 let said = e.to_string();
                 assert!(
-                    said.contains(&case["above"].as_str().unwrap()),
+                    said.contains(case["above"].as_str().unwrap()),
                     "{name}: {said}"
                 );
                 match case["from"].as_str() {

@@ -8,6 +8,15 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
 /// `IDMINT_REQUIRE_SERVERS=1` (CI, `tests/run.sh segment`), else it is skipped with a note.
+/// A two-worker runtime for the store tests' async calls.
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 pub fn server(name: &str) -> Option<String> {
     let var = format!("IDMINT_TEST_{}_URL", name.to_ascii_uppercase());
     match std::env::var(&var) {
