@@ -531,7 +531,7 @@ matrix_musl_x64() {
     for whl in musllinux_1_2_x86_64:python3:"linux x86_64 glibc" manylinux_2_17_x86_64:"$py":"linux x86_64 musl"; do
         IFS=: read -r tag interp here <<<"$whl"
         rm -rf "$dir/site" && mkdir -p "$dir/site"
-        (cd "$dir/site" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-"$tag"*.whl | head -1)" .)
+        (cd "$dir/site" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*"$tag"*.whl | head -1)" .)
         err=$(cd "$dir" && PYTHONPATH=$dir/site as_user "$interp" -c 'import idmint' 2>&1) && die "the $tag wheel imported in $interp"
         grep -q "on this platform ($here" <<<"$err" && grep -q "the installed wheel is built for cp310-abi3-$tag" <<<"$err" ||
             die "the $tag wheel in $interp: $err"
