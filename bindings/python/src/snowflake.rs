@@ -320,7 +320,7 @@ closing!(Snowflake, {
         }
         // An ID of another layout, up to 2^64-1 (an unsigned layout's).
         if let Some(above) = start_above {
-            b = b.start_above(crate::plan::any_u64("start_above", above)?);
+            b = b.start_above(crate::convert::any_u64("start_above", above)?);
         }
         let b = b
             .on_exhausted(on_exhausted.unwrap_or_default())
