@@ -38,6 +38,7 @@ const OPS: &[&str] = &[
     "plan",
     "health",
     "layout_remaining",
+    "start_above",
     "obfuscate_key",
     "obfuscate",
     "reveal",
@@ -274,6 +275,18 @@ fn respond(req: &Value) -> Result<Value, Error> {
                 "status": health(observed).status.as_str(),
                 "warns": g.lifetime_warning().is_some(),
             }))
+        }
+        "start_above" => {
+            let on_rollback: idmint_core::OnRollback = text(req, "on_rollback")?.parse()?;
+            let mut b =
+                Snowflake::with_clock(layout(req)?, ManualClock::new(uint(req, "clock_ms")?))
+                    .start_above(decimal(req, "above")?)
+                    .on_rollback(on_rollback);
+            for (k, v) in object(req, "nodes")? {
+                b = b.node(k, int_of(k, v)?);
+            }
+            let g = b.build()?;
+            Ok(json!({ "first_id": g.next_id()?.to_string() }))
         }
         "obfuscate_key" => {
             let key = Key::parse(text(req, "key")?)?;

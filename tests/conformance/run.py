@@ -40,6 +40,7 @@ OPS = {
     "plan": ("need", "layouts"),
     "health": ("observations", "status, reasons, lease, tags"),
     "layout_remaining": ("layout, nodes, clock_ms", "remaining_s, status, warns"),
+    "start_above": ("layout, nodes, above, clock_ms, on_rollback", "first_id"),
     "obfuscate_key": ("key", "version, text"),
     "obfuscate": ("key, id", "obfuscated, tagged"),
     "reveal": ("key, obfuscated", "id"),
@@ -146,6 +147,14 @@ def checks_for(file, group, case, vectors):
     elif file == "health.json" and group == "layout_remaining":
         yield Check("layout_remaining", pick(case, "layout", "nodes", "clock_ms"),
                     want=pick(case, "remaining_s", "status", "warns"), label=name)
+    elif file == "start_above.json" and group == "cases":
+        args = pick(case, "layout", "nodes", "above", "clock_ms", "on_rollback")
+        if err:
+            # the refusal names the ID and, where there is one, the time it becomes possible
+            yield Check("start_above", args, error=err, message_contains=case["from"] or case["above"],
+                        label=name)
+        else:
+            yield Check("start_above", args, want=pick(case, "first_id"), label=name)
     elif file == "obfuscate.json" and group == "valid":
         label = f"{case['key'][:16]}… {case['id']}"
         yield Check("obfuscate", pick(case, "key", "id"), want=pick(case, "obfuscated", "tagged"), label=label)
