@@ -552,6 +552,76 @@ export declare class Uuid7Generator {
   nextUlid(): string;
 }
 
+/** A layout `plan` chose. */
+export interface PlannedLayout {
+  /** The spec (`new Layout(spec)` reads it). */
+  spec: string;
+  tickMs: number;
+  timeBits: number;
+  nodeBits: number;
+  sequenceBits: number;
+  /** Nodes it tells apart. */
+  nodes: number;
+  /** IDs a second one node can mint (a bigint: with spare bits it can pass 2^53). */
+  capPerSecond: bigint;
+  /** The first instant its time field cannot hold, unix ms, and as a Date. */
+  endMs: number;
+  end: Date;
+  /** The first instant its IDs can pass 2^53 (not exact as a number from then on); null if never. */
+  beyond2p53Ms: number | null;
+  beyond2p53: Date | null;
+}
+/**
+ * The layouts that meet a need, finest tick first: `nodes` nodes minting `rate` IDs a second each
+ * (or text such as `'4M/s'`) for `years` years from `start` (default the Unix epoch) in `width`
+ * bits (`'bigint'` 63, the default; `'unsigned'` 64; `'js-safe'` 53). InvalidArgumentError naming
+ * the arithmetic when no layout does.
+ */
+export declare function plan(
+  nodes: Whole,
+  rate: Whole | string,
+  years: Whole,
+  options?: { start?: Date | Whole | string; width?: 'bigint' | 'unsigned' | 'js-safe' }
+): PlannedLayout[];
+/** The answer of `checkMigration`. */
+export interface Migration {
+  safe: boolean;
+  switchMs: number;
+  oldMax: bigint;
+  newFirst: bigint;
+  safeFromMs: number | null;
+  safeFrom: Date | null;
+}
+/**
+ * Whether every ID layout `to` mints from `at` (default now) on is above every ID `from` minted
+ * (`above`: the largest ID in the table), and from when it is.
+ */
+export declare function checkMigration(
+  from: string | Layout,
+  to: string | Layout,
+  options?: { above?: IdInput; at?: Date | Whole | string }
+): Migration;
+/** A TypeID taken apart; `time` is the time of a UUIDv7 inside, else null. */
+export interface TypeIdParts {
+  typeid: string;
+  prefix: string;
+  suffix: string;
+  /** Lowercase, hyphenated. */
+  uuid: string;
+  time: Date | null;
+}
+/** Read a TypeID (spec v0.3). Throws InvalidIdError for what the spec refuses. */
+export declare function parseTypeId(text: string): TypeIdParts;
+/** The TypeID of `prefix` and a UUID of any version (hyphenated or 32 hex digits). */
+export declare function typeIdFromUuid(prefix: string, uuid: string): TypeIdParts;
+/** Mints TypeIDs of one prefix from UUIDv7s, increasing. */
+export declare class TypeIdGenerator {
+  /** InvalidArgumentError for a prefix the spec refuses. */
+  constructor(prefix?: string);
+  next(): string;
+  readonly prefix: string;
+}
+
 /** A time for templates: a Date, unix milliseconds, or RFC 3339 / unix-ms digits as text. */
 export type TimeInput = Date | number | bigint | string;
 

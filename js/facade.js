@@ -568,6 +568,8 @@ function createIdmint(backend) {
   // to the backend as they are, in one object.
   const OPTION_KEYS = new Set(['layout', 'epoch', 'onRollback', 'onExhausted', 'random', 'unsigned', 'nodes']);
   if (backend.resumeAfter) OPTION_KEYS.add('resumeAfter');
+  // `startAbove` (an ID of another layout, up to 2^64-1) where the backend has it.
+  if (backend.startAbove) OPTION_KEYS.add('startAbove');
   const EXTRA_KEYS = backend.snowflakeOptions ?? [];
   for (const k of EXTRA_KEYS) OPTION_KEYS.add(k);
   // The options of a node lease (`lease`: the store's or the ID server's URL), where the backend
@@ -658,6 +660,7 @@ function createIdmint(backend) {
       !backend.resumeAfter || options.resumeAfter === undefined ? undefined : idText('resumeAfter', options.resumeAfter);
     const extras = {};
     for (const k of EXTRA_KEYS) if (options[k] !== undefined) extras[k] = options[k];
+    if (backend.startAbove && options.startAbove !== undefined) extras.startAbove = idText('startAbove', options.startAbove);
     if (extras.lease === undefined) {
       const stray = LEASE_KEYS.find((k) => extras[k] !== undefined);
       if (stray) throw new InvalidArgumentError(`invalid argument \`${stray}\`: an option of \`lease\`, which is not given`);
@@ -1308,6 +1311,117 @@ function createIdmint(backend) {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // The layout planner, the migration check and TypeIDs (where the backend has them).
+
+  /** A whole-number argument as decimal text for the core, which checks its range. */
+  function wholeText(name, value) {
+    if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+    throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(value)}: a whole number (a number up to 2^53-1 or a bigint)`);
+  }
+
+  /**
+   * The layouts that meet a need, finest tick first: `nodes` nodes minting `rate` IDs a second
+   * each (a number, a bigint or text such as `'4M/s'`) for `years` years, from `options.start`
+   * (a Date, unix ms or RFC 3339; default the Unix epoch) in `options.width` bits (`'bigint'`:
+   * 63, the default; `'unsigned'`: 64; `'js-safe'`: 53). A need no layout meets is an
+   * InvalidArgumentError naming the arithmetic.
+   */
+  function plan(nodes, rate, years, options = {}) {
+    need();
+    if (!isPlainObject(options)) {
+      throw new InvalidArgumentError(`invalid argument \`options\` = ${show(options)}: an object such as { start, width }`);
+    }
+    const r = typeof rate === 'string' ? rate : wholeText('rate', rate);
+    const start = options.start === undefined ? undefined : timeText('start', options.start);
+    const width = optionalString('width', options.width, "'bigint', 'unsigned' or 'js-safe'");
+    const rows = call(() => backend.planLayouts(wholeText('nodes', nodes), r, wholeText('years', years), start, width));
+    return rows.map((p) => ({
+      spec: p.spec,
+      tickMs: p.tickMs,
+      timeBits: p.timeBits,
+      nodeBits: p.nodeBits,
+      sequenceBits: p.sequenceBits,
+      nodes: p.nodes,
+      capPerSecond: BigInt(p.capPerSecond),
+      endMs: p.endMs,
+      end: new Date(Math.min(p.endMs, 253402300799999)),
+      beyond2p53Ms: p.beyond253Ms ?? null,
+      beyond2p53: p.beyond253Ms == null ? null : new Date(p.beyond253Ms),
+    }));
+  }
+
+  /**
+   * Whether switching from layout `from` to layout `to` keeps IDs unique and ordered: every ID
+   * `to` mints from `options.at` (default now) on above `options.above` (the largest ID in the
+   * table, a bigint or decimal text; default the largest `from` can have minted). `{ safe,
+   * switchMs, oldMax, newFirst, safeFromMs, safeFrom }`, IDs as bigints; a Snowflake of `to`
+   * with `startAbove: above` starts at `safeFrom`.
+   */
+  function checkMigration(from, to, options = {}) {
+    need();
+    const spec = (name, l) => (l instanceof Layout ? l.spec : textArg(l, InvalidArgumentError, `layout \`${name}\``));
+    if (!isPlainObject(options)) {
+      throw new InvalidArgumentError(`invalid argument \`options\` = ${show(options)}: an object such as { above, at }`);
+    }
+    const above = options.above === undefined ? undefined : idText('above', options.above);
+    const at = options.at === undefined ? undefined : timeText('at', options.at);
+    const m = call(() => backend.checkMigration(spec('from', from), spec('to', to), above, at));
+    return {
+      safe: m.safe,
+      switchMs: m.switchMs,
+      oldMax: BigInt(m.oldMax),
+      newFirst: BigInt(m.newFirst),
+      safeFromMs: m.safeFromMs ?? null,
+      safeFrom: m.safeFromMs == null ? null : new Date(m.safeFromMs),
+    };
+  }
+
+  function typeIdFields(raw) {
+    const { typeid, prefix, suffix, uuid, timeMs } = raw;
+    return { typeid, prefix, suffix, uuid, time: timeMs == null ? null : new Date(timeMs) };
+  }
+
+  /**
+   * Read a TypeID (`user_01h455vb4pex5vsknk084sn02q`): `{ typeid, prefix, suffix, uuid, time }`
+   * (`time` a Date for a UUIDv7 inside, else null). InvalidIdError for what the TypeID spec
+   * refuses.
+   */
+  function parseTypeId(text) {
+    need();
+    const t = textArg(text, InvalidIdError, 'TypeID');
+    return typeIdFields(call(() => backend.typeIdParse(t)));
+  }
+
+  /** The TypeID of `prefix` and a UUID of any version (hyphenated or 32 hex digits): its fields. */
+  function typeIdFromUuid(prefix, uuid) {
+    need();
+    const p = textArg(prefix, InvalidArgumentError, 'prefix');
+    const u = textArg(uuid, InvalidUuidError, 'UUID');
+    return typeIdFields(call(() => backend.typeIdFromUuid(p, u)));
+  }
+
+  /** Mints TypeIDs of one prefix (0 to 63 of a-z and _, not first or last) from UUIDv7s. */
+  class TypeIdGenerator {
+    #n;
+    #prefix;
+    constructor(prefix = '') {
+      need();
+      const p = textArg(prefix, InvalidArgumentError, 'prefix');
+      this.#n = call(() => backend.typeIdGenerator(p));
+      this.#prefix = p;
+    }
+
+    /** The next TypeID's text, increasing. */
+    next() {
+      return call(() => this.#n.next());
+    }
+
+    get prefix() {
+      return this.#prefix;
+    }
+  }
+
   const TEMPLATE_OPTIONS = new Set(['label', 'offset', 'check']);
   const DATE_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'];
   // A sequence of up to 15 digits is below 2^53: a number; wider ones are bigints.
@@ -1528,6 +1642,11 @@ function createIdmint(backend) {
       parseUuid7,
       parseUlid,
       Uuid7Generator,
+      plan,
+      checkMigration,
+      parseTypeId,
+      typeIdFromUuid,
+      TypeIdGenerator,
       Template,
       OrderNumbers,
       IdmintError,

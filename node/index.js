@@ -74,6 +74,7 @@ const backend = {
   maxDirectId: U64_MAX,
   maxBatch: undefined,
   resumeAfter: true,
+  startAbove: true,
   sharedCounters: true,
   layout: (spec, epoch) => layoutOf(new native.NativeLayout(spec, epoch)),
   parseTimeMs: (what, text) => native.parseTimeMs(what, text),
@@ -103,6 +104,11 @@ const backend = {
   uuid7Parse: (text) => uuidRow(native.uuid7Parse(text)),
   ulidParse: (text) => uuidRow(native.ulidParse(text)),
   uuid7Generator: () => new native.NativeUuid7Generator(),
+  planLayouts: (nodes, rate, years, start, width) => native.planLayouts(nodes, rate, years, start, width),
+  checkMigration: (from, to, above, at) => native.checkMigration(from, to, above, at),
+  typeIdParse: (text) => native.typeidParse(text),
+  typeIdFromUuid: (prefix, uuid) => native.typeidFromUuid(prefix, uuid),
+  typeIdGenerator: (prefix) => new native.NativeTypeIdGenerator(prefix),
   decodeAny: (text, layout) => native.decodeAny(text, layout),
   guessId: (text) => native.guessId(text),
   template(pattern, label, offset, check) {
@@ -159,7 +165,8 @@ function snowflakeArgs([layout, epoch, names, values, random, onExhausted, onRol
           holder: str('leaseHolder', extras.leaseHolder),
         };
   const highWaterMark = str('highWaterMark', extras.highWaterMark);
-  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, highWaterMark, unsigned }, lease];
+  const startAbove = extras.startAbove; // decimal text: the facade's idText
+  return [{ layout, epoch, names, values, random, onExhausted, onRollback, resumeAfter, startAbove, highWaterMark, unsigned }, lease];
 }
 
 /**

@@ -106,7 +106,8 @@ function need() {
 function ex() {
     if (extras === null) {
         throw new Error('the display IDs of idmint-web (encode, decode, Keyring, uuid7, parseUuid7, parseUlid, '
-            + 'Uuid7Generator, Template, OrderNumbers) and the reader of every ID format (parse without a layout, '
+            + 'Uuid7Generator, Template, OrderNumbers, plan, checkMigration, parseTypeId, typeIdFromUuid, '
+            + 'TypeIdGenerator) and the reader of every ID format (parse without a layout, '
             + 'or of text other than a decimal ID; guess) are a second wasm module: `await initExtras()` '
             + '(or `await init({ extras: true })`) first');
     }
@@ -195,6 +196,15 @@ const backend = {
     uuid7Generator() {
         const w = new (ex().WasmUuid7Generator)();
         return { next: (ulid) => w.next(ulid) };
+    },
+    // The layout planner, the migration check and TypeIDs: in the display-ID module too.
+    planLayouts: (nodes, rate, years, start, width) => ex().planLayouts(nodes, rate, years, start, width),
+    checkMigration: (from, to, above, at) => ex().checkMigration(from, to, above, at),
+    typeIdParse: (text) => ex().typeidParse(text),
+    typeIdFromUuid: (prefix, uuid) => ex().typeidFromUuid(prefix, uuid),
+    typeIdGenerator(prefix) {
+        const w = new (ex().WasmTypeIdGenerator)(prefix);
+        return { next: () => w.next() };
     },
     template(pattern, label, offset, check) {
         const w = new (ex().WasmTemplate)(pattern, label, offset, check);
@@ -374,6 +384,11 @@ export const {
     parseUuid7,
     parseUlid,
     Uuid7Generator,
+    plan,
+    checkMigration,
+    parseTypeId,
+    typeIdFromUuid,
+    TypeIdGenerator,
     Template,
     OrderNumbers,
     IdmintError,

@@ -41,6 +41,16 @@ const CALLS = {
     () => new Snowflake({ nodes: { datacenter: 1, worker: x } }),
   ],
   'Snowflake#nextIds': (x) => [() => sf().nextIds(x)],
+  'plan': (x) => [
+    () => idmint.plan(x, 1, 1),
+    () => idmint.plan(1, x, 1),
+    () => idmint.plan(1, 1, x),
+    () => idmint.plan(1, 1, 1, { start: x }),
+  ],
+  'checkMigration': (x) => [
+    () => idmint.checkMigration('twitter', 'twitter', { above: x }),
+    () => idmint.checkMigration('twitter', 'twitter', { at: x }),
+  ],
   'Snowflake#parse': (x) => [() => sf().parse(x)],
   'Snowflake#compose': (x) => ['timestampMs', 'worker', 'sequence']
     .map((k) => () => sf().compose(twitterParts({ [k]: x }))),
@@ -125,7 +135,8 @@ const NO_NUMBERS = new Set([
   'Snowflake#close', 'SegmentClient', 'SegmentClient#tag', 'SegmentClient#metrics',
   'SegmentClient#close', 'SegmentTag', 'SegmentTag#nextId', 'SegmentTag#nextIdAsync',
   'SegmentTag#nextNumber', 'SegmentTag#nextNumberAsync', 'SegmentTag#metrics',
-  'errorClass', 'version', 'ObjectId.useBson',
+  'errorClass', 'version', 'ObjectId.useBson', 'parseTypeId', 'typeIdFromUuid', 'TypeIdGenerator',
+  'TypeIdGenerator#next',
   ...(TARGET === 'native' ? ['idDefault', 'assignIds', 'typeormSubscriber', 'pgBigintTypes'] : ['SegmentTag#nextIds']),
 ]);
 

@@ -6,7 +6,7 @@
 //
 // Exports: `idmint` (the module namespace), `vectors` (tests/vectors/*.json by name: snowflake,
 // objectid, and the display IDs' shortid, obfuscate, uuid7, template; formats: 64-bit layouts and
-// every format `parse` reads), `TARGET` ('native' | 'web').
+// every format `parse` reads; plan and typeid), `TARGET` ('native' | 'web').
 
 const inBrowser = typeof window !== 'undefined';
 
@@ -42,4 +42,6 @@ export const vectors = {
   uuid7: await readVector('uuid7.json'),
   template: await readVector('template.json'),
   formats: await readVector('formats.json'),
+  plan: await readVector('plan.json'),
+  typeid: await readVector('typeid.json'),
 };

@@ -16,6 +16,7 @@ mod fast;
 pub mod formats;
 pub mod interop;
 pub mod metrics;
+pub mod plan;
 pub mod redis_snowflake;
 pub mod segment;
 
@@ -438,6 +439,8 @@ pub struct SnowflakeArgs {
     pub on_rollback: Option<String>,
     /// The last ID issued before a restart, decimal.
     pub resume_after: Option<String>,
+    /// An ID of another layout to start above, decimal (up to 2^64-1).
+    pub start_above: Option<String>,
     /// The high-water-mark file.
     pub high_water_mark: Option<String>,
     /// Mint with a layout of 64 bits (the core's `SnowflakeBuilder::unsigned` opt-in).
@@ -471,6 +474,9 @@ impl SnowflakeArgs {
         }
         if let Some(last) = resume_after {
             b = b.resume_after(last);
+        }
+        if let Some(above) = &self.start_above {
+            b = b.start_above(idmint_core::parse_u64(above).map_err(js_err)?);
         }
         if let Some(path) = &self.high_water_mark {
             b = b.high_water_mark(path);

@@ -476,3 +476,146 @@ pub fn check_option(name: &str, value: &str) -> Result<f64, JsValue> {
         .map(|v| v as f64)
         .map_err(to_js)
 }
+
+// ------------------------------------------------------------------------------------------------
+// The layout planner, the migration check and TypeIDs: plain objects in the shapes of the Node
+// addon's (`facade.js` builds the public results from either).
+
+/// Sets `key` of `obj`; setting a property of a plain object does not fail.
+fn set(obj: &js_sys::Object, key: &str, value: JsValue) {
+    let _ = js_sys::Reflect::set(obj, &key.into(), &value);
+}
+
+fn opt_ms(ms: Option<u64>) -> JsValue {
+    ms.map_or(JsValue::NULL, |ms| (ms as f64).into())
+}
+
+/// The whole-number text `facade.js` sends, for the core's range check (a value beyond `u64`
+/// as `u64::MAX`, which the core refuses naming the range).
+fn whole(text: &str) -> u64 {
+    text.parse::<u64>().unwrap_or(u64::MAX)
+}
+
+/// The layouts that meet a need, finest tick first (`idmint_core::plan::plan`).
+#[wasm_bindgen(js_name = planLayouts)]
+pub fn plan_layouts(
+    nodes: &str,
+    rate: &str,
+    years: &str,
+    start: Option<String>,
+    width: Option<String>,
+) -> Result<js_sys::Array, JsValue> {
+    use idmint_core::plan::{parse_rate, plan, Need, Width};
+    let mut need =
+        Need::new(whole(nodes), parse_rate(rate).map_err(to_js)?, whole(years)).map_err(to_js)?;
+    if let Some(s) = start {
+        need = need.start_ms(idmint_core::parse_time_ms("start", &s).map_err(to_js)?);
+    }
+    if let Some(w) = width {
+        need = need.width(w.parse::<Width>().map_err(to_js)?);
+    }
+    let out = js_sys::Array::new();
+    for p in plan(&need).map_err(to_js)? {
+        let o = js_sys::Object::new();
+        set(&o, "spec", p.spec.into());
+        set(&o, "tickMs", (p.tick_ms as f64).into());
+        set(&o, "timeBits", p.time_bits.into());
+        set(&o, "nodeBits", p.node_bits.into());
+        set(&o, "sequenceBits", p.sequence_bits.into());
+        set(&o, "nodes", (p.nodes as f64).into());
+        set(
+            &o,
+            "capPerSecond",
+            js_sys::BigInt::from(p.cap_per_second).into(),
+        );
+        set(&o, "endMs", (p.end_ms as f64).into());
+        set(&o, "end", p.end.into());
+        set(&o, "beyond253Ms", opt_ms(p.beyond_2_53_ms));
+        out.push(&o);
+    }
+    Ok(out)
+}
+
+/// Whether switching from layout `from` to `to` at `at` (default now) keeps every new ID above
+/// `above` (`idmint_core::plan::check_migration`).
+#[wasm_bindgen(js_name = checkMigration)]
+pub fn check_migration(
+    from: &str,
+    to: &str,
+    above: Option<String>,
+    at: Option<String>,
+) -> Result<js_sys::Object, JsValue> {
+    let from = Layout::parse(from).map_err(to_js)?;
+    let to = Layout::parse(to).map_err(to_js)?;
+    let above = above
+        .map(|a| idmint_core::parse_u64(&a))
+        .transpose()
+        .map_err(to_js)?;
+    let at = match at {
+        Some(t) => idmint_core::parse_time_ms("at", &t).map_err(to_js)?,
+        None => DateClock.now_ms(),
+    };
+    let m = idmint_core::plan::check_migration(&from, &to, above, at).map_err(to_js)?;
+    let o = js_sys::Object::new();
+    set(&o, "safe", m.safe.into());
+    set(&o, "switchMs", (m.switch_ms as f64).into());
+    set(&o, "oldMax", js_sys::BigInt::from(m.old_max).into());
+    set(&o, "newFirst", js_sys::BigInt::from(m.new_first).into());
+    set(&o, "safeFromMs", opt_ms(m.safe_from_ms));
+    set(
+        &o,
+        "safeFrom",
+        m.safe_from.map_or(JsValue::NULL, JsValue::from),
+    );
+    Ok(o)
+}
+
+fn typeid_fields(t: idmint_core::typeid::TypeId) -> js_sys::Object {
+    let o = js_sys::Object::new();
+    set(&o, "typeid", t.to_string().into());
+    set(&o, "prefix", t.prefix().into());
+    set(&o, "suffix", t.suffix().into());
+    set(&o, "uuid", t.uuid().into());
+    let time = Uuid7::from_u128(t.uuid_value()).ok().map(|u| u.time_ms());
+    set(&o, "timeMs", opt_ms(time));
+    o
+}
+
+/// Read a TypeID's text (`invalid_id` for what the spec refuses).
+#[wasm_bindgen(js_name = typeidParse)]
+pub fn typeid_parse(text: &str) -> Result<js_sys::Object, JsValue> {
+    idmint_core::typeid::TypeId::parse(text)
+        .map(typeid_fields)
+        .map_err(to_js)
+}
+
+/// A TypeID of `prefix` and a UUID of any version.
+#[wasm_bindgen(js_name = typeidFromUuid)]
+pub fn typeid_from_uuid(prefix: &str, uuid: &str) -> Result<js_sys::Object, JsValue> {
+    let value = idmint_core::uuid7::uuid_value(uuid).map_err(to_js)?;
+    idmint_core::typeid::TypeId::new(prefix, value)
+        .map(typeid_fields)
+        .map_err(to_js)
+}
+
+/// Mints TypeIDs of one prefix from UUIDv7s on [`DateClock`].
+#[wasm_bindgen]
+pub struct WasmTypeIdGenerator {
+    inner: idmint_core::typeid::TypeIdGenerator<DateClock>,
+}
+
+#[wasm_bindgen]
+impl WasmTypeIdGenerator {
+    /// A generator of `prefix`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(prefix: &str) -> Result<WasmTypeIdGenerator, JsValue> {
+        idmint_core::typeid::TypeIdGenerator::with_clock(prefix, DateClock)
+            .map(|inner| WasmTypeIdGenerator { inner })
+            .map_err(to_js)
+    }
+
+    /// The next TypeID's text.
+    pub fn next(&self) -> Result<String, JsValue> {
+        self.inner.next_id().map(|t| t.to_string()).map_err(to_js)
+    }
+}
