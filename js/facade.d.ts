@@ -97,6 +97,15 @@ export interface SnowflakeOptions {
   /** Node fields whose names clash with an option (`layout`, `random`, `nodes`, ...). */
   nodes?: Record<string, Whole>;
   /**
+   * An ID of another (older) layout, up to 2^64-1: every ID this generator mints is above it
+   * (a new epoch or new field widths without overlapping the old IDs). A clock before the time
+   * it becomes possible follows `onRollback`: `'error'` (default) is an InvalidArgumentError
+   * naming that time, `'wait:MS'` waits up to MS on the first call, `'continue'` mints ahead of
+   * the clock. `checkMigration(old, new, { above })` names the same time. In idmint-web: after
+   * `initExtras()`, and with `'wait:MS'` the first ID comes at once instead of after the wait.
+   */
+  startAbove?: IdInput;
+  /**
    * Lease the node value instead of setting it (`Snowflake.create` only: building waits on the
    * lease). Every node field is filled from the leased value, which is renewed every third of
    * its TTL and released by `close()` (in a browser also on `pagehide`). NoFreeLeaseError when

@@ -17,14 +17,6 @@ declare module './facade' {
      * of the layout.
      */
     resumeAfter?: IdInput;
-    /**
-     * An ID of another (older) layout, up to 2^64-1: every ID this generator mints is above it
-     * (a new epoch or new field widths without overlapping the old IDs). A clock before the time
-     * it becomes possible follows `onRollback`: `'error'` (default) is an InvalidArgumentError
-     * naming that time, `'wait:MS'` waits up to MS on the first call, `'continue'` mints ahead of
-     * the clock. `checkMigration(old, new, { above })` names the same time.
-     */
-    startAbove?: IdInput;
     /** How long an expired lease stays frozen before others may take it, ms (a store URL; an ID server decides it itself). */
     leaseFreezeMs?: Whole;
     /**

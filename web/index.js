@@ -107,7 +107,7 @@ function ex() {
     if (extras === null) {
         throw new Error('the display IDs of idmint-web (encode, decode, Keyring, uuid7, parseUuid7, parseUlid, '
             + 'Uuid7Generator, Template, OrderNumbers, plan, checkMigration, parseTypeId, typeIdFromUuid, '
-            + 'TypeIdGenerator) and the reader of every ID format (parse without a layout, '
+            + 'TypeIdGenerator, Snowflake\'s startAbove) and the reader of every ID format (parse without a layout, '
             + 'or of text other than a decimal ID; guess) are a second wasm module: `await initExtras()` '
             + '(or `await init({ extras: true })`) first');
     }
@@ -120,6 +120,7 @@ const backend = {
     maxDirectId: MAX_ID,
     maxBatch: MAX_BATCH,
     resumeAfter: false,
+    startAbove: true,
     sharedCounters: false,
     layout: (spec, epoch) => layoutOf(new wasm.WasmLayout(spec, epoch)),
     parseTimeMs: (what, text) => wasm.parseTimeMs(what, text),
@@ -132,15 +133,24 @@ const backend = {
         await initExtras();
         const [spec, epoch, names, , random, onExhausted, onRollback, resumeAfter, , unsigned] = args;
         const make = (leased, values) => backend.snowflake(spec, epoch, leased, values, false, onExhausted, onRollback,
-            resumeAfter, {}, unsigned);
+            resumeAfter, { startAbove: opts.startAbove }, unsigned);
         return remote().leasedSnowflake(make, opts, names.length > 0 || random);
     },
     snowflake(spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned) {
         const layout = new wasm.WasmLayout(spec, epoch);
         const w = new wasm.WasmSnowflake(layout, names, values, random, onRollback, onExhausted, unsigned);
         const l = layoutOf(layout);
+        // `startAbove`: the main module's generator has no such option (its size budget). The
+        // core in the display-ID module checks it (the refusals are SnowflakeBuilder::start_above's)
+        // and names the instant this layout's IDs pass the ID; the first ID is minted with the
+        // clock read as at least that instant, and from then on the generator's own rollback
+        // policy keeps every ID above it.
+        let floorMs = extras?.startAbove === undefined
+            ? 0 : ex().startAboveMs(spec, epoch, extras.startAbove, onRollback, Date.now());
         const nextId = () => {
-            const id = w.nextIdOrNeg(Date.now()); // -1: failed, the error is kept for takeError
+            const now = Date.now();
+            const id = w.nextIdOrNeg(floorMs > now ? floorMs : now); // -1: failed, the error is kept for takeError
+            floorMs = 0;
             if (id < 0n) {
                 // Or an ID of a 64-bit layout from 2^63 on, as its two's complement.
                 const e = wasm.takeError();
@@ -154,7 +164,14 @@ const backend = {
             nextId,
             // In decimal here: one export fewer in the main module (its size budget).
             nextIdString: () => String(nextId()),
-            nextIds: (n) => w.nextIds(n),
+            nextIds(n) {
+                if (floorMs === 0 || !(n >= 1)) return w.nextIds(n);
+                const first = nextId(); // the first ID at the start instant; the rest as usual
+                const out = new BigUint64Array(n);
+                out[0] = first;
+                out.set(w.nextIds(n - 1), 1);
+                return out;
+            },
             stats() {
                 const [issued, waits, rollbacks, leadMs, maxLeadMs] = w.stats();
                 return { issued, waits, rollbacks, leadMs, maxLeadMs };

@@ -1192,11 +1192,29 @@ impl<C: Clock> Snowflake<C> {
     }
 }
 
-/// The first slot whose tick starts after `floor_ms` (0 for a floor before the epoch).
-/// The first instant `layout` mints above `above` ([`plan::first_above_ms`](crate::plan::first_above_ms)),
-/// checked against the clock by the rollback policy ([`SnowflakeBuilder::start_above`]).
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-fn start_above_ms(layout: &Layout, above: u64, now_ms: u64, policy: OnRollback) -> Result<u64> {
+/// The first instant (unix ms) a generator of `layout` built with
+/// [`start_above(above)`](SnowflakeBuilder::start_above) mints at, when built at `now_ms` with
+/// rollback policy `policy` — or the refusal `build` returns, naming `above`, that instant and
+/// the clock's reading. The instant is [`plan::first_above_ms`](crate::plan::first_above_ms);
+/// a clock before it is handled as the builder documents (`error` refuses, `wait:MS` accepts
+/// it at most `MS` off, `continue` accepts it).
+///
+/// A package whose generator cannot take the option (the browser's main module) checks with
+/// this and keeps its clock at or above the instant.
+///
+/// ```
+/// use idmint_core::snowflake::start_above_ms;
+/// use idmint_core::{Layout, OnRollback};
+/// let new = Layout::parse("time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z")?;
+/// let last = 1_541_815_603_606_036_480; // the largest twitter ID in the table
+/// let from = 2_071_664_685_449; // 2035-08-25T14:24:45.449Z
+/// assert_eq!(start_above_ms(&new, last, from + 5, OnRollback::Error)?, from);
+/// assert_eq!(start_above_ms(&new, last, 1_767_225_600_000, OnRollback::Continue)?, from);
+/// let e = start_above_ms(&new, last, 1_767_225_600_000, OnRollback::Error).unwrap_err();
+/// assert_eq!(e.kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn start_above_ms(layout: &Layout, above: u64, now_ms: u64, policy: OnRollback) -> Result<u64> {
     let refuse = |expected: String| Error::InvalidArgument {
         name: "start_above".into(),
         value: above.to_string(),
@@ -1225,6 +1243,7 @@ fn start_above_ms(layout: &Layout, above: u64, now_ms: u64, policy: OnRollback) 
     )))
 }
 
+/// The first slot whose tick starts after `floor_ms` (0 for a floor before the epoch).
 fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
     match floor_ms.checked_sub(layout.epoch_ms()) {
         None => 0,

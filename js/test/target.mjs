@@ -6,7 +6,7 @@
 //
 // Exports: `idmint` (the module namespace), `vectors` (tests/vectors/*.json by name: snowflake,
 // objectid, and the display IDs' shortid, obfuscate, uuid7, template; formats: 64-bit layouts and
-// every format `parse` reads; plan and typeid), `TARGET` ('native' | 'web').
+// every format `parse` reads; plan, typeid and start_above), `TARGET` ('native' | 'web').
 
 const inBrowser = typeof window !== 'undefined';
 
@@ -44,4 +44,5 @@ export const vectors = {
   formats: await readVector('formats.json'),
   plan: await readVector('plan.json'),
   typeid: await readVector('typeid.json'),
+  start_above: await readVector('start_above.json'),
 };

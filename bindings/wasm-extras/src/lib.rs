@@ -619,3 +619,26 @@ impl WasmTypeIdGenerator {
         self.inner.next_id().map(|t| t.to_string()).map_err(to_js)
     }
 }
+
+/// The instant (unix ms) a generator of layout `spec` (epoch `epoch`) started above `above` at
+/// `now_ms` mints from, or the core's refusal (`idmint_core::snowflake::start_above_ms`): the
+/// main module's generator has no `start_above`, so `web/index.js` checks here and keeps the
+/// clock it gives that generator at or above this instant.
+#[wasm_bindgen(js_name = startAboveMs)]
+pub fn start_above_ms(
+    spec: &str,
+    epoch: Option<String>,
+    above: &str,
+    on_rollback: Option<String>,
+    now_ms: f64,
+) -> Result<f64, JsValue> {
+    let layout = Layout::parse_with_epoch(spec, epoch.as_deref()).map_err(to_js)?;
+    let above = idmint_core::parse_u64(above).map_err(to_js)?;
+    let policy = match on_rollback {
+        Some(p) => p.parse().map_err(to_js)?,
+        None => idmint_core::OnRollback::default(),
+    };
+    idmint_core::snowflake::start_above_ms(&layout, above, now_ms as u64, policy)
+        .map(|ms| ms as f64)
+        .map_err(to_js)
+}
