@@ -582,7 +582,7 @@ export interface PlannedLayout {
 }
 /**
  * The layouts that meet a need, finest tick first: `nodes` nodes minting `rate` IDs a second each
- * (or text such as `'4M/s'`) for `years` years from `start` (default the Unix epoch) in `width`
+ * (or text such as `'4M/s'`) for `years` years from `start` (default today, 00:00 UTC) in `width`
  * bits (`'bigint'` 63, the default; `'unsigned'` 64; `'js-safe'` 53). InvalidArgumentError naming
  * the arithmetic when no layout does.
  */

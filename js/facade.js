@@ -1323,7 +1323,7 @@ function createIdmint(backend) {
   /**
    * The layouts that meet a need, finest tick first: `nodes` nodes minting `rate` IDs a second
    * each (a number, a bigint or text such as `'4M/s'`) for `years` years, from `options.start`
-   * (a Date, unix ms or RFC 3339; default the Unix epoch) in `options.width` bits (`'bigint'`:
+   * (a Date, unix ms or RFC 3339; default today, 00:00 UTC) in `options.width` bits (`'bigint'`:
    * 63, the default; `'unsigned'`: 64; `'js-safe'`: 53). A need no layout meets is an
    * InvalidArgumentError naming the arithmetic.
    */

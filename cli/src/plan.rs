@@ -45,11 +45,11 @@ pub struct PlanArgs {
 }
 
 pub fn run(a: &PlanArgs) -> Result<(), CliError> {
-    const DAY_MS: u64 = 86_400_000;
-    let start_ms = match &a.start {
-        Some(text) => parse_time_ms("start", text)?,
-        None => WallClock.now_ms() / DAY_MS * DAY_MS,
-    };
+    let start = a
+        .start
+        .as_deref()
+        .map(|t| parse_time_ms("start", t))
+        .transpose()?;
     let width = if a.js_safe {
         Width::JsSafe
     } else if a.unsigned {
@@ -58,8 +58,9 @@ pub fn run(a: &PlanArgs) -> Result<(), CliError> {
         Width::Bigint
     };
     let need = Need::new(a.nodes, parse_rate(&a.rate)?, a.years)?
-        .start_ms(start_ms)
+        .start_or_today(start, WallClock.now_ms())
         .width(width);
+    let start_ms = need.start_ms;
     let layouts = plan(&need)?;
     let mut out = io::stdout().lock();
     if a.json {

@@ -106,8 +106,8 @@ pub struct Need {
 
 impl Need {
     /// A need of `nodes` nodes minting `rate` IDs a second each for `years` years, from the
-    /// Unix epoch in 63 bits until [`start_ms`](Need::start_ms) and [`width`](Need::width) say
-    /// otherwise. Each at least 1; nodes and rate at most 2^40, years at most 8000.
+    /// Unix epoch in 63 bits until [`start_ms`](Need::start_ms) (or
+    /// [`start_or_today`](Need::start_or_today)) and [`width`](Need::width) say otherwise. Each at least 1; nodes and rate at most 2^40, years at most 8000.
     ///
     /// ```
     /// let e = idmint_core::plan::Need::new(0, 1, 1).unwrap_err();
@@ -140,6 +140,22 @@ impl Need {
         self
     }
 
+    /// The epoch: `start_ms` when given, else today, 00:00 UTC, by the clock reading `now_ms` —
+    /// the default of the CLI and of every package, so a layout planned now spends none of its
+    /// time bits on the years before it.
+    ///
+    /// ```
+    /// use idmint_core::plan::Need;
+    /// let now = 1_767_270_896_789; // 2026-01-01T12:34:56.789Z
+    /// assert_eq!(Need::new(1, 1, 1)?.start_or_today(None, now).start_ms, 1_767_225_600_000);
+    /// assert_eq!(Need::new(1, 1, 1)?.start_or_today(Some(5), now).start_ms, 5);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn start_or_today(self, start_ms: Option<u64>, now_ms: u64) -> Need {
+        const DAY_MS: u64 = 86_400_000;
+        self.start_ms(start_ms.unwrap_or(now_ms / DAY_MS * DAY_MS))
+    }
+
     /// The bits an ID may use.
     pub fn width(mut self, width: Width) -> Need {
         self.width = width;
@@ -157,7 +173,8 @@ pub struct Planned {
     pub tick_ms: u64,
     /// Bits of time, node (one field, `worker`) and sequence.
     pub time_bits: u32,
-    /// Node bits (0: no node field, one node).
+    /// Node bits: at least 1, since a generator refuses a layout with no node field (so even
+    /// one node gets a `worker` field of 1 bit).
     pub node_bits: u32,
     /// Sequence bits.
     pub sequence_bits: u32,
@@ -185,7 +202,9 @@ fn needed(need: &Need, tick_ms: u64) -> (u32, u32, u32) {
     let sequence = bits_for(u64::try_from(per_tick).unwrap_or(u64::MAX)).max(1);
     let ticks = (u128::from(need.years) * u128::from(YEAR_MS)).div_ceil(u128::from(tick_ms));
     let time = bits_for(u64::try_from(ticks).unwrap_or(u64::MAX)).max(1);
-    (bits_for(need.nodes), sequence, time)
+    // At least one node bit: a generator refuses a layout without a node field (two of them
+    // could mint the same IDs), so a layout for one node would mint nothing.
+    (bits_for(need.nodes).max(1), sequence, time)
 }
 
 /// Whether a time field of `time_bits` of `tick_ms` ticks from the need's start ends past the
@@ -215,11 +234,11 @@ pub fn plan(need: &Need) -> Result<Vec<Planned>> {
                 time_bits += 1;
             }
         }
-        let mut builder = Layout::builder().time(time_bits, tick);
-        if node > 0 {
-            builder = builder.node("worker", node);
-        }
-        builder = builder.sequence(sequence).epoch_ms(need.start_ms);
+        let mut builder = Layout::builder()
+            .time(time_bits, tick)
+            .node("worker", node)
+            .sequence(sequence)
+            .epoch_ms(need.start_ms);
         if need.width == Width::Unsigned {
             builder = builder.unsigned();
         }

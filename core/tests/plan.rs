@@ -2,7 +2,7 @@
 //! meets it, and the needs it must refuse (generate.py's oracle computed both).
 
 use idmint_core::plan::{plan, Need, Planned, Width};
-use idmint_core::Layout;
+use idmint_core::{Layout, ManualClock, Snowflake};
 use serde_json::{json, Value};
 
 fn load() -> Value {
@@ -49,10 +49,20 @@ fn planner_meets_every_need_as_the_oracle_does() {
             "{}",
             case["name"]
         );
-        // Each spec is a layout core reads back, with the end the plan names.
+        // Each spec is a layout core reads back, with the end the plan names, and a generator
+        // mints with it (its last node value; a 64-bit layout with the opt-in; one node too).
         for l in &got {
             let layout = Layout::parse(l["spec"].as_str().unwrap()).unwrap();
             assert_eq!(layout.exhausts_at_ms(), l["end_ms"].as_u64().unwrap());
+            let last = l["nodes"].as_u64().unwrap() - 1;
+            let clock = ManualClock::new(layout.epoch_ms() + 1); // epochs ahead of today's clock
+            let mut b = Snowflake::with_clock(layout.clone(), &clock).node("worker", last);
+            if layout.is_unsigned() {
+                b = b.unsigned();
+            }
+            let g = b.build().unwrap_or_else(|e| panic!("{}: {e}", l["spec"]));
+            let id = g.next_id().unwrap();
+            assert_eq!(g.decompose(id).unwrap().node("worker"), Some(last));
         }
     }
 }

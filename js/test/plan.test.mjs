@@ -44,6 +44,12 @@ describe('plan (tests/vectors/plan.json)', () => {
     assertKind(thrown(() => plan(1, 1.5, 1)), 'invalid_argument');
     assertKind(thrown(() => plan(1, 2n ** 64n, 1)), 'invalid_argument');
   });
+  test('starts today, 00:00 UTC, by default (as the CLI)', () => {
+    const day = 86_400_000;
+    const before = Math.floor(Date.now() / day) * day; // and after, in case the call crosses midnight
+    const epoch = Number(plan(1, 1, 1)[0].spec.split('epoch=')[1]);
+    assert.ok([before, Math.floor(Date.now() / day) * day].includes(epoch), String(epoch));
+  });
 });
 
 describe('checkMigration', () => {

@@ -670,7 +670,7 @@ def plan(
 ) -> list[PlannedLayout]:
     """The layouts that meet a need (finest tick first): ``nodes`` nodes minting ``rate`` IDs a
     second each (an int or text such as ``"4M/s"``) for ``years`` years from ``start`` (default
-    the Unix epoch) in ``width`` bits. ``InvalidArgument`` naming the arithmetic when none does."""
+    today, 00:00 UTC, as the CLI) in ``width`` bits. ``InvalidArgument`` naming the arithmetic when none does."""
 
 @final
 class Migration:

@@ -58,6 +58,15 @@ def test_plan_reads_rates_as_text_and_refuses_bad_arguments():
         idmint.plan(1, "1.5", 1)
 
 
+def test_plan_starts_today_by_default():
+    # today, 00:00 UTC (read before and after, in case the call crosses midnight)
+    day = 86_400_000
+    before = int(datetime.now(timezone.utc).timestamp() * 1000) // day * day
+    epoch = int(idmint.plan(1, 1, 1)[0].spec.rsplit("epoch=", 1)[1])
+    after = int(datetime.now(timezone.utc).timestamp() * 1000) // day * day
+    assert epoch in (before, after)
+
+
 def test_check_migration_names_when_a_later_epoch_becomes_safe():
     later = "time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z"
     m = idmint.check_migration("twitter", later, above=1541815603606036480, at="2026-01-01T00:00:00Z")

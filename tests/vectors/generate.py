@@ -1065,7 +1065,8 @@ def plan_fields(nodes, rate, years, tick):
     """(node, sequence, time) bits at one tick: the fewest whole bits for each."""
     per_tick = -(-rate * tick // 1000)
     ticks = -(-years * YEAR_MS // tick)
-    return ceil_log2(nodes), max(1, ceil_log2(per_tick)), max(1, ceil_log2(ticks))
+    # a node field of at least 1 bit: a generator refuses a layout without one
+    return max(1, ceil_log2(nodes)), max(1, ceil_log2(per_tick)), max(1, ceil_log2(ticks))
 
 
 def plan_one(nodes, rate, years, start, width):
@@ -1080,7 +1081,7 @@ def plan_one(nodes, rate, years, start, width):
                 time_bits += 1
             else:
                 seq += 1
-        spec = f"time:{time_bits}@{tick}ms" + (f",worker:{node}" if node else "")
+        spec = f"time:{time_bits}@{tick}ms,worker:{node}"
         spec += f",sequence:{seq}" + (",unsigned" if width == "unsigned" else "") + f",epoch={start}"
         low = node + seq
         if w <= 53:
@@ -1114,6 +1115,7 @@ def plan():
         ("sonyflake_like", 65536, 25_600, 174, 1409529600000, "bigint"),
         ("small_js_safe", 16, 1000, 50, 1767225600000, "js-safe"),
         ("one_node_unsigned", 1, 1_000_000, 100, 1767225600000, "unsigned"),
+        ("one_node", 1, 1, 1, 1767225600000, "bigint"),
         ("many_coarse", 4_000_000, 10, 30, 1767225600000, "bigint"),
         # 10 years needed, 20 left before 9999: spare bits cannot go to time, so to the sequence
         ("near_9999", 2, 1, 10, 253402300799000 - 20 * YEAR_MS, "bigint"),

@@ -42,7 +42,7 @@ fn whole(text: &str) -> u64 {
 }
 
 /// The layouts that meet a need, finest tick first; `rate` as text (`4000000`, `4M/s`), `start`
-/// as unix ms digits or RFC 3339, `width` `bigint`, `unsigned` or `js-safe`.
+/// as unix ms digits or RFC 3339 (default today, 00:00 UTC), `width` `bigint`, `unsigned` or `js-safe`.
 #[napi(catch_unwind)]
 pub fn plan_layouts(
     nodes: String,
@@ -52,10 +52,13 @@ pub fn plan_layouts(
     width: Option<String>,
 ) -> Result<Vec<PlannedInfo>> {
     let rate = plan::parse_rate(&rate).map_err(js_err)?;
-    let mut need = Need::new(whole(&nodes), rate, whole(&years)).map_err(js_err)?;
-    if let Some(s) = start {
-        need = need.start_ms(parse_time_ms("start", &s).map_err(js_err)?);
-    }
+    let start = start
+        .map(|s| parse_time_ms("start", &s))
+        .transpose()
+        .map_err(js_err)?;
+    let mut need = Need::new(whole(&nodes), rate, whole(&years))
+        .map_err(js_err)?
+        .start_or_today(start, idmint_core::WallClock.now_ms());
     if let Some(w) = width {
         need = need.width(w.parse::<Width>().map_err(js_err)?);
     }

@@ -108,8 +108,8 @@ impl PlannedLayout {
 }
 
 /// The layouts that meet a need (finest tick first): `nodes` nodes minting `rate` IDs a second
-/// each (an int, or text such as `"4M/s"`) for `years` years from `start` (default the Unix
-/// epoch) in `width` bits (`"bigint"`: 63, `"unsigned"`: 64, `"js-safe"`: 53). A need no
+/// each (an int, or text such as `"4M/s"`) for `years` years from `start` (default today,
+/// 00:00 UTC) in `width` bits (`"bigint"`: 63, `"unsigned"`: 64, `"js-safe"`: 53). A need no
 /// layout meets is `InvalidArgument` naming the arithmetic.
 #[pyfunction]
 #[pyo3(signature = (nodes, rate, years, *, start = None, width = "bigint"))]
@@ -124,11 +124,12 @@ pub fn plan(
         Ok(s) => core::plan::parse_rate(s.to_str()?).py()?,
         Err(_) => whole("rate", rate)?,
     };
-    let mut need = Need::new(whole("nodes", nodes)?, rate, whole("years", years)?).py()?;
-    if let Some(s) = start {
-        let ms = time_value("start", s)?;
-        need = need.start_ms(core::parse_time_ms("start", &ms.to_string()).py()?);
-    }
+    let start = start
+        .map(|s| core::parse_time_ms("start", &time_value("start", s)?.to_string()).py())
+        .transpose()?;
+    let mut need = Need::new(whole("nodes", nodes)?, rate, whole("years", years)?)
+        .py()?
+        .start_or_today(start, core::WallClock.now_ms());
     need = need.width(width.parse::<Width>().py()?);
     Ok(core::plan::plan(&need)
         .py()?

@@ -506,11 +506,13 @@ pub fn plan_layouts(
     width: Option<String>,
 ) -> Result<js_sys::Array, JsValue> {
     use idmint_core::plan::{parse_rate, plan, Need, Width};
-    let mut need =
-        Need::new(whole(nodes), parse_rate(rate).map_err(to_js)?, whole(years)).map_err(to_js)?;
-    if let Some(s) = start {
-        need = need.start_ms(idmint_core::parse_time_ms("start", &s).map_err(to_js)?);
-    }
+    let start = start
+        .map(|s| idmint_core::parse_time_ms("start", &s))
+        .transpose()
+        .map_err(to_js)?;
+    let mut need = Need::new(whole(nodes), parse_rate(rate).map_err(to_js)?, whole(years))
+        .map_err(to_js)?
+        .start_or_today(start, DateClock.now_ms());
     if let Some(w) = width {
         need = need.width(w.parse::<Width>().map_err(to_js)?);
     }
