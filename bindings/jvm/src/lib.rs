@@ -25,6 +25,7 @@ mod lease;
 mod metrics;
 mod obfuscate;
 mod objectid;
+mod plan;
 mod redis_snowflake;
 mod segment;
 mod shortid;
@@ -41,6 +42,7 @@ pub use lease::*;
 pub use metrics::*;
 pub use obfuscate::*;
 pub use objectid::*;
+pub use plan::*;
 pub use segment::*;
 pub use shortid::*;
 pub use snowflake::*;
@@ -76,6 +78,7 @@ mod tests {
             false,
             Some("wait".into()),
             Some("error".into()),
+            None,
             None,
             None,
             None,
