@@ -55,8 +55,8 @@ public final class TypeId implements Comparable<TypeId> {
 
     /**
      * The TypeID of {@code prefix} (0 to 63 of {@code a-z} and {@code _}, not first or last;
-     * {@code ""} for none) and {@code uuid} (any version). {@link InvalidIdException} for a prefix
-     * the spec refuses.
+     * {@code ""} for none) and {@code uuid} (any version). {@link InvalidArgumentException} for a
+     * prefix the spec refuses, naming the character and its position.
      */
     public static TypeId fromUuid(String prefix, UUID uuid) {
         Objects.requireNonNull(prefix, "prefix");
