@@ -97,6 +97,7 @@ public final class TypeId implements Comparable<TypeId> {
         return o instanceof TypeId t && t.text.equals(text);
     }
 
+    /** The hash of its text, consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
         return text.hashCode();
