@@ -141,7 +141,10 @@ mod tests {
         let t = typeid_from_uuid("user".into(), -1, -1).unwrap();
         assert_eq!((t.msb, t.lsb, t.time_ms), (-1, -1, None));
         assert_eq!(typeid_parse(t.text.clone()).unwrap(), t);
-        assert_eq!(kind(typeid_from_uuid("User".into(), 0, 0)), "invalid_argument");
+        assert_eq!(
+            kind(typeid_from_uuid("User".into(), 0, 0)),
+            "invalid_argument"
+        );
     }
 
     #[test]
