@@ -25,6 +25,7 @@ mod lease;
 mod metrics;
 mod obfuscate;
 mod objectid;
+mod plan;
 mod redis_snowflake;
 mod segment;
 mod shortid;
@@ -41,6 +42,7 @@ pub use lease::*;
 pub use metrics::*;
 pub use obfuscate::*;
 pub use objectid::*;
+pub use plan::*;
 pub use segment::*;
 pub use shortid::*;
 pub use snowflake::*;
@@ -80,6 +82,7 @@ mod tests {
             None,
             None,
             None,
+            None,
             false,
         )
         .unwrap();
@@ -100,6 +103,48 @@ mod tests {
         );
         assert_eq!(kind(take_fast_error()), "invalid_argument");
         assert!(take_fast_error().is_ok());
+    }
+
+    #[test]
+    fn plan_and_migration_values_convert_without_wrapping() {
+        // A negative long is named as given, not as the u64 stand-in.
+        let e = plan(1, -5, 1, None, None).unwrap_err();
+        assert_eq!(e.kind(), "invalid_argument");
+        assert!(e.message().contains("`rate` = -5"), "{}", e.message());
+        assert_eq!(kind(plan(1, 1, 1, Some(-1), None)), "invalid_argument");
+
+        let discord = Layout::parse("discord".into(), None).unwrap();
+        let later = Layout::parse(
+            "time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z".into(),
+            None,
+        )
+        .unwrap();
+        // An unsigned layout's ID of 2^64-1 crosses as a long's bits, and back.
+        let m = check_migration(
+            discord.clone(),
+            later.clone(),
+            Some(-1),
+            Some(1_767_225_600_000),
+        );
+        assert_eq!(m.unwrap().old_max, -1);
+        let twitter = Layout::parse("twitter".into(), None).unwrap();
+        assert_eq!(
+            kind(check_migration(
+                twitter,
+                later,
+                Some(-1),
+                Some(1_767_225_600_000)
+            )),
+            "invalid_id"
+        );
+
+        let t = typeid_from_uuid("user".into(), -1, -1).unwrap();
+        assert_eq!((t.msb, t.lsb, t.time_ms), (-1, -1, None));
+        assert_eq!(typeid_parse(t.text.clone()).unwrap(), t);
+        assert_eq!(
+            kind(typeid_from_uuid("User".into(), 0, 0)),
+            "invalid_argument"
+        );
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub struct MetricAttribute {
 /// let g = idmint_jvm::Snowflake::new(
 ///     idmint_jvm::Layout::parse("sonyflake".into(), None)?,
 ///     vec![idmint_jvm::NodeValue { name: "machine".into(), value: 9 }],
-///     false, None, None, None, None, None, None, false,
+///     false, None, None, None, None, None, None, None, false,
 /// )?;
 /// g.next_ids(2)?;
 /// let issued = g.observe().into_iter().find(|o| o.metric == "idmint.ids.issued").unwrap();
@@ -212,7 +212,7 @@ impl Snowflake {
     /// ```
     /// let g = idmint_jvm::Snowflake::new(
     ///     idmint_jvm::Layout::parse("twitter".into(), None)?, vec![], true,
-    ///     None, None, None, None, None, None, false,
+    ///     None, None, None, None, None, None, None, false,
     /// )?;
     /// let names: Vec<_> = g.observe().into_iter().map(|o| o.metric).collect();
     /// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.layout.remaining"]);

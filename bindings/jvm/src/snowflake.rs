@@ -80,7 +80,11 @@ impl Snowflake {
     /// without it, saying why); policies in the core's text forms (`wait`, `borrow:MS`; `error`,
     /// `wait:MS`, `continue`), none for the core's defaults; `clock` none for the default
     /// monotonic clock; `resume_after` an ID this node issued before a restart (negative is
-    /// `invalid_id`; the core checks it against the layout); `lease` a worker lease that fills
+    /// `invalid_id`; the core checks it against the layout); `start_above` an ID in decimal
+    /// (up to 2^64-1, read by the core's decimal reader: anything else is `invalid_id`) the
+    /// first ID must be above, from the first tick whose IDs all are (the core refuses one the
+    /// layout never passes, or a clock before that tick under the `error` policy, as
+    /// `invalid_argument` naming the time); `lease` a worker lease that fills
     /// the node fields; `high_water_mark` the path of the file that keeps the last time issued.
     /// The core decides which node values are allowed together.
     #[uniffi::constructor]
@@ -93,6 +97,7 @@ impl Snowflake {
         on_rollback: Option<String>,
         clock: Option<Arc<ManualClock>>,
         resume_after: Option<i64>,
+        start_above: Option<String>,
         lease: Option<LeaseSpec>,
         high_water_mark: Option<String>,
         unsigned: bool,
@@ -113,6 +118,9 @@ impl Snowflake {
         }
         if let Some(last_id) = resume_after {
             builder = builder.resume_after(layout_id(&layout.0, last_id)?);
+        }
+        if let Some(above) = start_above {
+            builder = builder.start_above(core::layout::parse_u64(&above).ffi()?);
         }
         let mut given = None;
         if let Some(spec) = lease {

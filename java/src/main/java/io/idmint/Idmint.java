@@ -1,6 +1,7 @@
 package io.idmint;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -118,6 +119,111 @@ public final class Idmint {
     /** {@link #guess(long)} of an ID written in decimal, up to 18446744073709551615. */
     public static List<Decoded> guess(String id) {
         return guess(parseUnsignedId(id));
+    }
+
+    /**
+     * The layouts that meet a need, finest tick first: {@code nodes} nodes each minting
+     * {@code rate} IDs a second for {@code years} years from today (00:00 UTC), in 63 bits (a
+     * {@code long}, SQL {@code BIGINT}). {@link InvalidArgumentException} for a need no layout
+     * meets, showing the arithmetic ({@code ... = 64.8 bits > 63}), or a value out of range
+     * (each at least 1; nodes and rate at most 2^40, years at most 8000).
+     *
+     * <pre>{@code
+     * List<PlannedLayout> twitterLike = Idmint.plan(1024, 4_000_000, 69);
+     * }</pre>
+     */
+    public static List<PlannedLayout> plan(long nodes, long rate, long years) {
+        return plan(nodes, rate, years, null, null);
+    }
+
+    /**
+     * {@link #plan(long, long, long)} from {@code start} (the IDs' epoch; {@code null}: the Unix
+     * epoch) in {@code width} bits: {@code "bigint"} (63, the default for {@code null}),
+     * {@code "unsigned"} (64: the layouts are marked unsigned) or {@code "js-safe"} (53: exact in
+     * a JavaScript number). {@link InvalidArgumentException} for another width.
+     */
+    public static List<PlannedLayout> plan(long nodes, long rate, long years, Instant start, String width) {
+        Long startMs = start == null ? null : epochMillis(start);
+        List<PlannedLayout> out = new ArrayList<>();
+        for (io.idmint.ffi.PlannedLayout p : Layout.call(
+                () -> io.idmint.ffi.IdmintJvm.plan(nodes, rate, years, startMs, width))) {
+            out.add(PlannedLayout.of(p));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * {@link #plan(long, long, long, Instant, String)} with the rate as people write it:
+     * {@code "4000000"}, {@code "4M"}, {@code "4M/s"}, {@code "25.6k/s"} (see {@link #parseRate(String)}).
+     */
+    public static List<PlannedLayout> plan(long nodes, String rate, long years, Instant start, String width) {
+        return plan(nodes, parseRate(rate), years, start, width);
+    }
+
+    /**
+     * A rate as people write it ({@code 4000000}, {@code 4M}, {@code 4M/s}, {@code 25.6k/s}; k, M,
+     * G: thousands, millions, billions) as IDs a second. {@link InvalidArgumentException} unless
+     * it is a whole number 1..2^40.
+     */
+    public static long parseRate(String rate) {
+        return Layout.call(() -> io.idmint.ffi.IdmintJvm.planParseRate(Objects.requireNonNull(rate, "rate")));
+    }
+
+    /**
+     * Whether switching from layout {@code from} to layout {@code to} now keeps keys unique and
+     * ordered, with no ID to go by: every ID {@code to} mints from now on must be above the
+     * largest {@code from} can have minted (see {@link #checkMigration(Layout, Layout, Long, Instant)}).
+     */
+    public static Migration checkMigration(Layout from, Layout to) {
+        return checkMigration(from, to, null, null);
+    }
+
+    /**
+     * Whether switching from layout {@code from} to layout {@code to} at {@code at} ({@code null}:
+     * now) keeps keys unique and ordered: every ID {@code to} mints from then on sorts above
+     * {@code above} (the largest ID in the table, the best proof: an ID of {@code from}, its 64
+     * bits for an unsigned layout; {@code null}: the largest {@code from} can have minted before
+     * the switch). The answer says from when it is safe; a generator of {@code to} built with
+     * {@link Snowflake.Builder#startAbove(long) startAbove(above)} starts then.
+     * {@link InvalidIdException} for an {@code above} that is no ID of {@code from} (negative for a
+     * signed layout); {@link TimeOutOfRangeException} when {@code to} cannot mint at {@code at}
+     * (before its epoch, or after its end).
+     *
+     * <pre>{@code
+     * Layout later = Layout.of("time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z");
+     * Migration m = Idmint.checkMigration(Layout.of("twitter"), later, 1541815603606036480L,
+     *         Instant.parse("2026-01-01T00:00:00Z"));
+     * m.safe();            // false: later's IDs start below twitter's
+     * m.safeFrom();        // Optional[2035-08-25T14:24:45.449Z]
+     * }</pre>
+     */
+    public static Migration checkMigration(Layout from, Layout to, Long above, Instant at) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Long atMs = at == null ? null : epochMillis(at);
+        return Migration.of(Layout.call(
+                () -> io.idmint.ffi.IdmintJvm.checkMigration(from.inner, to.inner, above, atMs)));
+    }
+
+    /**
+     * {@link #checkMigration(Layout, Layout, Long, Instant)} of layouts given as preset names or
+     * specs ({@link InvalidLayoutException} if one is not valid).
+     */
+    public static Migration checkMigration(String from, String to, Long above, Instant at) {
+        return checkMigration(Layout.of(from), Layout.of(to), above, at);
+    }
+
+    /**
+     * An instant as unix ms for the core, which checks its range: one beyond a long of ms is the
+     * nearest long, which the core refuses with a typed error instead of {@code toEpochMilli()}
+     * throwing {@link ArithmeticException}.
+     */
+    static long epochMillis(Instant t) {
+        try {
+            return t.toEpochMilli();
+        } catch (ArithmeticException overflow) {
+            return t.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     /**

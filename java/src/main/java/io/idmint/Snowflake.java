@@ -3,6 +3,7 @@ package io.idmint;
 import io.idmint.ffi.FfiException;
 import io.idmint.ffi.NodeValue;
 import java.lang.ref.Reference;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -346,6 +347,9 @@ public final class Snowflake implements AutoCloseable {
         private String onRollback;
         private ManualClock clock;
         private Long resumeAfter;
+        // One of the two: a long's bits (read as the layout reads IDs, at build) or decimal text.
+        private Long startAboveBits;
+        private String startAboveText;
         private String leaseUrl;
         private io.idmint.ffi.LeaseRange leaseRange;
         private Long leaseTtlMs;
@@ -415,6 +419,46 @@ public final class Snowflake implements AutoCloseable {
          */
         public Builder resumeAfter(long lastId) {
             this.resumeAfter = lastId;
+            return this;
+        }
+
+        /**
+         * Start strictly above {@code id}, the largest ID of a layout this one replaces (e.g. the
+         * largest ID in the table): the generator starts at the first tick whose IDs are all
+         * above it, the instant {@link Idmint#checkMigration(Layout, Layout, Long, Instant)} names
+         * as {@code safeFrom}, so keys stay unique and ordered across a change of layout or epoch.
+         * For an unsigned layout {@code id} is a {@code long}'s 64 bits (negative from 2^63 on);
+         * {@link #startAbove(BigInteger)} takes any ID up to 2^64-1.
+         *
+         * <p>A clock already past that tick mints at once. A clock before it is handled by the
+         * {@link #onRollback(String) rollback policy}: {@code error} (the default) makes
+         * {@link #build()} throw {@link InvalidArgumentException} naming {@code id}, the time and
+         * the clock's reading; {@code wait:MS} waits on the first call if the time is at most that
+         * far off (and throws that otherwise); {@code continue} mints from that tick at once,
+         * ahead of the clock. {@link InvalidArgumentException} too for an {@code id} this layout's
+         * IDs never pass; {@link InvalidIdException} for a negative {@code id} of a signed layout.
+         *
+         * <pre>{@code
+         * Snowflake gen = Snowflake.builder("time:41@1ms,worker:10,sequence:12,epoch=2024-01-01T00:00:00Z")
+         *         .node("worker", 1)
+         *         .startAbove(1541815603606036480L)   // the largest twitter ID in the table
+         *         .onRollback("continue")             // mint ahead of the clock until it catches up
+         *         .build();
+         * }</pre>
+         */
+        public Builder startAbove(long id) {
+            this.startAboveBits = id;
+            this.startAboveText = null;
+            return this;
+        }
+
+        /**
+         * {@link #startAbove(long)} of an ID as a number, up to 2^64-1 whatever the layout:
+         * {@link InvalidIdException} from {@link #build()} for a negative one or one above 2^64-1.
+         */
+        public Builder startAbove(BigInteger id) {
+            this.startAboveText = Objects.requireNonNull(id, "id").toString();
+            this.startAboveBits = null;
             return this;
         }
 
@@ -506,8 +550,8 @@ public final class Snowflake implements AutoCloseable {
          * Build. Errors: {@link InvalidLayoutException}, {@link MissingFieldException},
          * {@link UnknownFieldException}, {@link ValueOutOfRangeException},
          * {@link InvalidArgumentException} (a policy, a lease option, node values mixed with a
-         * lease), {@link EpochInFutureException}, {@link LayoutExhaustedException},
-         * {@link InvalidIdException} (the ID to resume after), {@link NoFreeLeaseException},
+         * lease, a start-above ID the clock or the layout does not reach), {@link EpochInFutureException}, {@link LayoutExhaustedException},
+         * {@link InvalidIdException} (the ID to resume after or start above), {@link NoFreeLeaseException},
          * {@link StoreUnavailableException} (the lease store).
          */
         public Snowflake build() {
@@ -526,8 +570,12 @@ public final class Snowflake implements AutoCloseable {
             try {
                 io.idmint.ffi.LeaseSpec lease = leaseUrl == null
                         ? null : new io.idmint.ffi.LeaseSpec(leaseUrl, leaseRange, leaseTtlMs, leaseFreezeMs, leaseHolder);
+                // A long is read as the layout reads IDs: its 64 bits when unsigned, else signed
+                // (so a negative one reaches the core, which refuses it as no ID).
+                String above = startAboveBits == null ? startAboveText
+                        : l.isUnsigned() ? Long.toUnsignedString(startAboveBits) : Long.toString(startAboveBits);
                 return new io.idmint.ffi.Snowflake(l.inner, Layout.nodeValues(nodes), randomNodes,
-                        onExhausted, onRollback, clock == null ? null : clock.inner, resumeAfter, lease,
+                        onExhausted, onRollback, clock == null ? null : clock.inner, resumeAfter, above, lease,
                         highWaterMark == null ? null : highWaterMark.toString(), unsigned);
             } catch (FfiException e) {
                 throw NativeLibrary.rethrow(e);

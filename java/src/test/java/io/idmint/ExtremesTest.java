@@ -58,6 +58,7 @@ class ExtremesTest {
         Map.entry(SegmentClient.Builder.class, () -> SegmentClient.builder("memory:")),
         Map.entry(SegmentTag.class, () -> SegmentClient.connect("memory:").tag("extremes")),
         Map.entry(TagSpec.class, () -> TagSpec.of("extremes")),
+        Map.entry(TypeIdGenerator.class, () -> new TypeIdGenerator("extremes")),
         Map.entry(LongRange.class, () -> SegmentClient.connect("memory:").tag("extremes").nextIds(3)));
 
     /** A typical value of a parameter type, for the parameters not under test. */

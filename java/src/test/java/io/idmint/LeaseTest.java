@@ -83,7 +83,7 @@ class LeaseTest {
     }
 
     private static void dropGenerated(String url) throws Exception {
-        new io.idmint.ffi.Snowflake(Layout.of("twitter").inner, java.util.List.of(), false, null, null, null, null,
+        new io.idmint.ffi.Snowflake(Layout.of("twitter").inner, java.util.List.of(), false, null, null, null, null, null,
                 new io.idmint.ffi.LeaseSpec(url, new io.idmint.ffi.LeaseRange(6, 6), null, null, null), null, false);
     }
 
