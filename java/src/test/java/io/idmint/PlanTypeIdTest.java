@@ -113,8 +113,11 @@ class PlanTypeIdTest {
         assertEquals("time:41@1ms,worker:10,sequence:12,epoch=1288834974657", twitter.get(0).spec());
         assertEquals(4_000_000L, Idmint.parseRate("4M"));
         assertEquals(25_600L, Idmint.parseRate("25.6k/s"));
-        // No start: the Unix epoch; no width: 63 bits.
-        assertEquals(Idmint.plan(2, 1, 1, Instant.EPOCH, "bigint"), Idmint.plan(2, 1, 1));
+        // No width: 63 bits (no start: today, planStartsTodayByDefault).
+        for (PlannedLayout p : Idmint.plan(2, 1, 1, Instant.EPOCH, null)) {
+            assertEquals(63, p.timeBits() + p.nodeBits() + p.sequenceBits(), p.spec());
+        }
+        assertEquals(Idmint.plan(2, 1, 1, Instant.EPOCH, "bigint"), Idmint.plan(2, 1, 1, Instant.EPOCH, null));
 
         InvalidArgumentException width = assertThrows(InvalidArgumentException.class,
                 () -> Idmint.plan(1, 1, 1, null, "53"));
@@ -132,6 +135,18 @@ class PlanTypeIdTest {
         InvalidArgumentException before = assertThrows(InvalidArgumentException.class,
                 () -> Idmint.plan(1, 1, 1, Instant.parse("1969-12-31T23:59:59Z"), null));
         assertTrue(before.getMessage().contains("start"), before.getMessage());
+    }
+
+    @Test
+    void planStartsTodayByDefault() {
+        // today, 00:00 UTC (read before and after, in case the call crosses midnight)
+        long day = 86_400_000L;
+        long before = System.currentTimeMillis() / day * day;
+        String spec = Idmint.plan(1, 1, 1).get(0).spec();
+        long after = System.currentTimeMillis() / day * day;
+        long epoch = Long.parseLong(spec.substring(spec.lastIndexOf("epoch=") + 6));
+        assertTrue(epoch == before || epoch == after, spec);
+        assertTrue(spec.contains(",worker:1,"), spec); // one node still gets a node field
     }
 
     @Test
