@@ -248,7 +248,11 @@ export declare class SegmentClient {
   createTag(tag: string, options?: { start?: Whole; step?: Whole; description?: string }): Promise<boolean>;
   /** Every loaded tag's counters, sorted by tag. */
   metrics(): TagMetrics[];
-  /** Stop the background refills; IDs in memory are dropped; later calls throw ClosedError. */
+  /**
+   * Stop the background refills; IDs in memory are dropped; later calls throw ClosedError.
+   * Resolves once the unused tails went back to the store and a store the client opened is
+   * closed (its SQLite file can then be deleted, also on Windows).
+   */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
   /** The store, as kind and address (no credentials). */

@@ -237,11 +237,13 @@ function segmentApi(native, idmint, { urls, connectOptions = [] }) {
 
     /**
      * Stop the background refills and drop every ID held in memory (never handed out); later
-     * calls throw ClosedError. A Promise, for `await using`.
+     * calls throw ClosedError. A Promise, for `await using`: it resolves once the unused tails
+     * went back to the store and the store the client opened is closed (a SQLite file can then
+     * be deleted, which Windows refuses while it is open).
      */
     async close() {
-      this.#n.close();
       for (const t of this.#tags.values()) t[CLOSE]();
+      await this.#n.close();
     }
 
     [asyncDispose]() {

@@ -125,6 +125,35 @@ describe('SegmentClient over memory:', () => {
   });
 });
 
+// close() resolves once the SQLite file the client opened is closed: Windows refuses to delete an
+// open file (a temp folder, an app's data). Linux does not, so this reads the open files instead.
+test('await close() closes the SQLite file the client opened', { skip: fs.existsSync('/proc/self/fd') ? false : 'reads /proc/self/fd (Linux)' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-close-'));
+  const db = path.join(dir, 'ids.db');
+  const openOn = () => fs.readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(db) ? [target] : [];
+    } catch {
+      return []; // closed since listed
+    }
+  });
+  try {
+    const client = await SegmentClient.connect(`sqlite:${db}`);
+    const tag = await client.tag('orders');
+    assert.equal(await tag.nextIdAsync(), 1n);
+    assert.ok(openOn().length > 0, 'the check sees the file while it is open');
+    await client.close();
+    assert.deepEqual(openOn(), [], 'still open after close()');
+    assertKind(thrown(() => tag.nextId()), 'closed', 'after close');
+    const again = await SegmentClient.connect(`sqlite:${db}`);
+    assert.equal(await (await again.tag('orders')).nextIdAsync(), 2n, 'the tail went back before the store closed');
+    await again.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe('4 processes x 2 worker threads x 250,000 IDs from one tag: no duplicates', () => {
   const worker = new URL('./segment-worker.mjs', import.meta.url).pathname;
   for (const { name, url } of stores()) {

@@ -283,12 +283,18 @@ impl NativeSegmentClient {
         self.inner.metrics().into_iter().map(metrics_info).collect()
     }
 
-    /// Stop the background refills and start giving the unused tails of the buffered ranges
-    /// back to the store (in the background, where nobody allocated after them); later calls
-    /// fail with `closed` (never blocks).
+    /// A Promise that stops the background refills, gives the unused tails of the buffered
+    /// ranges back to the store (where nobody allocated after them) and closes the store the
+    /// client opened (so a SQLite file can be deleted once it resolves, as Windows requires);
+    /// later calls fail with `closed` at once. Never blocks the event loop; the core bounds
+    /// each step by `opTimeout`.
     #[napi(catch_unwind)]
-    pub fn close(&self) {
-        self.inner.close();
+    pub fn close(&self, env: &Env) -> Result<RawValue> {
+        let client = self.inner.clone();
+        promise(env, async move {
+            client.close_async().await;
+            Ok(())
+        })
     }
 
     /// The store, as kind and address (no credentials).

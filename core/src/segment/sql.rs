@@ -504,6 +504,13 @@ impl SegmentStore for SqlStore {
         self.table.describe().to_string()
     }
 
+    fn close(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.table.close().await;
+            Ok(())
+        })
+    }
+
     fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             // A mapped table gets a row, never a change of its shape: that is how both legacy

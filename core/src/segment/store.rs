@@ -265,6 +265,24 @@ pub trait SegmentStore: Send + Sync + 'static {
     fn max_count(&self) -> u64 {
         super::tag::MAX_STEP
     }
+
+    /// Lets go of what the store holds open: a SQL store closes its pool's connections, and
+    /// with them a SQLite file, which Windows will not let anyone delete, move or replace while
+    /// a process has it open. A client calls it when it closes, on a store it opened from a URL
+    /// (one given to the builder may serve others and stays open). Later calls on the store
+    /// fail. The default, for a store whose resources go when it is dropped, does nothing.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::{MemoryStore, SegmentStore};
+    /// let store = MemoryStore::new();
+    /// store.close().await?;
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    fn close(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -292,6 +292,12 @@ impl SqlTable {
         &self.describe
     }
 
+    /// Closes the pool: waits for connections in use to come back, then closes every one (a
+    /// SQLite file is then no longer open in this process); later acquires fail.
+    pub(crate) async fn close(&self) {
+        self.pool.close().await;
+    }
+
     /// A driver error as [`Error::StoreUnavailable`], saying what was being done.
     pub(crate) fn err(&self, what: &str, e: impl std::fmt::Display) -> Error {
         Error::StoreUnavailable {

@@ -257,6 +257,7 @@ impl SegmentClientBuilder {
     fn finish(
         self,
         store: Arc<dyn SegmentStore>,
+        owns_store: bool,
         handle: Handle,
         rt: Option<Runtime>,
     ) -> SegmentClient {
@@ -269,11 +270,13 @@ impl SegmentClientBuilder {
             tags: RwLock::new(HashMap::new()),
             alive: AtomicU64::new(born),
             born,
+            owns_store,
         });
         SegmentClient {
             life: Arc::new(Life {
                 shared,
                 runtime: Mutex::new(rt),
+                closing: Mutex::new(None),
             }),
         }
     }
@@ -289,6 +292,7 @@ impl SegmentClientBuilder {
     pub fn connect_blocking(mut self) -> Result<SegmentClient> {
         self.check()?;
         let rt = background_runtime("idmint-segment")?;
+        let owns_store = self.store.is_none();
         let store = match self.store.take() {
             Some(store) => store,
             None => {
@@ -312,7 +316,7 @@ impl SegmentClientBuilder {
             }
         };
         let handle = rt.handle().clone();
-        Ok(self.finish(store, handle, Some(rt)))
+        Ok(self.finish(store, owns_store, handle, Some(rt)))
     }
 
     /// Builds a client on the caller's tokio runtime (multi-threaded, time and I/O enabled),
@@ -327,6 +331,7 @@ impl SegmentClientBuilder {
     /// ```
     pub async fn connect(mut self) -> Result<SegmentClient> {
         self.check()?;
+        let owns_store = self.store.is_none();
         let store = match self.store.take() {
             Some(store) => store,
             None => {
@@ -334,6 +339,6 @@ impl SegmentClientBuilder {
                 open_store_timeout(&url, &self.store_opts, self.opts.op_timeout).await?
             }
         };
-        Ok(self.finish(store, Handle::current(), None))
+        Ok(self.finish(store, owns_store, Handle::current(), None))
     }
 }

@@ -416,9 +416,10 @@ impl SegmentClient {
     }
 
     /// Stops the background refills, gives the unused tails of the buffered ranges back to
-    /// the store, and releases the client's runtime and store connections (for every clone and
-    /// tag handle); every later call fails with [`Error::Closed`]. Dropping the last clone and
-    /// handle does the same.
+    /// the store, and releases the client's runtime and, for a store it opened from a URL, the
+    /// store's connections (a SQLite file is closed on return; a store given to the builder
+    /// may serve others and stays open), for every clone and tag handle; every later call
+    /// fails with [`Error::Closed`]. Dropping the last clone and handle does the same.
     ///
     /// The give-back ([`SegmentStore::give_back`](crate::segment::SegmentStore::give_back)),
     /// per loaded tag: the next range whole and the rest of the current one, each only if
@@ -447,9 +448,11 @@ impl SegmentClient {
         self.life.close();
     }
 
-    /// [`close`](SegmentClient::close) for async callers: waits for the give-back (at most
-    /// `op_timeout`) on the caller's runtime, and returns how many IDs went back to the store
-    /// (0 when the client was closed already).
+    /// [`close`](SegmentClient::close) for async callers: waits for the give-back and the
+    /// close of a store the client opened (each at most `op_timeout`) on the caller's runtime,
+    /// also when a plain `close` of an async client started them (a binding calls `close` at
+    /// once, so the client refuses from then on, and awaits this), and returns how many IDs
+    /// went back to the store (0 when an earlier `close_async` took them).
     ///
     /// ```
     /// # let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();

@@ -72,6 +72,9 @@ pub(super) struct Shared {
     /// The fork generation the client was made in: in a forked child it differs, and the
     /// client refuses (its buffered ranges are the parent's too).
     pub(super) born: u64,
+    /// Whether the client opened the store (from a URL), so closing the client closes it: a
+    /// store given to the builder may serve others.
+    pub(super) owns_store: bool,
 }
 
 /// `Shared::alive` of a closed client: no fork generation reaches it (one per fork).
@@ -81,17 +84,22 @@ pub(super) const CLOSED: u64 = u64::MAX;
 pub(super) struct Life {
     pub(super) shared: Arc<Shared>,
     pub(super) runtime: Mutex<Option<Runtime>>,
+    /// An async client's give-back and store close, started by the first `close`:
+    /// [`close_async`](Life::close_async) waits for it (a plain `close` cannot).
+    pub(super) closing: Mutex<Option<tokio::task::JoinHandle<u64>>>,
 }
 
 impl Life {
     /// Stops background refills, gives the unused tails of the buffered ranges back to the
-    /// store ([`Shared::give_back_all`]) and lets go of the runtime; later calls get `closed`.
+    /// store ([`Shared::give_back_all`]), closes a store the client opened
+    /// ([`Shared::close_store`]) and lets go of the runtime; later calls get `closed`.
     ///
     /// A blocking client waits for the give-back on its own runtime, for at most
     /// `op_timeout` (plus a second): a store that is down costs that wait once, and the tails
     /// stay gaps. An async client (the caller's runtime) cannot wait here, in a plain function
     /// that may run on that runtime's only thread: it starts the give-back on the runtime and
-    /// returns; [`SegmentClient::close_async`](super::SegmentClient::close_async) waits for it.
+    /// returns (the client refuses from here on); [`close_async`](Life::close_async) waits
+    /// for it.
     pub(super) fn close(&self) {
         let first = self.shared.alive.swap(CLOSED, Ordering::SeqCst) != CLOSED;
         let rt = lock(&self.runtime).take();
@@ -104,17 +112,23 @@ impl Life {
         }
         if first {
             let shared = Arc::clone(&self.shared);
-            let give_back = async move { shared.give_back_bounded().await };
+            let give_back = async move {
+                let given = shared.give_back_bounded().await;
+                shared.close_store().await;
+                given
+            };
             match &rt {
                 Some(rt) => {
                     let (tx, rx) = std::sync::mpsc::sync_channel(1);
                     rt.spawn(async move {
                         let _ = tx.send(give_back.await);
                     });
-                    let _ = rx.recv_timeout(self.shared.opts.op_timeout + Duration::from_secs(1));
+                    // The give-back and the store's close, each bounded by op_timeout.
+                    let _ =
+                        rx.recv_timeout(self.shared.opts.op_timeout * 2 + Duration::from_secs(1));
                 }
                 None => {
-                    self.shared.handle.spawn(give_back);
+                    *lock(&self.closing) = Some(self.shared.handle.spawn(give_back));
                 }
             }
         }
@@ -124,14 +138,27 @@ impl Life {
         }
     }
 
-    /// [`close`](Life::close) for async callers: waits for the give-back (bounded) on the
-    /// caller's runtime.
+    /// [`close`](Life::close) for async callers: waits for the give-back and the store's
+    /// close (each bounded by `op_timeout`), also when a plain `close` of an async client
+    /// started them; the IDs given back.
     pub(super) async fn close_async(&self) -> u64 {
+        if lock(&self.runtime).is_none() {
+            // An async client (or one closed already): `close` starts the work on the
+            // caller's runtime, or an earlier `close` did; wait for it here.
+            self.close();
+            let task = lock(&self.closing).take();
+            return match task {
+                Some(task) => task.await.unwrap_or(0),
+                None => 0,
+            };
+        }
+        // A blocking client: the work runs here, on the caller's runtime, not its own.
         let mut given = 0;
         if !crate::fork::since(self.shared.born)
             && self.shared.alive.swap(CLOSED, Ordering::SeqCst) != CLOSED
         {
             given = self.shared.give_back_bounded().await;
+            self.shared.close_store().await;
         }
         self.close();
         given
@@ -321,6 +348,16 @@ impl Shared {
         tokio::time::timeout(self.opts.op_timeout, self.give_back_all())
             .await
             .unwrap_or(0)
+    }
+
+    /// After the give-back: closes the store if the client opened it, so its connections (and
+    /// a SQLite file) are not left open until the last handle is dropped. Bounded by
+    /// `op_timeout`: a refill still holding a connection past it keeps the store open until
+    /// the client is dropped.
+    pub(super) async fn close_store(&self) {
+        if self.owns_store {
+            let _ = tokio::time::timeout(self.opts.op_timeout, self.store.close()).await;
+        }
     }
 
     /// Gives the unused tails of every loaded tag's buffered ranges back to the store, after
