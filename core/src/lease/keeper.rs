@@ -274,6 +274,8 @@ struct LeaseKeeper {
     /// How the lease was taken: a forked child takes its own the same way.
     options: LeaseOptions,
     store: Arc<dyn LeaseStore>,
+    /// Whether `store` was opened here from a URL (closed on release) or given (the caller's).
+    owned: bool,
     describe: String,
     shared: Arc<Shared>,
     runtime: Mutex<Option<Runtime>>,
@@ -346,24 +348,32 @@ impl Keeper for LeaseKeeper {
         else {
             return;
         };
-        if let Some(fence) = last_ms {
-            let (value, token) = self.held();
-            let store = self.store.clone();
-            let renewer = self
-                .shared
-                .renewer
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
-            let _ = run(rt.handle(), self.op_timeout, async move {
-                // A renewal in flight would find the value released and lease it again.
-                if let Some(task) = renewer {
-                    task.abort();
-                    let _ = task.await;
-                }
-                store.release(value, &token, fence).await
-            });
-        }
+        let (value, token) = self.held();
+        let store = self.store.clone();
+        let owned = self.owned;
+        let renewer = self
+            .shared
+            .renewer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        let _ = run(rt.handle(), self.op_timeout, async move {
+            // A renewal in flight would find the value released and lease it again.
+            if let Some(task) = renewer {
+                task.abort();
+                let _ = task.await;
+            }
+            if let Some(fence) = last_ms {
+                let _ = store.release(value, &token, fence).await;
+            }
+            // The store this generator opened closes now, not whenever the last reference
+            // goes: a SQLite file (and its -wal, which SQLite deletes on the last close) must
+            // be gone from this process once the generator is released.
+            if owned {
+                let _ = store.close().await;
+            }
+            Ok(())
+        });
         rt.shutdown_background();
     }
 
@@ -496,6 +506,7 @@ impl LeaseOptions {
         let keeper = LeaseKeeper {
             options: self.clone(),
             store: store.clone(),
+            owned: matches!(self.store, StoreRef::Url(_)),
             describe,
             shared: shared.clone(),
             runtime: Mutex::new(Some(rt)),

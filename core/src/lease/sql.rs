@@ -236,6 +236,13 @@ impl LeaseStore for SqlLeaseStore {
         })
     }
 
+    fn close(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            self.table.close().await;
+            Ok(())
+        })
+    }
+
     fn release<'a>(&'a self, value: u64, token: &'a str, fence_ms: u64) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let n = self

@@ -177,6 +177,24 @@ pub trait LeaseStore: Send + Sync + 'static {
 
     /// Every value the store has a record of, in order.
     fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>>;
+
+    /// Lets go of what the store holds open: a SQL store closes its pool's connections, and
+    /// with them a SQLite file (which Windows will not let anyone delete while it is open, and
+    /// whose `-wal` file SQLite removes when the last connection closes). A leased generator
+    /// calls it when it releases its value, on a store it opened from a URL (one given in
+    /// [`LeaseOptions::store`](super::LeaseOptions::store) may serve others and stays open).
+    /// Later calls on the store fail. The default does nothing.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::lease::{LeaseStore, MemoryLeaseStore};
+    /// MemoryLeaseStore::new().close().await?;
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    fn close(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 impl std::fmt::Debug for dyn LeaseStore {
