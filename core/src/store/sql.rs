@@ -44,7 +44,7 @@ impl Dialect {
                 };
                 Ok((Dialect::MySql, url))
             }
-            Engine::Memory | Engine::Redis | Engine::Http => Err(Error::InvalidArgument {
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http => Err(Error::InvalidArgument {
                 name: "store".into(),
                 value: describe_url(url),
                 expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),
