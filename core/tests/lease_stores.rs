@@ -389,6 +389,17 @@ fn mariadb_killed_during_renewals() {
     killed_during_renewals("mysql", &format!("{url}?table={}", unique("w")));
 }
 
+/// etcd (feature `etcd`): the member SIGKILLed and restarted with its data. etcd keeps its
+/// leases across the restart (the new leader gives each a full TTL again), so the generator
+/// may well renew the very lease it held.
+#[cfg(feature = "etcd")]
+#[test]
+fn etcd_killed_during_renewals() {
+    let _serial = one_at_a_time();
+    let Some(url) = server("etcd") else { return };
+    killed_during_renewals("etcd", &format!("{url}?prefix={}", unique("w")));
+}
+
 /// A leased generator mints while its store's server (`name` in tests/servers.sh) is killed
 /// and, a while later, restarted: it stops with `lease_lost` within a TTL of the kill, issues
 /// nothing from a TTL after the kill until the restart, mints again by itself afterwards, and

@@ -194,17 +194,23 @@ impl EtcdLeaseStore {
         let Some(held) = held else {
             return Ok(None);
         };
-        let record = Record::decode(held.value())
-            .ok_or_else(|| self.link.garbled(&self.held_key(value)))?;
+        let record =
+            Record::decode(held.value()).ok_or_else(|| self.link.garbled(&self.held_key(value)))?;
         Ok((record.token == token).then_some((held, record, fence)))
     }
 
     /// The comparison that the fence is still as read, and the write that raises it to
     /// `fence_ms` (none when it is already there).
-    fn raise_fence(&self, value: u64, read: Option<&KeyValue>, fence_ms: u64) -> (Compare, Option<TxnOp>) {
+    fn raise_fence(
+        &self,
+        value: u64,
+        read: Option<&KeyValue>,
+        fence_ms: u64,
+    ) -> (Compare, Option<TxnOp>) {
         let key = self.fence_key(value);
         let rev = read.map_or(0, KeyValue::mod_revision);
-        let put = (fence_of(read) < fence_ms).then(|| TxnOp::put(key.clone(), fence_ms.to_string(), None));
+        let put = (fence_of(read) < fence_ms)
+            .then(|| TxnOp::put(key.clone(), fence_ms.to_string(), None));
         (Compare::mod_revision(key, CompareOp::Equal, rev), put)
     }
 
@@ -414,7 +420,11 @@ impl LeaseStore for EtcdLeaseStore {
         Box::pin(async move {
             const WHAT: &str = "listing";
             let mut found: BTreeMap<u64, LeaseInfo> = BTreeMap::new();
-            for kv in self.link.scan(&format!("{}/fence/", self.base), WHAT).await? {
+            for kv in self
+                .link
+                .scan(&format!("{}/fence/", self.base), WHAT)
+                .await?
+            {
                 if let Some(value) = self.value_of(kv.key(), "fence") {
                     found.insert(
                         value,
@@ -428,18 +438,33 @@ impl LeaseStore for EtcdLeaseStore {
                     );
                 }
             }
-            for kv in self.link.scan(&format!("{}/held/", self.base), WHAT).await? {
+            for kv in self
+                .link
+                .scan(&format!("{}/held/", self.base), WHAT)
+                .await?
+            {
                 let Some(value) = self.value_of(kv.key(), "held") else {
                     continue;
                 };
                 let record = Record::decode(kv.value())
                     .ok_or_else(|| self.link.garbled(&self.held_key(value)))?;
-                let ttl = self
+                // The seconds left, and the lease's length as etcd granted it (its minimum
+                // lease may have lengthened what was asked).
+                let (ttl, granted) = match self
                     .link
                     .client()
                     .lease_time_to_live(kv.lease(), None)
                     .await
-                    .map_err(|e| self.link.err(WHAT, e))?;
+                {
+                    Ok(ttl) => (ttl.ttl(), ttl.granted_ttl()),
+                    // Revoked since the scan (etcd answers NotFound): the key is gone with it.
+                    Err(etcd_client::Error::GRpcStatus(s))
+                        if s.message().contains("lease not found") =>
+                    {
+                        (-1, 0)
+                    }
+                    Err(e) => return Err(self.link.err(WHAT, e)),
+                };
                 let info = found.entry(value).or_insert(LeaseInfo {
                     value,
                     holder: String::new(),
@@ -448,14 +473,14 @@ impl LeaseStore for EtcdLeaseStore {
                     last_time_ms: 0,
                 });
                 // Run out, the key about to go with it: free, as a Redis field past its time.
-                if ttl.ttl() <= 0 {
+                if ttl <= 0 {
                     continue;
                 }
                 // etcd says whole seconds left (rounded down); the record's renewal time says
                 // where in that second the lease ends.
-                let secs_ms = ttl.ttl() * 1000;
+                let secs_ms = ttl * 1000;
                 let by_record = (record.renewed_ms as i64)
-                    .saturating_add(ttl.granted_ttl().saturating_mul(1000))
+                    .saturating_add(granted.saturating_mul(1000))
                     .saturating_sub(wall_ms() as i64);
                 let free_in = by_record.clamp(secs_ms, secs_ms + 999);
                 info.holder = record.holder;

@@ -194,9 +194,12 @@ impl SegmentStore for EtcdStore {
             validate_tag(tag)?;
             let limit = check_count(count)?;
             for _ in 0..TRIES {
-                let (kv, mut row) = self.read(tag, WHAT).await?.ok_or_else(|| Error::UnknownTag {
-                    tag: tag.to_string(),
-                })?;
+                let (kv, mut row) =
+                    self.read(tag, WHAT)
+                        .await?
+                        .ok_or_else(|| Error::UnknownTag {
+                            tag: tag.to_string(),
+                        })?;
                 if row.max_id > limit {
                     return Err(exhausted(tag, row.max_id, count));
                 }
@@ -254,9 +257,12 @@ impl SegmentStore for EtcdStore {
             const WHAT: &str = "updating a tag";
             validate_tag(tag)?;
             for _ in 0..TRIES {
-                let (kv, mut row) = self.read(tag, WHAT).await?.ok_or_else(|| Error::UnknownTag {
-                    tag: tag.to_string(),
-                })?;
+                let (kv, mut row) =
+                    self.read(tag, WHAT)
+                        .await?
+                        .ok_or_else(|| Error::UnknownTag {
+                            tag: tag.to_string(),
+                        })?;
                 if let Some(step) = update.step_value() {
                     row.step = step;
                 }

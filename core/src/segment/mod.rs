@@ -62,12 +62,12 @@ pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagM
 pub(crate) use counters::plan_daily_counter;
 #[cfg(feature = "redis")]
 pub use counters::RedisDailyCounter;
-#[cfg(feature = "etcd")]
-pub use etcd::EtcdStore;
 pub use counters::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
+#[cfg(feature = "etcd")]
+pub use etcd::EtcdStore;
 #[cfg(feature = "http")]
 pub use http::HttpStore;
 #[cfg(feature = "fuzzing")]

@@ -77,10 +77,12 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
 pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
     let (opts, url) = opts.clone().apply_url(url)?;
     let engine = Engine::of(&url, "store")?;
-    if opts.mapping.is_some() && matches!(
-        engine,
-        Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http
-    ) {
+    if opts.mapping.is_some()
+        && matches!(
+            engine,
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http
+        )
+    {
         return Err(Error::InvalidArgument {
             name: "schema".into(),
             value: describe_url(&url),

@@ -69,9 +69,9 @@ impl EtcdTarget {
         };
         let mut endpoints = Vec::new();
         for host in hosts.split(',') {
-            let ok = host.rsplit_once(':').is_some_and(|(h, p)| {
-                !h.is_empty() && p.parse::<u16>().is_ok_and(|p| p > 0)
-            });
+            let ok = host
+                .rsplit_once(':')
+                .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok_and(|p| p > 0));
             if !ok || host.contains(['#', ' ']) {
                 return Err(Error::InvalidArgument {
                     name: "store".into(),
@@ -101,13 +101,13 @@ impl EtcdTarget {
                 "ca" => &mut target.ca,
                 "cert" => &mut target.cert,
                 "key" => &mut target.key,
-                _ => {
-                    return Err(Error::InvalidArgument {
-                        name: "store".into(),
-                        value: format!("{shown} with parameter `{}`", crate::error::escaped(k)),
-                        expected: "an etcd store takes prefix= and, with etcds://, ca=, cert= and key= only".into(),
-                    })
-                }
+                _ => return Err(Error::InvalidArgument {
+                    name: "store".into(),
+                    value: format!("{shown} with parameter `{}`", crate::error::escaped(k)),
+                    expected:
+                        "an etcd store takes prefix= and, with etcds://, ca=, cert= and key= only"
+                            .into(),
+                }),
             };
             if !tls {
                 return Err(bad("an etcds:// URL: ca=, cert= and key= are TLS options"));
@@ -176,7 +176,7 @@ impl EtcdLink {
             tls = match read(&target.ca)? {
                 Some(ca) => tls.ca_certificate(Certificate::from_pem(ca)),
                 // The system's roots, as rediss:// and https:// stores use without ca=.
-                None => tls.with_native_roots(),
+                None => tls.with_enabled_roots(),
             };
             if let (Some(cert), Some(key)) = (read(&target.cert)?, read(&target.key)?) {
                 tls = tls.identity(Identity::from_pem(cert, key));
@@ -275,8 +275,8 @@ mod tests {
         assert_eq!(t.endpoints, ["http://a:2379", "http://b:2380"]);
         assert_eq!(t.root, "/app/ids");
         assert!(!t.tls && t.user.is_none());
-        let t = EtcdTarget::parse("etcds://u:p@[::1]:2379?ca=/c.pem&cert=/x.pem&key=/x.key")
-            .unwrap();
+        let t =
+            EtcdTarget::parse("etcds://u:p@[::1]:2379?ca=/c.pem&cert=/x.pem&key=/x.key").unwrap();
         assert_eq!(t.endpoints, ["https://[::1]:2379"]);
         assert_eq!(t.user, Some(("u".into(), "p".into())));
         assert_eq!(t.ca.as_deref(), Some("/c.pem"));
