@@ -93,6 +93,18 @@ impl EtcdStore {
     /// assert_eq!(store.tag_key("t"), "/app:ids/tag/t");
     /// # Ok(()) }
     /// ```
+    ///
+    /// A URL it cannot use is refused before any connection, without its password:
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::segment::EtcdStore;
+    /// let err = EtcdStore::connect("etcd://me:s3cret@db", &Default::default()).await.unwrap_err();
+    /// assert_eq!(err.kind(), "invalid_argument");
+    /// assert!(!err.to_string().contains("s3cret"), "{err}");
+    /// # });
+    /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<EtcdStore> {
         let link = EtcdLink::connect(url).await?;
         let base = link.base(opts.redis_prefix_or(DEFAULT_PREFIX));
