@@ -167,7 +167,11 @@ impl EtcdLink {
             .with_timeout(REQUEST_TIMEOUT)
             // A member that stops answering is noticed within seconds, not at the OS's TCP
             // timeout, and the channel moves to another one.
-            .with_keep_alive(Duration::from_secs(5), Duration::from_secs(2));
+            .with_keep_alive(Duration::from_secs(5), Duration::from_secs(2))
+            // A member cut off from its cluster's leader refuses at once rather than hold a
+            // keep-alive or a transaction until the timeout: the caller tries again (and the
+            // channel another member) while the lease can still be saved.
+            .with_require_leader(true);
         if let Some((user, password)) = &target.user {
             opts = opts.with_user(user.clone(), password.clone());
         }
