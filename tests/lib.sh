@@ -14,7 +14,12 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 command -v redis-server >/dev/null || need+=(redis-server)
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
-                ;;
+                command -v etcd >/dev/null || need+=(etcd-server)
+                ;;&
+            rust | segment | python | node | jvm | packages | server)
+                # idmint-core's `etcd` feature compiles etcd's protos with protoc.
+                command -v protoc >/dev/null || need+=(protobuf-compiler)
+                ;;&
             web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;&
             packages)
                 # The foreign systems the packages' smoke tests run in (tests/rootfs.sh).

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Test servers for the segment stores: Redis, PostgreSQL and MariaDB on loopback, on free
+# Test servers for the segment stores: Redis, PostgreSQL, MariaDB and etcd on loopback, on free
 # non-default ports, with data in a temporary directory, started and stopped by PID.
 #
 #   tests/servers.sh install                 apt-install what is missing (idempotent)
-#   tests/servers.sh start [redis|postgres|mysql ...]   start (all by default), print env lines
+#   tests/servers.sh start [redis|postgres|mysql|etcd ...]   start (all by default), print env lines
 #                    redis2, redis3: extra Redis servers (never started by default), for the
 #                    tests of Redis-minted snowflakes over several servers
 #                    redis-tls: a TLS-only Redis asking for a client certificate (default on).
@@ -12,6 +12,8 @@
 #                    (rs-s1..rs-s3), master name `idmint`. Neither is started by default; both
 #                    fail over in about 1-2 s, and a node started again (`start rc2`) rejoins
 #                    as a replica. Every node: AOF on, loopback, its own port and directory
+#                    etcd: one member (Debian's etcd-server); etcd-tls: a TLS-only member
+#                    asking for a client certificate (both default on)
 #                    PostgreSQL and MariaDB also take TLS on their one port, with a TLS-only
 #                    user each; the certificates are made here ($DIR/tls, tls_files below)
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
@@ -88,6 +90,7 @@ install() {
     command -v redis-server >/dev/null || need+=(redis-server)
     [ -n "$PGBIN" ] && [ -x "$PGBIN/postgres" ] || need+=(postgresql)
     command -v mariadbd >/dev/null || need+=(mariadb-server)
+    command -v etcd >/dev/null || need+=(etcd-server)
     if [ ${#need[@]} -gt 0 ]; then
         log "installing ${need[*]}"
         export DEBIAN_FRONTEND=noninteractive
@@ -235,6 +238,52 @@ start_redis_tls() {
     wait_for 5 test -s "$DIR/redis-tls.pid"
 }
 
+# One etcd member: its own client and peer ports, data in $DIR/NAME (etcd wants it 0700).
+# Started in the background and kept by PID; the command line is kept like a Redis node's, so
+# `start NAME` after a kill brings back the same member with its data.
+etcd_member() {
+    local name=$1 scheme=$2 port peer
+    shift 2
+    port=$(port_of "$name")
+    peer=$(port_of "$name-peer")
+    mkdir -p -m 700 "$DIR/$name"
+    printf '%q ' etcd --name "$name" --data-dir "$DIR/$name" \
+        --listen-client-urls "$scheme://127.0.0.1:$port" \
+        --advertise-client-urls "$scheme://127.0.0.1:$port" \
+        --listen-peer-urls "http://127.0.0.1:$peer" \
+        --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+        --initial-cluster "$name=http://127.0.0.1:$peer" \
+        --initial-cluster-state new --log-outputs stderr "$@" >"$DIR/$name.cmd"
+}
+
+restart_etcd() {
+    local name=$1 t="$DIR/tls" health
+    # `exec` so the PID kept is etcd's own, not a subshell's.
+    bash -c "exec $(cat "$DIR/$name.cmd")" >>"$DIR/$name.log" 2>&1 &
+    echo $! >"$DIR/$name.pid"
+    if [ "$name" = etcd-tls ]; then
+        health=(curl -sf --cacert "$t/ca.pem" --cert "$t/client.pem" --key "$t/client.key"
+            "https://localhost:$(port_of "$name")/health")
+    else
+        health=(curl -sf "http://127.0.0.1:$(port_of "$name")/health")
+    fi
+    wait_for 60 "${health[@]}" || { log "$name did not start"; tail -20 "$DIR/$name.log" >&2; return 1; }
+}
+
+start_etcd() {
+    etcd_member etcd http
+    restart_etcd etcd
+}
+
+# TLS only, with a client certificate signed by the test CA (tls_files), like redis-tls.
+start_etcd_tls() {
+    local t="$DIR/tls"
+    tls_files
+    etcd_member etcd-tls https --cert-file "$t/server.pem" --key-file "$t/server.key" \
+        --trusted-ca-file "$t/ca.pem" --client-cert-auth
+    restart_etcd etcd-tls
+}
+
 start_postgres() {
     local port
     port=$(port_of postgres)
@@ -338,6 +387,10 @@ env_lines() {
         echo "export IDMINT_TEST_POSTGRES_TLS_URL=postgres://tlsonly:tlsonly-pw@localhost:$(cat "$DIR/postgres.port")/idmint"
     [ -s "$DIR/mysql.port" ] && alive mysql &&
         echo "export IDMINT_TEST_MYSQL_TLS_URL=mysql://idmint_tls:idmint-tls-pw@localhost:$(cat "$DIR/mysql.port")/idmint"
+    [ -s "$DIR/etcd.port" ] && alive etcd &&
+        echo "export IDMINT_TEST_ETCD_URL=etcd://127.0.0.1:$(cat "$DIR/etcd.port")"
+    [ -s "$DIR/etcd-tls.port" ] && alive etcd-tls &&
+        echo "export IDMINT_TEST_ETCD_TLS_URL=etcds://localhost:$(cat "$DIR/etcd-tls.port")"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
     local n hosts=()
     if [ -e "$DIR/redis-cluster.up" ]; then
@@ -356,7 +409,7 @@ env_lines() {
 cmd=${1:-}
 shift || true
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(redis redis-tls postgres mysql)
+[ ${#names[@]} -eq 0 ] && names=(redis redis-tls postgres mysql etcd etcd-tls)
 case "$cmd" in
     install) install ;;
     start)
@@ -366,7 +419,9 @@ case "$cmd" in
         for n in "${names[@]}"; do
             if alive "$n"; then continue; fi
             log "starting $n"
-            if [ -s "$DIR/$n.cmd" ]; then
+            if [ -s "$DIR/$n.cmd" ] && [[ $n == etcd* ]]; then
+                restart_etcd "$n"
+            elif [ -s "$DIR/$n.cmd" ]; then
                 restart_node "$n"
             elif [ "$n" = redis-cluster ] || [ "$n" = redis-sentinel ]; then
                 for m in "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}"; do port_of "$m" >/dev/null; done
@@ -381,9 +436,9 @@ case "$cmd" in
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
     stop)
-        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
         for n in "${names[@]}"; do stop_one "$n"; done
         ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
 esac

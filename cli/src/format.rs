@@ -60,8 +60,8 @@ pub struct FormatArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     start: u64,
 
-    /// A daily counter shared across runs and processes: sqlite:PATH, postgres://…, mysql://…
-    /// (a tag per day), redis://host:port (INCR on a key per day), or memory: (this run's own)
+    /// A daily counter shared across runs and processes: sqlite:PATH, postgres://…, mysql://…,
+    /// etcd://… (a tag per day), redis://host:port (INCR on a key per day), or memory: (this run's own)
     #[arg(long, value_name = "URL", default_value = "memory:")]
     counter: String,
 
@@ -69,7 +69,7 @@ pub struct FormatArgs {
     #[arg(long, value_name = "NAME", default_value = "orders")]
     name: String,
 
-    /// The store of --source segment: sqlite:PATH, postgres://…, mysql://…, redis://…
+    /// The store of --source segment: sqlite:PATH, postgres://…, mysql://…, redis://…, etcd://…
     #[arg(long, value_name = "URL", default_value = DEFAULT_STORE_URL)]
     store: String,
 

@@ -19,7 +19,8 @@ pub enum LeaseCommand {
 #[derive(Args, Debug)]
 pub struct ListArgs {
     /// The lease store: sqlite:PATH, postgres://…, mysql://… (?table=NAME, default
-    /// idmint_workers) or redis://host:port (?prefix=P, default idmint:lease). Required: leases
+    /// idmint_workers), redis://host:port or etcd://h1:2379,h2:2379[/root] (?prefix=P, default
+    /// idmint:lease). Required: leases
     /// only mean something in the store the generators share
     #[arg(long, value_name = "URL")]
     store: String,

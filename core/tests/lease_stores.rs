@@ -1,7 +1,8 @@
 //! Worker-ID leases on real stores, with real processes: 16 generators in 4 processes leasing
 //! from 8 values; a holder killed with SIGKILL; Redis and MariaDB killed under a leased
 //! generator. SQLite always runs (a temp file); the servers need
-//! `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL` (tests/servers.sh starts them) and, for the server
+//! `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL` (tests/servers.sh starts them; with the feature
+//! `etcd`, `IDMINT_TEST_ETCD_URL` too) and, for the server
 //! kills, `IDMINT_SERVERS_DIR`.
 #![cfg(all(
     feature = "sqlite",
@@ -56,6 +57,10 @@ fn lease_urls() -> Vec<(&'static str, String)> {
             let opt = if name == "redis" { "prefix" } else { "table" };
             urls.push((name, format!("{u}?{opt}={}", unique("w"))));
         }
+    }
+    #[cfg(feature = "etcd")]
+    if let Some(u) = server("etcd") {
+        urls.push(("etcd", format!("{u}?prefix={}", unique("w"))));
     }
     urls
 }
@@ -382,6 +387,17 @@ fn mariadb_killed_during_renewals() {
     let _serial = one_at_a_time();
     let Some(url) = server("mysql") else { return };
     killed_during_renewals("mysql", &format!("{url}?table={}", unique("w")));
+}
+
+/// etcd (feature `etcd`): the member SIGKILLed and restarted with its data. etcd keeps its
+/// leases across the restart (the new leader gives each a full TTL again), so the generator
+/// may well renew the very lease it held.
+#[cfg(feature = "etcd")]
+#[test]
+fn etcd_killed_during_renewals() {
+    let _serial = one_at_a_time();
+    let Some(url) = server("etcd") else { return };
+    killed_during_renewals("etcd", &format!("{url}?prefix={}", unique("w")));
 }
 
 /// A leased generator mints while its store's server (`name` in tests/servers.sh) is killed

@@ -1,6 +1,7 @@
 //! Every store against a real server: the store contract, and 4 processes × 2 threads drawing
 //! 250,000 IDs each from one tag, counted for duplicates. SQLite always runs (a temp file);
-//! the others need `IDMINT_TEST_{POSTGRES,MYSQL,REDIS}_URL` (tests/servers.sh starts them).
+//! the others need `IDMINT_TEST_{POSTGRES,MYSQL,REDIS}_URL` (tests/servers.sh starts them), and
+//! with the feature `etcd`, `IDMINT_TEST_ETCD_URL`.
 #![cfg(all(
     feature = "sqlite",
     feature = "postgres",
@@ -420,4 +421,12 @@ fn processes_redis() {
 #[test]
 fn processes_redis_sharded() {
     multi_process("redis-sharded");
+}
+
+/// etcd (feature `etcd`): every range a compare-and-swap on the tag key's mod revision, 8
+/// drawers racing for it.
+#[cfg(feature = "etcd")]
+#[test]
+fn processes_etcd() {
+    multi_process("etcd");
 }

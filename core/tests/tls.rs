@@ -233,3 +233,57 @@ fn redis_over_tls_for_every_redis_user() {
         "redis-pw",
     );
 }
+
+/// etcd over TLS (`etcds://`, the TLS-only member of tests/servers.sh, which asks for a client
+/// certificate): segments, leases and a daily counter work with the CA and client certificate;
+/// another CA, another host name, no client certificate and a plain client are refused.
+#[cfg(feature = "etcd")]
+#[test]
+fn etcd_over_tls() {
+    let (Some(base), Some(t)) = (server("etcd_tls"), tls_dir()) else {
+        return;
+    };
+    let tls = format!("ca={t}/ca.pem&cert={t}/client.pem&key={t}/client.key");
+    let ok = format!("{base}?{tls}");
+    draw(&format!("{ok}&prefix={}", unique("p"))).unwrap();
+    rt().block_on(async {
+        let leases = open_lease_store(&format!("{ok}&prefix={}", unique("l")))
+            .await
+            .unwrap();
+        let req =
+            LeaseRequest::new(0, 3, "tls-test", Duration::from_secs(5), Duration::ZERO).unwrap();
+        assert!(leases.acquire(&req).await.unwrap().is_some());
+    });
+    let counter = open_daily_counter(
+        &format!("{ok}&prefix={}", unique("c")),
+        &unique("c").replace('_', "-"),
+        &DailyCounterOptions::default(),
+    )
+    .unwrap();
+    let first = counter.next(20260101).unwrap();
+    assert!(counter.next(20260101).unwrap() > first);
+
+    let other = format!("{base}?ca={t}/other-ca.pem&cert={t}/client.pem&key={t}/client.key");
+    refused(&other, "localhost", BAD_CERT, "-");
+    refused(
+        &format!("{}?{tls}", wrong_host(&base)),
+        "127.0.0.1",
+        BAD_NAME,
+        "-",
+    );
+    // Without a client certificate the member ends the handshake; a plain client gets no reply
+    // it understands.
+    refused(
+        &format!("{base}?ca={t}/ca.pem"),
+        "localhost",
+        &["connecting", "certificate", "transport", "handshake"],
+        "-",
+    );
+    let plain = base.replacen("etcds://", "etcd://me:etcd-pw@", 1);
+    refused(
+        &plain,
+        "localhost",
+        &["connecting", "transport", "closed", "reset", "timed out"],
+        "etcd-pw",
+    );
+}

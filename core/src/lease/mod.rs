@@ -17,10 +17,11 @@
 //!   succeeds.
 //!
 //! Stores: [`MemoryLeaseStore`] (this process), and by URL ([`open_lease_store`]) SQLite,
-//! PostgreSQL, MySQL/MariaDB (table `idmint_workers`) and Redis (one hash under
-//! `idmint:lease`), behind the same cargo features as the segment stores. They reach their
+//! PostgreSQL, MySQL/MariaDB (table `idmint_workers`), Redis (one hash under
+//! `idmint:lease`) and etcd (a key per held value bound to an etcd lease, under
+//! `/idmint:lease`), behind the same cargo features as the segment stores. They reach their
 //! databases through the store layer the segment stores use too (`crate::store`: URLs,
-//! [`StoreOptions`], the SQL table, the Redis and HTTP links), whose table and prefix default
+//! [`StoreOptions`], the SQL table, the Redis, etcd and HTTP links), whose table and prefix default
 //! to the lease stores' own whichever way a store is opened; leases and segments never use
 //! each other.
 //!
@@ -43,6 +44,8 @@
 #[cfg(feature = "serde")]
 mod bodies;
 mod client;
+#[cfg(feature = "etcd")]
+mod etcd;
 #[cfg(feature = "http")]
 mod http;
 mod keeper;
@@ -56,6 +59,8 @@ mod store;
 mod values;
 
 pub use client::{check_token, ClientLease, ClientLeases, MAX_TOKEN_LEN, MIN_TOKEN_LEN};
+#[cfg(feature = "etcd")]
+pub use etcd::EtcdLeaseStore;
 #[cfg(feature = "http")]
 pub use http::HttpLeaseStore;
 pub use keeper::{LeaseOptions, DEFAULT_TTL};

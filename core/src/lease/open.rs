@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "etcd")]
+use super::etcd::EtcdLeaseStore;
 #[cfg(feature = "http")]
 use super::http::HttpLeaseStore;
 use super::memory::MemoryLeaseStore;
@@ -17,7 +19,9 @@ use crate::{Error, Result};
 
 /// Opens a lease store by URL: `memory:` (a fresh store for this process), `sqlite:PATH`,
 /// `postgres://…`, `mysql://…` (table `idmint_workers`, or `?table=…`, created if missing) or
-/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`), or an `idmint serve` at
+/// `redis://…` (keys under `idmint:lease`, or `?prefix=…`), `etcd://h1:2379,h2:2379[/root]` or
+/// `etcds://…?ca=…&cert=…&key=…` ([`EtcdLeaseStore`], feature `etcd`: keys under
+/// `{root}/idmint:lease`, or `?prefix=…`), or an `idmint serve` at
 /// `http(s)://host:port?token=…` ([`HttpLeaseStore`], feature `http`). The same URLs as the
 /// segment stores, and the same features.
 ///
@@ -41,6 +45,8 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         }
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "etcd")]
+        Engine::Etcd => Ok(Arc::new(EtcdLeaseStore::connect(&url, &opts).await?)),
         #[cfg(feature = "http")]
         Engine::Http => Ok(Arc::new(HttpLeaseStore::open(&url)?)),
         #[allow(unreachable_patterns)]

@@ -7,7 +7,8 @@
 //! (20% by default), so callers wait on the store only when both are empty.
 //!
 //! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; `SqlStore` for SQLite, PostgreSQL,
-//!   MySQL/MariaDB (features `sqlite`, `postgres`, `mysql`, with sqlx) and Redis (feature `redis`);
+//!   MySQL/MariaDB (features `sqlite`, `postgres`, `mysql`, with sqlx), Redis (feature `redis`) and
+//!   etcd (`EtcdStore`, feature `etcd`);
 //!   [`open_store`] opens one by URL.
 //! - Order numbers ([`Template`](crate::Template)) from shared stores: daily counters
 //!   ([`SegmentDailyCounter`], a tag per day; [`RedisDailyCounter`], `INCR` per day;
@@ -18,7 +19,7 @@
 //!   cursor over blocks of it, one atomic step per block.
 //!
 //! Segment stores reach their databases through the store layer (`crate::store`: URLs,
-//! [`StoreOptions`], the SQL table, the Redis and HTTP links), which the lease stores
+//! [`StoreOptions`], the SQL table, the Redis, etcd and HTTP links), which the lease stores
 //! ([`crate::lease`]) share; segments and leases never use each other.
 //!
 //! Guarantees: IDs of a tag are unique across every client of the store, and each client's
@@ -43,6 +44,8 @@
 mod bodies;
 mod client;
 mod counters;
+#[cfg(feature = "etcd")]
+mod etcd;
 #[cfg(feature = "http")]
 mod http;
 mod open;
@@ -63,6 +66,8 @@ pub use counters::{
     open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
+#[cfg(feature = "etcd")]
+pub use etcd::EtcdStore;
 #[cfg(feature = "http")]
 pub use http::HttpStore;
 #[cfg(feature = "fuzzing")]

@@ -3,6 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(feature = "etcd")]
+use super::etcd::EtcdStore;
 #[cfg(feature = "http")]
 use super::http::HttpStore;
 #[cfg(feature = "redis")]
@@ -25,6 +27,7 @@ pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
 /// | `postgres://user:pass@host:port/db`, `postgresql://…` | PostgreSQL | `postgres` |
 /// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
 /// | `redis://[:pass@]host:port[/db]`, `rediss://…` (TLS: [`redis_client`](super::redis_client)) | Redis | `redis` |
+/// | `etcd://[user:pass@]h1:2379,h2:2379[/root]`, `etcds://…?ca=…&cert=…&key=…` | etcd ([`EtcdStore`]) | `etcd` |
 /// | `http://host:port[/prefix]`, `https://…` (`?token=`, `?ca=`) | an `idmint serve` ([`HttpStore`]) | `http` |
 ///
 /// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
@@ -48,7 +51,8 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         feature = "sqlite",
         feature = "postgres",
         feature = "mysql",
-        feature = "redis"
+        feature = "redis",
+        feature = "etcd"
     )))]
     let _ = opts;
     match engine {
@@ -59,6 +63,8 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         }
         #[cfg(feature = "redis")]
         Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "etcd")]
+        Engine::Etcd => Ok(Arc::new(EtcdStore::connect(&url, &opts).await?)),
         #[cfg(feature = "http")]
         Engine::Http => Ok(Arc::new(HttpStore::open(&url)?)),
         #[allow(unreachable_patterns)]
@@ -71,7 +77,12 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
 pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
     let (opts, url) = opts.clone().apply_url(url)?;
     let engine = Engine::of(&url, "store")?;
-    if opts.mapping.is_some() && matches!(engine, Engine::Memory | Engine::Redis | Engine::Http) {
+    if opts.mapping.is_some()
+        && matches!(
+            engine,
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http
+        )
+    {
         return Err(Error::InvalidArgument {
             name: "schema".into(),
             value: describe_url(&url),

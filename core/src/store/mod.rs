@@ -2,7 +2,7 @@
 //! ([`crate::segment`]), the lease stores ([`crate::lease`]), the shared daily counters and
 //! [`RedisSnowflake`](crate::RedisSnowflake), which use it and never each other:
 //!
-//! - `url`: a URL's kind of store (memory, SQLite, PostgreSQL, MySQL, Redis, HTTP) and how
+//! - `url`: a URL's kind of store (memory, SQLite, PostgreSQL, MySQL, Redis, etcd, HTTP) and how
 //!   messages show it ([`describe_url`]);
 //! - `options`: how to reach a store ([`StoreOptions`]), whose table and key prefix default
 //!   to those of the kind of store opened; `mapping`: an existing SQL table's columns
@@ -10,13 +10,15 @@
 //! - `sql`: one SQL table, for every engine, with its pool (features `sqlite`, `postgres`,
 //!   `mysql`); `redis`: the Redis link, one server, Sentinel or Cluster, with writes that
 //!   survive a failover (feature `redis`); `http`: the link to an `idmint serve` (feature
-//!   `http`);
+//!   `http`); `etcd`: an etcd cluster (feature `etcd`);
 //! - `runtime`: the future store calls return ([`StoreFuture`]) and the runtime blocking
 //!   clients run them on.
 //!
 //! Its public items are re-exported where users have always found them: `segment::…` and,
 //! for the lease stores' options, `lease::…`.
 
+#[cfg(feature = "etcd")]
+mod etcd;
 #[cfg(feature = "http")]
 mod http;
 mod mapping;
@@ -29,6 +31,8 @@ mod runtime;
 mod sql;
 mod url;
 
+#[cfg(feature = "etcd")]
+pub(crate) use etcd::EtcdLink;
 #[cfg(feature = "http")]
 pub(crate) use http::HttpLink;
 #[cfg(all(feature = "http", feature = "fuzzing"))]

@@ -44,11 +44,13 @@ impl Dialect {
                 };
                 Ok((Dialect::MySql, url))
             }
-            Engine::Memory | Engine::Redis | Engine::Http => Err(Error::InvalidArgument {
-                name: "store".into(),
-                value: describe_url(url),
-                expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),
-            }),
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http => {
+                Err(Error::InvalidArgument {
+                    name: "store".into(),
+                    value: describe_url(url),
+                    expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),
+                })
+            }
         }
     }
 

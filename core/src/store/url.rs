@@ -31,6 +31,7 @@ pub(crate) enum Engine {
     Postgres,
     MySql,
     Redis,
+    Etcd,
     Http,
 }
 
@@ -45,12 +46,13 @@ impl Engine {
             "mysql" | "mariadb" => Engine::MySql,
             "redis" | "rediss" | "redis+sentinel" | "rediss+sentinel" | "redis+cluster"
             | "rediss+cluster" => Engine::Redis,
+            "etcd" | "etcds" => Engine::Etcd,
             "http" | "https" => Engine::Http,
             _ => return Err(Error::InvalidArgument {
                 name: what.into(),
                 value: describe_url(url),
                 expected:
-                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, http://, https:// or memory:"
+                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, etcd://, etcds://, http://, https:// or memory:"
                         .into(),
             }),
         };
@@ -60,6 +62,7 @@ impl Engine {
             Engine::Postgres => cfg!(feature = "postgres"),
             Engine::MySql => cfg!(feature = "mysql"),
             Engine::Redis => cfg!(feature = "redis"),
+            Engine::Etcd => cfg!(feature = "etcd"),
             Engine::Http => cfg!(feature = "http"),
         };
         if built {
@@ -78,6 +81,7 @@ impl Engine {
             Engine::Postgres => "postgres",
             Engine::MySql => "mysql",
             Engine::Redis => "redis",
+            Engine::Etcd => "etcd",
             Engine::Http => "http",
         }
     }
@@ -90,6 +94,7 @@ impl Engine {
             Engine::Postgres => "postgres",
             Engine::MySql => "mysql",
             Engine::Redis => "redis",
+            Engine::Etcd => "etcd",
             Engine::Http => "http",
         };
         Error::InvalidArgument {

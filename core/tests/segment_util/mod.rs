@@ -46,7 +46,7 @@ pub fn unique(prefix: &str) -> String {
 }
 
 /// The store URLs to test: SQLite always (a temp file), the servers when their variable is set.
-/// Each gets its own table (SQL) or key prefix (Redis).
+/// Each gets its own table (SQL) or key prefix (Redis, etcd); etcd with the feature `etcd`.
 pub fn store_urls() -> Vec<(String, String)> {
     let mut urls = Vec::new();
     let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_seg")));
@@ -66,6 +66,10 @@ pub fn store_urls() -> Vec<(String, String)> {
             "redis-sharded".into(),
             format!("{u}?prefix={}&shards=3&shard_refill=100", unique("p")),
         ));
+    }
+    #[cfg(feature = "etcd")]
+    if let Some(u) = server("etcd") {
+        urls.push(("etcd".into(), format!("{u}?prefix={}", unique("p"))));
     }
     urls
 }
