@@ -288,7 +288,7 @@ build_java() {
     done
     local p
     for p in "${jar_prefixes[@]}"; do
-        jar tf "$dir/idmint-$VERSION.jar" | grep -q "^$p/[a-z_]*idmint_jvm\.[a-z]*$" ||
+        jar tf "$dir/idmint-$VERSION.jar" | grep "^$p/[a-z_]*idmint_jvm\.[a-z]*$" >/dev/null ||
             die "the jar carries no library for $p"
     done
 }
@@ -632,13 +632,15 @@ macos_check() {
     local f=$1 arch=$2 minos=$3 kind=$4 name have dylibs entries runtime bad
     name=$(basename "$f")
     file "$f" | grep -q "Mach-O 64-bit.*$arch" || die "$name is not a Mach-O $arch: $(file "$f")"
+    # awk reads to the end (no `exit`): llvm-objdump fails with 74 (EIO) when the pipe closes
+    # under it, which pipefail turns into a failed check, depending on how far it had written.
     have=$(llvm-objdump-14 --macho --private-headers "$f" |
-        awk '/cmd LC_BUILD_VERSION/ { b = 1 } b && $1 == "minos" { print $2; exit } /cmd LC_VERSION_MIN_MACOSX/ { v = 1 } v && $1 == "version" { print $2; exit }')
+        awk '/cmd LC_BUILD_VERSION/ { b = 1 } !done && b && $1 == "minos" { print $2; done = 1 } /cmd LC_VERSION_MIN_MACOSX/ { v = 1 } !done && v && $1 == "version" { print $2; done = 1 }')
     [ -n "$have" ] || die "$name names no minimum macOS"
     [ "$(printf '%s\n%s\n' "$have" "$minos" | sort -V | tail -1)" = "$minos" ] || die "$name needs macOS $have, above $minos"
     # the dylibs it loads (LC_LOAD_*), not its own install name (LC_ID_DYLIB)
     local id
-    id=$(llvm-objdump-14 --macho --private-headers "$f" | awk '/cmd LC_ID_DYLIB/ { i = 1 } i && $1 == "name" { print $2; exit }')
+    id=$(llvm-objdump-14 --macho --private-headers "$f" | awk '/cmd LC_ID_DYLIB/ { i = 1 } !done && i && $1 == "name" { print $2; done = 1 }')
     dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }' | grep -vxF "${id:-//}" || true)
     bad=$(grep -v '^/usr/lib/' <<<"$dylibs" || true)
     [ -z "$bad" ] || die "$name links outside /usr/lib: $bad"
