@@ -306,7 +306,7 @@ run_store() {
     RUN=$WORK/$STORE
     HPID=()
     MARK=()
-    local t0=$SECONDS v1 v2 d out margins min
+    local t0=$SECONDS v1 v2 d out margins min behind
     mkdir -p "$RUN"
     log "$STORE: starting the store in $NS_STORE ($URL)"
     "start_$STORE" "$RUN"
@@ -320,6 +320,11 @@ run_store() {
     [ "$v1" != "$v2" ] || fail "$STORE: h1 and h2 both lease value $v1"
     start_holder 3 "$v1..$v1" "$RUN/h3" behind
     await_line 3 '^[0-9.]+ waiting no_free_lease'
+    # The clock h3 reads must really be behind (else (c) would test nothing): its latest log
+    # line's time against ours, read after it.
+    behind=$(awk -v now="$(date +%s.%N)" 'END { printf "%.1f", now - $1 / 1000 }' "$RUN/h3/events.log")
+    awk -v b="$behind" -v want="$BEHIND_S" 'BEGIN { exit !(b >= want - 1) }' ||
+        fail "$STORE: h3's clock is ${behind}s behind, not ${BEHIND_S}s: libfaketime did not take"
     log "$STORE: h1 holds $v1, h2 holds $v2, h3 (clock ${BEHIND_S}s behind) waits for $v1"
 
     log "$STORE: (a) cut h1 off until h3 takes its value"

@@ -362,10 +362,7 @@ fn check(layout: &str, dirs: &[PathBuf]) -> Result<bool, String> {
                 continue;
             };
             let v = value_of(&layout, first).map_err(|e| e.to_string())?;
-            if ids
-                .iter()
-                .any(|&id| value_of(&layout, id).ok() != Some(v))
-            {
+            if ids.iter().any(|&id| value_of(&layout, id).ok() != Some(v)) {
                 return Err(format!("{}: IDs of more than one value", file.display()));
             }
             by_value.entry(v).or_default().push(Tenure {
