@@ -400,7 +400,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust server python jvm node mixed web packages fuzz)
+ALL=(rust server partition python jvm node mixed web packages fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
