@@ -11,8 +11,8 @@ apt_packages() { # the Debian packages the named sections need and this machine 
     for s in "$@"; do
         case $s in
             partition)
-                # tests/partition.sh: namespaces, veth, iptables, tc netem, libfaketime.
-                command -v ip >/dev/null && command -v tc >/dev/null || need+=(iproute2)
+                # tests/partition.sh: namespaces, veth, iptables, libfaketime.
+                command -v ip >/dev/null || need+=(iproute2)
                 command -v iptables >/dev/null || need+=(iptables)
                 compgen -G '/usr/lib/*/faketime/libfaketimeMT.so.1' >/dev/null || need+=(faketime)
                 ;;&

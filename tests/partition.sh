@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Partitions, Jepsen-style, for every networked lease store (issue 37 item 4; docs/leases.md,
-# "Partition tests"). Needs root (network namespaces, veth, iptables, tc netem) and faketime.
+# "Partition tests"). Needs root (network namespaces, veth, iptables), python3 and faketime.
 #
 #   tests/partition.sh [STORE ...]      default: every store of STORES below
 #
@@ -16,8 +16,9 @@
 #   h1's fence with a clock that reads earlier than h1's did.
 #   (a) cut h1 (iptables DROP both ways) until h1 lost its lease and h3 took h1's value, which
 #       holds the cut longer than TTL + freeze; heal; h1 leases a value of its own again;
-#   (b) slow h2 (a delaying relay in its namespace, each way; see slow()) by each delay of DELAYS_MS, for 3 TTL; the last delay is
-#       beyond the renew interval (TTL/3), so h2 must lose its lease; heal; h2 mints again;
+#   (b) slow h2 (a delaying relay in its namespace, each way; see slow()) by each delay of
+#       DELAYS_MS, for 3 TTL; the last delay is beyond the renew interval (TTL/3), so h2 must
+#       lose its lease; heal; h2 mints again;
 #   (c) cut h3, the holder whose clock is behind, until it lost its lease, one TTL more; heal.
 # Then every holder stops and partition_holder check counts all IDs: 0 duplicates, and each
 # value's tenures in ID order, each starting above the previous one's last ID (the fence).
@@ -25,8 +26,9 @@
 # > 0. Waits are on log lines, with generous limits; nothing asserts a speed or a duration.
 #
 # Adding a store (ZooKeeper): an entry in STORES, its URL in STORE_URL, and a function
-# start_NAME that starts it inside "$NS_STORE" (in_store CMD...), data under $1, records its
-# PID with `track NAME PID`, and returns once it answers from a holder's namespace.
+# start_NAME that starts it inside "$NS_STORE" (`ip netns exec "$NS_STORE" CMD... &`, so that
+# $! is the server's own PID), data under $1, records its PID with `track PID NAME`, and
+# returns once it answers from a holder's namespace (in_h1 CMD...).
 # SQLite is not here: a file, not a networked store, so there is nothing to partition.
 set -euo pipefail
 cd "$(dirname "$0")/.."
