@@ -10,13 +10,19 @@ apt_packages() { # the Debian packages the named sections need and this machine 
     local s need=()
     for s in "$@"; do
         case $s in
-            rust | segment)
+            partition)
+                # tests/partition.sh: namespaces, veth, iptables, libfaketime.
+                command -v ip >/dev/null || need+=(iproute2)
+                command -v iptables >/dev/null || need+=(iptables)
+                compgen -G '/usr/lib/*/faketime/libfaketimeMT.so.1' >/dev/null || need+=(faketime)
+                ;;&
+            rust | segment | partition)
                 command -v redis-server >/dev/null || need+=(redis-server)
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 command -v etcd >/dev/null || need+=(etcd-server)
                 ;;&
-            rust | segment | python | node | jvm | packages | server)
+            rust | segment | partition | python | node | jvm | packages | server)
                 # idmint-core's `etcd` feature compiles etcd's protos with protoc.
                 command -v protoc >/dev/null || need+=(protobuf-compiler)
                 ;;&

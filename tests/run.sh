@@ -210,6 +210,18 @@ section_segment() {
         --test lease --test lease_stores --test legacy_tables --test redis_snowflake --test redis_ha
 }
 
+section_partition() {
+    # Every networked lease store under partitions, delays and a clock behind, in network
+    # namespaces of its own (tests/partition.sh; needs root, fails without it).
+    await rustup
+    await apt
+    tests/servers.sh install
+    step "the idmint binary and tests/partition.sh's holder (cargo test --workspace --no-run --profile $PROFILE)"
+    cargo test --workspace --profile "$PROFILE" --no-run
+    step "tests/partition.sh: every networked lease store"
+    IDMINT_PARTITION_RESULTS=$CARGO_TARGET_DIR/partition-results.tsv tests/partition.sh
+}
+
 section_python() {
     # python/.venv holds maturin, pytest, pymongo, the frameworks of python/tests/test_frameworks.py,
     # and idmint built by `pip install ./python`
@@ -388,7 +400,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust server python jvm node mixed web packages fuzz)
+ALL=(rust server partition python jvm node mixed web packages fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
