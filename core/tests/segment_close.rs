@@ -167,3 +167,29 @@ fn releasing_a_leased_generator_closes_its_sqlite_file() {
     );
     remove(&file);
 }
+
+/// Listing the leases of a store by URL (`list_leases`, every package's `leaseList`) closes the
+/// store it opened before it returns: the release matrix's smoke test under Bun removed its
+/// temp folder right after `leaseList` and met a `-wal` that SQLite deleted under it.
+#[test]
+fn listing_leases_closes_its_sqlite_file() {
+    use idmint_core::lease::{list_leases, LeaseOptions};
+    use idmint_core::{Layout, Snowflake};
+    let (file, url) = sqlite("idmint_close_list");
+    let g = Snowflake::builder(Layout::preset("twitter").unwrap())
+        .lease(LeaseOptions::url(&url).range(2, 2))
+        .build()
+        .unwrap();
+    drop(g);
+    assert_eq!(open_on(&file), Vec::<PathBuf>::new(), "open before listing");
+    for _ in 0..20 {
+        let listed = list_leases(&url, std::time::Duration::from_secs(60)).unwrap();
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(
+            open_on(&file),
+            Vec::<PathBuf>::new(),
+            "still open after list_leases returned"
+        );
+    }
+    remove(&file);
+}

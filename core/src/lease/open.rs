@@ -90,7 +90,16 @@ pub fn list_leases(url: &str, timeout: Duration) -> Result<Vec<LeaseInfo>> {
             expected: format!("a runtime the OS can start ({e})"),
         })?;
     let listed = rt.block_on(async {
-        tokio::time::timeout(timeout, async { open_lease_store(url).await?.list().await }).await
+        tokio::time::timeout(timeout, async {
+            let store = open_lease_store(url).await?;
+            let listed = store.list().await;
+            // Closed before returning, not when dropped: a dropped SQLite pool closes its
+            // connections (and SQLite deletes the -wal) in the background, after the caller
+            // may already be removing the file's directory.
+            let closed = store.close().await;
+            listed.and_then(|leases| closed.map(|()| leases))
+        })
+        .await
     });
     listed.unwrap_or_else(|_| {
         Err(Error::StoreUnavailable {
