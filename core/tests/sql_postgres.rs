@@ -1,12 +1,14 @@
-//! `idmint sql --dialect postgres` loaded into a real PostgreSQL (tests/servers.sh's, through
-//! `IDMINT_TEST_POSTGRES_URL` and `psql`): every vector of `tests/vectors/` answered exactly as
-//! core answers it, errors included, and the minting function counted for duplicates under
-//! concurrent connections. Unset URL: fails when `IDMINT_REQUIRE_SERVERS=1`, else skips.
+//! The plain-SQL script of `idmint_core::sql_script` (what `idmint sql --dialect postgres`
+//! prints) loaded into a real PostgreSQL (tests/servers.sh's, through `IDMINT_TEST_POSTGRES_URL`
+//! and `psql`): every vector of `tests/vectors/` answered exactly as core answers it, errors
+//! included, and the minting function counted for duplicates under concurrent connections.
+//! Unset URL: fails when `IDMINT_REQUIRE_SERVERS=1`, else skips.
 
 use std::collections::{BTreeMap, HashSet};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use idmint_core::sql_script::SqlScript;
 use idmint_core::Layout;
 use serde_json::Value;
 
@@ -74,18 +76,14 @@ fn psql_err(url: &str, schema: &str, sql: &str) -> (String, String) {
     (message.to_string(), kind.to_string())
 }
 
-/// A new schema holding `idmint sql --dialect postgres ARGS`.
-fn load(url: &str, prefix: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_idmint"))
-        .args(["sql", "--dialect", "postgres"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// A new schema holding core's script of `layout` (minting with `nodes` when given).
+fn load(url: &str, prefix: &str, layout: &str, nodes: &[(&str, i128)], max_wait_ms: u64) -> String {
+    let mut script = SqlScript::new(Layout::parse(layout).unwrap())
+        .unwrap()
+        .max_wait_ms(max_wait_ms);
+    if !nodes.is_empty() {
+        script = script.minting(nodes.iter().copied()).unwrap();
+    }
     let s = schema(prefix);
     psql_ok(url, "public", &format!("CREATE SCHEMA {s}"));
     let mut child = Command::new("psql")
@@ -96,10 +94,15 @@ fn load(url: &str, prefix: &str, args: &[&str]) -> String {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(&out.stdout).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.postgres().as_bytes())
+        .unwrap();
     assert!(
         child.wait().unwrap().success(),
-        "loading the script of {args:?}"
+        "loading the script of {layout}"
     );
     s
 }
@@ -133,20 +136,13 @@ fn the_sql_functions_answer_every_vector_as_core_does() {
     for (spec, cases) in &by_layout {
         let layout = Layout::parse(spec).unwrap();
         if layout.total_bits() > 63 {
-            // bigint cannot hold them: the CLI says so, with core's message.
-            let out = Command::new(env!("CARGO_BIN_EXE_idmint"))
-                .args(["sql", "--dialect", "postgres", "--layout-spec", spec])
-                .output()
-                .unwrap();
-            assert!(!out.status.success(), "{spec}");
-            assert!(
-                String::from_utf8_lossy(&out.stderr).contains("at most 63 bits"),
-                "{spec}"
-            );
+            // bigint cannot hold them: refused, with the reason.
+            let err = SqlScript::new(layout).unwrap_err();
+            assert!(err.to_string().contains("at most 63 bits"), "{spec}: {err}");
             refused_layouts += 1;
             continue;
         }
-        let s = load(&url, "vec", &["--layout-spec", spec]);
+        let s = load(&url, "vec", spec, &[], 1000);
         for case in cases {
             let name = &case["name"];
             if let Some(t) = case["time_ms"]
@@ -268,14 +264,9 @@ fn the_minting_function_never_repeats_under_concurrent_connections() {
     let s = load(
         &url,
         "mint",
-        &[
-            "--layout",
-            "twitter",
-            "--node",
-            "datacenter=3",
-            "--node",
-            "worker=9",
-        ],
+        "twitter",
+        &[("datacenter", 3), ("worker", 9)],
+        1000,
     );
     let (total, dups) = mint_concurrently(&url, &s, 8, 25_000);
     assert_eq!((total, dups), (200_000, 0));
@@ -294,12 +285,9 @@ fn the_minting_function_never_repeats_under_concurrent_connections() {
     let s = load(
         &url,
         "mint",
-        &[
-            "--layout-spec",
-            "time:41@1ms,worker:10,sequence:2",
-            "--node",
-            "worker=1",
-        ],
+        "time:41@1ms,worker:10,sequence:2",
+        &[("worker", 1)],
+        1000,
     );
     let (total, dups) = mint_concurrently(&url, &s, 8, 1_000);
     assert_eq!((total, dups), (8_000, 0));
@@ -318,18 +306,7 @@ fn the_minting_function_refuses_past_the_per_tick_limit_rather_than_repeat() {
     // Ticks of 100000 s (27 hours) and 4 IDs each: a fifth ID in this tick would repeat the
     // first, so with no wait allowed it is refused, with core's message and kind.
     let spec = "time:20@100000s,worker:1,sequence:2";
-    let s = load(
-        &url,
-        "cap",
-        &[
-            "--layout-spec",
-            spec,
-            "--node",
-            "worker=1",
-            "--max-wait-ms",
-            "0",
-        ],
-    );
+    let s = load(&url, "cap", spec, &[("worker", 1)], 0);
     let ids: Vec<i64> = psql_ok(
         &url,
         &s,
