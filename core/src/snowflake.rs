@@ -1068,8 +1068,7 @@ impl<C: Clock> Snowflake<C> {
             let end_cap = (limit.min(self.max_tick) + 1) << sb;
             let end = start.saturating_add(want).min(end_cap);
             if self
-                .state
-                .0
+                .slot()
                 .compare_exchange_weak(s, end, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
             {
