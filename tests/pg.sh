@@ -138,8 +138,11 @@ check "out-of-range time: core's message" "$(grep -c 'ERROR:  time 946684800000 
 check "out-of-range time: core's kind" "$(grep -c 'DETAIL:  kind: time_out_of_range' <<<"$err")" 1
 q "ALTER TABLE minted ADD PRIMARY KEY (id)"
 q "ANALYZE minted"
-plan=$(q "EXPLAIN SELECT id FROM minted WHERE id >= idmint_min_id(now() - interval '1 minute')")
-check "time-range query uses the index" "$(grep -c -E 'Index (Only )?Scan|Bitmap Index Scan' <<<"$plan")" 1
+# With sequential scans priced out, the plan shows whether the bound can drive the index at all
+# (on this table every row is recent, so a real planner would rightly read it all).
+plan=$(psql -X -q -tA -c "SET enable_seqscan = off" \
+    -c "EXPLAIN SELECT id FROM minted WHERE id >= idmint_min_id(now() - interval '1 day')")
+check "time-range query is an index range scan" "$(grep -q -E 'Index (Only )?Scan.*minted_pkey' <<<"$plan" && grep -q 'Index Cond: (id >= idmint_min_id' <<<"$plan" && echo yes)" yes
 
 check "objectid" "$(q "SELECT idmint_decode(idmint_objectid())->>'format'")" objectid
 check "uuid7" "$(q "SELECT idmint_decode(idmint_uuid7()::text)->>'format'")" uuid
