@@ -201,6 +201,12 @@ section_server() {
         tests/server/contract.sh
 }
 
+section_pg() {
+    # The PostgreSQL extension (pg/, pgrx) in a PostgreSQL 15 cluster of its own: tests/pg.sh.
+    # Not in ALL yet (a first run builds cargo-pgrx and the extension: tens of minutes on 2 cores).
+    bash tests/pg.sh
+}
+
 section_segment() {
     # Only the store tests (a subset of `rust`, for working on the stores).
     start_ha_servers
@@ -415,7 +421,7 @@ done
 zig_env
 for s in "${SECTIONS[@]}"; do
     declare -F "section_$s" >/dev/null || {
-        echo "unknown section '$s'; sections: ${ALL[*]} segment" >&2
+        echo "unknown section '$s'; sections: ${ALL[*]} segment pg" >&2
         exit 2
     }
 done

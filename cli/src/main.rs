@@ -20,6 +20,7 @@ mod segment;
 mod serve;
 mod sink;
 mod snowflake;
+mod sql;
 mod typeid;
 mod uuid7;
 
@@ -108,6 +109,19 @@ format, id, value, time_ms, time, layout, parts (null where the format has none)
   idmint plan --nodes 16 --rate 1000 --years 50 --js-safe
   idmint plan --nodes 1024 --rate 10M --years 100 --js-safe   # refused, with the arithmetic")]
     Plan(plan::PlanArgs),
+
+    /// Print SQL functions for a layout, for databases without idmint's extension (managed
+    /// PostgreSQL): decode, time, time-range bounds, and with --node a minting function
+    #[command(after_help = "Examples:
+  idmint sql --dialect postgres --layout twitter | psql \"$DATABASE_URL\"
+  idmint sql --dialect postgres --layout twitter --node datacenter=1 --node worker=7 > idmint.sql
+
+Then: SELECT idmint_decode(id), idmint_time(id) FROM orders;
+      SELECT * FROM orders WHERE id >= idmint_min_id(now() - interval '1 day');
+      CREATE TABLE t (id bigint PRIMARY KEY DEFAULT idmint_next_id(), ...);
+idmint_next_id() mints at most 2^sequence_bits IDs per tick; past that a caller waits for
+the next tick (up to --max-wait-ms), then raises clock_moved_backwards; it never repeats.")]
+    Sql(sql::SqlArgs),
 
     /// Order numbers from a template such as '%L%Y%M%D%m%5S', with a daily counter or
     /// snowflake IDs as the sequence; or read them back with --parse
@@ -307,6 +321,7 @@ fn main() -> ExitCode {
         Command::Compose(a) => compose::run(a),
         Command::Layouts(a) => layouts::run(a),
         Command::Plan(a) => plan::run(a),
+        Command::Sql(a) => sql::run(a),
         Command::Demo => demo::run(),
         Command::Segment(a) => segment::run(a),
         Command::Lease(a) => lease::run(a),

@@ -574,3 +574,46 @@ fn closed_pipe_ends_quietly() {
         assert!(!err.contains("error"), "{err}");
     }
 }
+
+/// `idmint sql` prints core's script as it is, and refuses what core refuses.
+#[test]
+fn sql_prints_cores_script_for_the_layout() {
+    use idmint_core::sql_script::SqlScript;
+    use idmint_core::Layout;
+    let args = ["sql", "--dialect", "postgres", "--layout", "twitter"];
+    let want = SqlScript::new(Layout::preset("twitter").unwrap()).unwrap();
+    assert_eq!(lines_of(&args).join("\n") + "\n", want.clone().postgres());
+    let minting = [
+        &args[..],
+        &[
+            "--node",
+            "datacenter=1",
+            "--node",
+            "worker=7",
+            "--max-wait-ms",
+            "0",
+        ],
+    ]
+    .concat();
+    let want = want
+        .minting([("datacenter", 1), ("worker", 7)])
+        .unwrap()
+        .max_wait_ms(0)
+        .postgres();
+    assert_eq!(lines_of(&minting).join("\n") + "\n", want);
+    let err = failure(&["sql", "--dialect", "postgres", "--layout", "discord"], 1);
+    assert!(err.contains("at most 63 bits"), "{err}");
+    let err = failure(
+        &[
+            "sql",
+            "--dialect",
+            "postgres",
+            "--node",
+            "worker=32",
+            "--node",
+            "datacenter=0",
+        ],
+        1,
+    );
+    assert!(err.contains("worker value 32 is out of range"), "{err}");
+}

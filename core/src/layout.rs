@@ -1147,6 +1147,54 @@ impl Layout {
         Ok(self.assemble(time_value, node_bits, sequence))
     }
 
+    /// The smallest ID whose time field is the tick holding `time_ms` (unix ms; a time between
+    /// two ticks is floored to its tick, as [`Layout::compose_values`] does): every node field
+    /// and the sequence 0. With [`Layout::max_id_at`] it bounds a time-range query on an
+    /// indexed ID column, `id BETWEEN min_id_at(from) AND max_id_at(to)`, with no column of
+    /// its own for the time. A time before the epoch or past the time field's end is
+    /// `time_out_of_range`, naming the time and the layout's range.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("twitter")?;
+    /// let id = l.min_id_at(1656432460105)?;
+    /// assert_eq!(id, 1541815603604488192);
+    /// assert_eq!(l.decompose(id)?.time_ms, 1656432460105);
+    /// assert_eq!(l.decompose(id - 1)?.time_ms, 1656432460104); // the tick before
+    /// let err = l.min_id_at(0).unwrap_err();
+    /// assert_eq!(err.kind(), "time_out_of_range");
+    /// assert_eq!(err.to_string(), "time 0 ms is out of range for this layout: valid times are 1288834974657..3487858230209 ms (unix)");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn min_id_at(&self, time_ms: i128) -> Result<u64> {
+        let time_value = self.time_value(time_ms)?;
+        Ok(time_value << self.low_bits())
+    }
+
+    /// The largest ID whose time field is the tick holding `time_ms` (unix ms, floored to its
+    /// tick): every bit below the time field set. The upper bound of a time-range query (see
+    /// [`Layout::min_id_at`]); the same `time_out_of_range` outside the layout's range.
+    ///
+    /// ```
+    /// let l = idmint_core::Layout::preset("sonyflake")?; // 10 ms ticks
+    /// let id = l.max_id_at(1700000000005)?;
+    /// assert_eq!(l.decompose(id)?.time_ms, 1700000000000);
+    /// assert_eq!(l.decompose(id + 1)?.time_ms, 1700000000010); // the next tick
+    /// assert_eq!(id - l.min_id_at(1700000000000)?, (1 << 24) - 1);
+    /// assert_eq!(l.max_id_at(l.exhausts_at_ms() as i128).unwrap_err().kind(), "time_out_of_range");
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn max_id_at(&self, time_ms: i128) -> Result<u64> {
+        let low = self.low_bits();
+        // The low bits all set; shifted down from all ones, as `max_id`, so 64 bits cannot overflow.
+        let below = if low == 0 { 0 } else { u64::MAX >> (64 - low) };
+        Ok(self.min_id_at(time_ms)? | below)
+    }
+
+    /// Bits below the time field.
+    fn low_bits(&self) -> u32 {
+        self.total_bits() - self.time_bits as u32
+    }
+
     pub(crate) fn time_value(&self, time_ms: i128) -> Result<u64> {
         let end = self.exhausts_at_ms().min(MAX_TIME_MS + 1);
         if time_ms < self.epoch_ms as i128 || time_ms >= end as i128 {

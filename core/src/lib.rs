@@ -76,6 +76,7 @@ pub mod rules;
 pub mod segment;
 pub mod shortid;
 pub mod snowflake;
+pub mod sql_script;
 #[cfg(feature = "segment")]
 mod store;
 #[cfg(feature = "orders")]

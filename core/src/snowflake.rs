@@ -270,6 +270,10 @@ struct Counters {
 /// ```
 pub struct Snowflake<C: Clock = MonotonicClock> {
     state: Padded<AtomicU64>,
+    /// The slot in memory several processes share, used instead of `state` when set
+    /// ([`SnowflakeBuilder::shared_state`]).
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    shared: Option<&'static AtomicU64>,
     counters: Padded<Counters>,
     clock: C,
     layout: Layout,
@@ -348,6 +352,9 @@ pub struct SnowflakeBuilder<C = MonotonicClock> {
     pub(crate) lease: Option<Arc<dyn GuardSource>>,
     fence_ahead: Duration,
     unsigned: bool,
+    // Not in the browser's build, as `start_above`: nothing there shares memory between processes.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    shared_slot: Option<&'static AtomicU64>,
 }
 
 impl<C: Clock> SnowflakeBuilder<C> {
@@ -547,7 +554,34 @@ impl<C: Clock> SnowflakeBuilder<C> {
             lease: self.lease,
             fence_ahead: self.fence_ahead,
             unsigned: self.unsigned,
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            shared_slot: self.shared_slot,
         }
+    }
+
+    /// Keep the generator's state (its next slot, see the [module docs](crate::snowflake)) in
+    /// `cell` instead of in the generator: memory that several processes map, such as
+    /// PostgreSQL's shared memory, where every backend builds its own generator on the one cell
+    /// and together they mint as one (idmint's PostgreSQL extension, `pg/`). Every generator on
+    /// a cell must have the same layout and node values; building moves the cell forward to
+    /// this generator's start, never back. Start the cell at 0.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicU64;
+    /// use idmint_core::{Layout, Snowflake};
+    ///
+    /// static CELL: AtomicU64 = AtomicU64::new(0);
+    /// let build = || Snowflake::builder(Layout::preset("twitter")?)
+    ///     .node("datacenter", 1).node("worker", 2).shared_state(&CELL).build();
+    /// let (a, b) = (build()?, build()?);
+    /// let ids = [a.next_id()?, b.next_id()?, a.next_id()?];
+    /// assert!(ids[0] < ids[1] && ids[1] < ids[2]); // one sequence across both generators
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn shared_state(mut self, cell: &'static AtomicU64) -> Self {
+        self.shared_slot = Some(cell);
+        self
     }
 
     /// Check everything and build. Fails on a node value that is missing or out of range, an
@@ -693,9 +727,16 @@ impl<C: Clock> SnowflakeBuilder<C> {
         if let Some(g) = &guard {
             start_slot = start_slot.max(slot_after(&layout, g.floor_ms()));
         }
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        if let Some(shared) = self.shared_slot {
+            // Never back: the other processes' generators may have issued past `start_slot`.
+            shared.fetch_max(start_slot, Ordering::AcqRel);
+        }
         Ok(Snowflake {
             guard,
             state: Padded(AtomicU64::new(start_slot)),
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            shared: self.shared_slot,
             counters: Padded::default(),
             seq_bits: seq.bits(),
             seq_mask: seq.max(),
@@ -781,6 +822,8 @@ impl<C: Clock> Snowflake<C> {
             lease: None,
             fence_ahead: DEFAULT_FENCE_AHEAD,
             unsigned: false,
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            shared_slot: None,
         }
     }
 }
@@ -840,7 +883,7 @@ impl<C: Clock> Snowflake<C> {
     /// Move the state past every slot whose time is at or below `floor_ms`.
     fn raise_floor(&self, floor_ms: u64) {
         let slot = slot_after(&self.layout, floor_ms);
-        self.state.0.fetch_max(slot, Ordering::AcqRel);
+        self.slot().fetch_max(slot, Ordering::AcqRel);
     }
 
     /// `n` IDs, increasing, reserved a run of sequence numbers at a time (one atomic step per
@@ -931,6 +974,16 @@ impl<C: Clock> Snowflake<C> {
         Ok(())
     }
 
+    /// The generator's whole state: its own slot, or the shared one.
+    #[inline(always)]
+    fn slot(&self) -> &AtomicU64 {
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+        if let Some(shared) = self.shared {
+            return shared;
+        }
+        &self.state.0
+    }
+
     #[inline]
     fn id_of(&self, slot: u64, node_bits: u64) -> u64 {
         ((slot >> self.seq_bits) << self.time_shift)
@@ -961,7 +1014,7 @@ impl<C: Clock> Snowflake<C> {
             // Load before reading the clock: whoever stored `s` read the clock earlier, so with a
             // monotonic clock our reading is not behind theirs and a lag below means a real
             // rollback, not a race between threads.
-            let s = self.state.0.load(Ordering::Acquire);
+            let s = self.slot().load(Ordering::Acquire);
             let now_ms = self.clock.now_ms();
             let now_tick = self.tick_of(now_ms);
             if now_tick > self.max_tick {
@@ -1015,8 +1068,7 @@ impl<C: Clock> Snowflake<C> {
             let end_cap = (limit.min(self.max_tick) + 1) << sb;
             let end = start.saturating_add(want).min(end_cap);
             if self
-                .state
-                .0
+                .slot()
                 .compare_exchange_weak(s, end, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
             {
@@ -1041,7 +1093,7 @@ impl<C: Clock> Snowflake<C> {
     /// The counters now.
     pub fn stats(&self) -> Stats {
         let c = &self.counters.0;
-        let s = self.state.0.load(Ordering::Acquire);
+        let s = self.slot().load(Ordering::Acquire);
         let now_tick = self.tick_of(self.clock.now_ms());
         let lead = if s == 0 {
             0
@@ -1260,7 +1312,7 @@ impl<C: Clock> Drop for Snowflake<C> {
                 crate::fork::abandon(Arc::clone(g));
                 return;
             }
-            let s = self.state.0.load(Ordering::Acquire);
+            let s = self.slot().load(Ordering::Acquire);
             let last_ms = (s > 0).then(|| self.tick_start_ms((s - 1) >> self.seq_bits));
             g.release(last_ms);
         }

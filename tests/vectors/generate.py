@@ -2,7 +2,8 @@
 """Independent oracle for idmint's cross-language test vectors.
 
 Writes snowflake.json, objectid.json, obfuscate.json, shortid.json, uuid7.json,
-template.json, formats.json, health.json, plan.json and typeid.json next to this file. Python 3.11 stdlib
+template.json, formats.json, health.json, plan.json, typeid.json, start_above.json and
+time_range.json next to this file. Python 3.11 stdlib
 only; if pymongo's `bson` is importable, ObjectIds are cross-checked with it.
 Run: python3 tests/vectors/generate.py
 """
@@ -1272,6 +1273,39 @@ def start_above():
     return {"cases": cases}
 
 
+def time_range():
+    """`min_id_at` / `max_id_at`: the smallest and largest ID of the tick holding an instant."""
+    valid, invalid = [], []
+    jan26 = 1767225600123  # 2026-01-01T00:00:00.123Z: mid-tick for the layouts with ticks above 1 ms
+    for layout in [*PRESETS, *PRESETS_64, *CUSTOM.values()]:
+        lay = parse_layout(layout)
+        tick, epoch, time_bits = lay["tick"], lay["epoch"], lay["fields"][0][1]
+        end = min(epoch + 2**time_bits * tick, MAX_MS)  # the first instant no ID holds
+        zeros = {n: 0 for n, _ in nodes(lay)}
+        ones = {n: 2**b - 1 for n, b in nodes(lay)}
+        seq_max = 2 ** dict(lay["fields"])["sequence"] - 1
+        top = 2 ** sum(b for _, b in lay["fields"]) - 1
+        for what, t in [("epoch", epoch), ("mid_first_tick", epoch + tick - 1 if tick > 1 else epoch),
+                        ("2026", jan26), ("last", end - 1), ("before_epoch", epoch - 1), ("end", end)]:
+            name = f"{layout}_{what}" if layout in PRESETS or layout in PRESETS_64 else f"{next(k for k, v in CUSTOM.items() if v == layout)}_{what}"
+            if not epoch <= t < end:
+                expect_err("time_out_of_range", compose, lay, t, zeros, 0)
+                invalid.append({"name": name, "layout": layout, "time_ms": t, "error": "time_out_of_range",
+                                "min_ms": epoch, "end_ms": end})
+                continue
+            lo, hi = compose(lay, t, zeros, 0), compose(lay, t, ones, seq_max)
+            floor = epoch + (t - epoch) // tick * tick
+            # Cross-checks by decomposing: both ends are in t's tick, their neighbours are not.
+            assert decompose(lay, str(lo))[0] == floor == decompose(lay, str(hi))[0]
+            assert lo == 0 or decompose(lay, str(lo - 1))[0] < floor
+            low = sum(b for _, b in lay["fields"][1:])
+            assert hi == top or (hi + 1) >> low == (hi >> low) + 1  # past the year 9999 for mastodon
+            valid.append({"name": name, "layout": layout, "time_ms": t, "time": rfc3339(t),
+                          "tick_ms": floor, "min_id": str(lo), "max_id": str(hi)})
+    assert len({c["name"] for c in valid + invalid}) == len(valid + invalid)
+    return {"valid": valid, "invalid": invalid}
+
+
 def write(name, data):
     (OUT / name).write_text(json.dumps(data, indent=2) + "\n", encoding="ascii")
     counts = {k: len(v) for k, v in data.items()}
@@ -1301,3 +1335,4 @@ if __name__ == "__main__":
     emit("plan.json", plan())
     emit("typeid.json", typeid())
     emit("start_above.json", start_above())
+    emit("time_range.json", time_range())

@@ -1,0 +1,366 @@
+//! Plain SQL for a layout: functions a database without idmint's extension (a managed
+//! PostgreSQL: RDS, Aurora, Supabase) runs to decode the layout's IDs, bound time-range queries
+//! on them and mint them, as `idmint sql --dialect postgres` prints it.
+//!
+//! Every constant in the script (shifts, masks, tick, epoch, the range of times) comes from the
+//! [`Layout`], and every error it raises is core's [`Error`] with core's message: the script
+//! builds each message from the `Display` of the error itself, with the values only known when
+//! the function runs spliced in. The kind goes in the error's `DETAIL` as `kind: <kind>` and
+//! its family picks the SQLSTATE ([`sqlstate`]).
+//!
+//! # Minting: `idmint_next_id()`
+//!
+//! Uniqueness rests on one sequence, `idmint_counter`, whose values are the time field and the
+//! sequence field side by side (`tick << sequence_bits | sequence`): a value is never handed
+//! out twice (sequences are non-transactional, so a caller's rollback gives nothing back), and
+//! the ID is an injective function of it, so IDs never repeat either. Nothing holds a row lock:
+//! concurrent callers meet only in `nextval`.
+//!
+//! - When the counter's tick is behind the clock's (the database was idle), the caller moves it
+//!   forward to the clock's tick with `setval`, under an exclusive advisory lock that every
+//!   `nextval` of the function holds shared: the read-then-set cannot race with a `nextval` and
+//!   so never moves the counter backwards. A caller that cannot take it at once uses its value
+//!   as it is (an ID of an earlier tick, still unique) and leaves the move to the next call.
+//! - **The per-tick limit** is the sequence field's: `2^sequence_bits` IDs per tick. Past it, the
+//!   counter runs into the next tick, and the caller waits until the clock reaches that tick
+//!   before returning the ID, so no ID is dated in the future; the same when the clock was set
+//!   back. It waits at most `max_wait_ms` ([`SqlScript::max_wait_ms`]); past that it raises
+//!   `clock_moved_backwards`, never repeats an ID.
+//! - PostgreSQL writes a sequence's advance to its log before any transaction that used the
+//!   value commits, so after a crash the counter is past every ID a committed row holds. (An ID
+//!   read by a transaction that wrote nothing, and used outside the database, is not covered by
+//!   that log write: PostgreSQL's own caveat for `nextval` after a crash.)
+
+use crate::{format_time_ms, Error, ErrorFamily, Layout, Result, MAX_TIME_MS};
+
+/// How long `idmint_next_id()` waits for the clock to reach its counter's tick (the tick's
+/// sequence used up, or the clock set back) before refusing: one second.
+///
+/// ```
+/// assert_eq!(idmint_core::sql_script::DEFAULT_MAX_WAIT_MS, 1000);
+/// ```
+pub const DEFAULT_MAX_WAIT_MS: u64 = 1000;
+
+/// The advisory lock key of `idmint_next_id()`'s counter ("idmint" in ASCII, then "c1"): one
+/// bigint, as `pg_advisory_lock(bigint)` takes it.
+///
+/// ```
+/// assert_eq!(&idmint_core::sql_script::COUNTER_LOCK_KEY.to_be_bytes()[..6], b"idmint");
+/// ```
+pub const COUNTER_LOCK_KEY: i64 = 0x6964_6d69_6e74_6331;
+
+/// The SQLSTATE of an [`Error`] raised in SQL, by its family: `22023` (invalid_parameter_value)
+/// for an invalid value, `22003` (numeric_value_out_of_range) for one out of range, `55000`
+/// (object_not_in_prerequisite_state) for a state that cannot go on, `58000` (system_error) for
+/// a store, `42704` (undefined_object) for a name not found.
+///
+/// ```
+/// let err = idmint_core::Layout::preset("twitter")?.min_id_at(0).unwrap_err();
+/// assert_eq!(idmint_core::sql_script::sqlstate(&err), "22003");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn sqlstate(err: &Error) -> &'static str {
+    match err.error_kind().family {
+        ErrorFamily::InvalidValue => "22023",
+        ErrorFamily::OutOfRange => "22003",
+        ErrorFamily::State => "55000",
+        ErrorFamily::Store => "58000",
+        _ => "42704",
+    }
+}
+
+/// The SQL script of one layout: decoding, time-range bounds and (given node values) minting.
+///
+/// ```
+/// use idmint_core::{sql_script::SqlScript, Layout};
+///
+/// let script = SqlScript::new(Layout::preset("twitter")?)?
+///     .minting([("datacenter", 1), ("worker", 7)])?
+///     .postgres();
+/// assert!(script.contains("CREATE OR REPLACE FUNCTION idmint_min_id(ts timestamptz)"));
+/// assert!(script.contains("CREATE OR REPLACE FUNCTION idmint_next_id()"));
+/// // A 64-bit layout's IDs do not fit PostgreSQL's bigint.
+/// assert_eq!(SqlScript::new(Layout::preset("discord")?).unwrap_err().kind(), "invalid_argument");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SqlScript {
+    layout: Layout,
+    node_bits: Option<u64>,
+    max_wait_ms: u64,
+}
+
+/// Runtime values spliced into a message: numbers no real message holds, replaced after
+/// formatting by the SQL expression that holds the value.
+const SLOT_I128: i128 = 7_777_777_777_777_777_777_777;
+const SLOT_U64: u64 = 17_777_777_777_777_777_771;
+const SLOT_TEXT: &str = "\u{1}value\u{1}";
+
+impl SqlScript {
+    /// The script of `layout`; a layout whose IDs may pass 2^63-1 is refused
+    /// (`invalid_argument`), since SQL's `bigint` is signed.
+    ///
+    /// ```
+    /// let s = idmint_core::sql_script::SqlScript::new(idmint_core::Layout::preset("sonyflake")?)?;
+    /// assert!(!s.postgres().contains("idmint_next_id"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn new(layout: Layout) -> Result<SqlScript> {
+        if layout.total_bits() > 63 {
+            return Err(Error::InvalidArgument {
+                name: "layout".into(),
+                value: layout.spec(),
+                expected: format!(
+                    "a layout of at most 63 bits (this one has {}): SQL's bigint holds 0..=9223372036854775807",
+                    layout.total_bits()
+                ),
+            });
+        }
+        Ok(SqlScript {
+            layout,
+            node_bits: None,
+            max_wait_ms: DEFAULT_MAX_WAIT_MS,
+        })
+    }
+
+    /// Add `idmint_next_id()`, minting with these node values (every node field, each checked
+    /// as [`Layout::compose_values`] checks it).
+    ///
+    /// ```
+    /// use idmint_core::{sql_script::SqlScript, Layout};
+    /// let s = SqlScript::new(Layout::preset("redis-lua")?)?;
+    /// assert_eq!(s.clone().minting([("shard", 4096)]).unwrap_err().kind(), "value_out_of_range");
+    /// assert_eq!(s.clone().minting([]).unwrap_err().kind(), "missing_field");
+    /// assert!(s.minting([("shard", 53)])?.postgres().contains("idmint_next_id"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn minting<'a>(mut self, nodes: impl IntoIterator<Item = (&'a str, i128)>) -> Result<Self> {
+        self.node_bits = Some(self.layout.node_bits(nodes)?);
+        Ok(self)
+    }
+
+    /// How long `idmint_next_id()` waits for the clock to reach its counter's tick before
+    /// refusing ([`DEFAULT_MAX_WAIT_MS`] unless set).
+    ///
+    /// ```
+    /// use idmint_core::{sql_script::SqlScript, Layout};
+    /// let s = SqlScript::new(Layout::preset("twitter")?)?.minting([("datacenter", 0), ("worker", 0)])?;
+    /// assert!(s.max_wait_ms(0).postgres().contains("max_wait_ms CONSTANT bigint := 0;"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn max_wait_ms(mut self, ms: u64) -> Self {
+        self.max_wait_ms = ms;
+        self
+    }
+
+    /// The script for PostgreSQL (13 and later): `CREATE OR REPLACE FUNCTION`s in the current
+    /// schema, safe to run again.
+    ///
+    /// - `idmint_layout() → text`: the layout's canonical spec;
+    /// - `idmint_decode(id bigint) → jsonb`: the ID as `idmint parse` shows it (`format`, `id`,
+    ///   `value`, `time_ms`, `time`, `layout`, `parts`: each node field and `sequence`);
+    /// - `idmint_time(id bigint) → timestamptz`: the start of the ID's tick;
+    /// - `idmint_min_id(ts timestamptz) → bigint`, `idmint_max_id(ts timestamptz) → bigint`:
+    ///   [`Layout::min_id_at`] and [`Layout::max_id_at`] of the instant (floored to the ms);
+    /// - with [`SqlScript::minting`]: the sequence `idmint_counter` and `idmint_next_id() →
+    ///   bigint` (see the [module docs](crate::sql_script)).
+    ///
+    /// ```
+    /// let s = idmint_core::sql_script::SqlScript::new(idmint_core::Layout::preset("twitter")?)?;
+    /// assert!(s.postgres().contains("SELECT 'time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657'::text"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn postgres(&self) -> String {
+        let l = &self.layout;
+        let low = l.total_bits() - l.time_bits();
+        let (tick, epoch) = (l.tick_ms(), l.epoch_ms());
+        // The first instant no ID holds, as `Layout::min_id_at` checks it.
+        let end = l.exhausts_at_ms().min(MAX_TIME_MS + 1);
+        let max_id = l.max_id();
+        let mut out = format!(
+            "-- idmint: SQL functions for the layout {spec}\n\
+             -- Generated by idmint-core {version} (`idmint sql --dialect postgres`); run again to replace them.\n\
+             -- Errors are core's: the message as idmint prints it, `kind: <kind>` in DETAIL.\n\n",
+            spec = l.spec(),
+            version = env!("CARGO_PKG_VERSION"),
+        );
+        out.push_str(RAISE_FUNCTION);
+        out.push_str(&format!(
+            "CREATE OR REPLACE FUNCTION idmint_layout() RETURNS text\n\
+             LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$ SELECT {spec}::text $f$;\n\n",
+            spec = literal(&l.spec())
+        ));
+
+        // The checks of `Layout::decompose` (via `check_fits` and `time_ms_of`).
+        let negative = raise(&Error::invalid_id(
+            SLOT_TEXT,
+            "negative; IDs are 0..=9223372036854775807",
+        ));
+        let above = raise(&Error::invalid_id(
+            SLOT_TEXT,
+            format!(
+                "uses bits above this layout's {} bits: IDs are 0..={max_id}",
+                l.total_bits()
+            ),
+        ));
+        let past_9999 = raise(&Error::invalid_id(
+            SLOT_TEXT,
+            "its time is past the year 9999, the last idmint represents",
+        ));
+        let mut check = format!(
+            "  IF id < 0 THEN {negative} END IF;\n  IF id > {max_id} THEN {above} END IF;\n"
+        );
+        if l.exhausts_at_ms() > MAX_TIME_MS + 1 {
+            check.push_str(&format!(
+                "  IF (id >> {low}) * {tick} + {epoch} > {MAX_TIME_MS} THEN {past_9999} END IF;\n"
+            ));
+        }
+        let check = check.replace(SLOT_TEXT_SQL, "' || id::text || '");
+        out.push_str(&format!(
+            "CREATE OR REPLACE FUNCTION idmint_time_ms(id bigint) RETURNS bigint\n\
+             LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $f$\nBEGIN\n{check}  RETURN (id >> {low}) * {tick} + {epoch};\nEND $f$;\n\n"
+        ));
+        out.push_str(
+            "CREATE OR REPLACE FUNCTION idmint_time(id bigint) RETURNS timestamptz\n\
+             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$\n  \
+             SELECT timestamptz '1970-01-01 00:00:00+00' + idmint_time_ms(id) * interval '1 millisecond'\n$f$;\n\n",
+        );
+        let mut fields = String::new();
+        for f in l.fields() {
+            fields.push_str(&format!(
+                "{}{}, (id >> {}) & {}",
+                if fields.is_empty() { "" } else { ", " },
+                literal(f.name()),
+                f.shift(),
+                f.max()
+            ));
+        }
+        // The shape of `idmint parse` and `idmint serve`'s /v1/parse (`idmint_core::json`),
+        // 64-bit integers as strings.
+        let name = l.preset_name().map_or_else(|| l.spec(), str::to_string);
+        out.push_str(&format!(
+            "CREATE OR REPLACE FUNCTION idmint_decode(id bigint) RETURNS jsonb\n\
+             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$\n  \
+             SELECT jsonb_build_object('format', 'snowflake', 'id', id::text, 'value', id::text, 'time_ms', t, \
+             'time', to_char((timestamptz '1970-01-01 00:00:00+00' + t * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), \
+             'layout', {name}, 'parts', jsonb_build_object({fields}))\n  \
+             FROM (SELECT idmint_time_ms(id) AS t) AS time_of_id\n$f$;\n\n",
+            name = literal(&name)
+        ));
+
+        // `Layout::min_id_at` / `max_id_at`: the tick's smallest ID and its largest.
+        let out_of_range = raise(&Error::TimeOutOfRange {
+            time_ms: SLOT_I128,
+            min_ms: epoch,
+            end_ms: end,
+        })
+        .replace(&SLOT_I128.to_string(), "' || ms::text || '");
+        let infinite = raise(&Error::InvalidArgument {
+            name: "time".into(),
+            value: SLOT_TEXT.into(),
+            expected: format!(
+                "a finite time from {} to before {}",
+                format_time_ms(epoch),
+                format_time_ms(end)
+            ),
+        })
+        .replace(SLOT_TEXT_SQL, "' || ts::text || '");
+        let low_mask = if low == 0 { 0 } else { u64::MAX >> (64 - low) };
+        for (name, tail) in [("min", String::new()), ("max", format!(" | {low_mask}"))] {
+            out.push_str(&format!(
+                "CREATE OR REPLACE FUNCTION idmint_{name}_id(ts timestamptz) RETURNS bigint\n\
+                 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $f$\nDECLARE\n  ms bigint;\nBEGIN\n  \
+                 IF NOT isfinite(ts) THEN {infinite} END IF;\n  \
+                 ms := floor(extract(epoch FROM ts) * 1000);\n  \
+                 IF ms < {epoch} OR ms >= {end} THEN {out_of_range} END IF;\n  \
+                 RETURN ((ms - {epoch}) / {tick}) << {low}{tail};\nEND $f$;\n\n"
+            ));
+        }
+        if let Some(node_bits) = self.node_bits {
+            out.push_str(&self.next_id(node_bits));
+        }
+        out
+    }
+
+    fn next_id(&self, node_bits: u64) -> String {
+        let l = &self.layout;
+        let low = l.total_bits() - l.time_bits();
+        let seq = l.sequence_field();
+        let (seq_bits, seq_shift, seq_max) = (seq.bits(), seq.shift(), seq.max());
+        let (tick, epoch, wait) = (l.tick_ms(), l.epoch_ms(), self.max_wait_ms);
+        let last_tick = l.max_time_value();
+        let key = COUNTER_LOCK_KEY;
+        let future = raise(&Error::EpochInFuture {
+            epoch_ms: epoch,
+            now_ms: SLOT_U64,
+        })
+        .replace(&SLOT_U64.to_string(), "' || now_ms::text || '");
+        let exhausted = raise(&l.exhausted_error());
+        let behind = raise(&Error::ClockMovedBackwards {
+            behind_ms: SLOT_U64,
+            allowed_ms: wait,
+        })
+        .replace(&SLOT_U64.to_string(), "' || behind_ms::text || '");
+        format!(
+            "-- Minting: uniqueness rests on the sequence idmint_counter (tick << {seq_bits} | sequence);\n\
+             -- at most {per_tick} IDs per {tick} ms tick, past which a caller waits for the next tick,\n\
+             -- up to {wait} ms, then raises clock_moved_backwards. Node bits: {node_bits}.\n\
+             CREATE SEQUENCE IF NOT EXISTS idmint_counter AS bigint MINVALUE 0 START 0 CACHE 1 NO CYCLE;\n\n\
+             CREATE OR REPLACE FUNCTION idmint_next_id() RETURNS bigint\n\
+             LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $f$\n\
+             DECLARE\n  max_wait_ms CONSTANT bigint := {wait};\n  now_ms bigint;\n  tick bigint;\n  v bigint;\n  \
+             counter_tick bigint;\n  behind_ms bigint;\n\
+             BEGIN\n  LOOP\n    \
+             now_ms := floor(extract(epoch FROM clock_timestamp()) * 1000);\n    \
+             IF now_ms < {epoch} THEN {future} END IF;\n    \
+             tick := (now_ms - {epoch}) / {tick};\n    \
+             IF tick > {last_tick} THEN {exhausted} END IF;\n    \
+             -- Shared: many callers at once; only the move below takes it exclusively.\n    \
+             PERFORM pg_advisory_lock_shared({key});\n    \
+             v := nextval('idmint_counter');\n    \
+             PERFORM pg_advisory_unlock_shared({key});\n    \
+             counter_tick := v >> {seq_bits};\n    \
+             IF counter_tick > {last_tick} THEN {exhausted} END IF;\n    \
+             IF counter_tick < tick THEN\n      \
+             -- (Nested, not AND: SQL does not promise to test the left side first.)\n      \
+             IF pg_try_advisory_lock({key}) THEN\n        \
+             -- No nextval runs while this is held, so the counter only ever moves forward.\n        \
+             IF (SELECT last_value FROM idmint_counter) < (tick << {seq_bits}) THEN\n          \
+             PERFORM setval('idmint_counter', tick << {seq_bits}, false);\n        END IF;\n        \
+             PERFORM pg_advisory_unlock({key});\n        CONTINUE;\n      END IF;\n    END IF;\n    \
+             IF counter_tick > tick THEN\n      \
+             -- This tick's sequence is used up, or the clock went back: wait for the counter's tick.\n      \
+             behind_ms := counter_tick * {tick} + {epoch} - now_ms;\n      \
+             IF behind_ms > max_wait_ms THEN {behind} END IF;\n      \
+             WHILE floor(extract(epoch FROM clock_timestamp()) * 1000) < counter_tick * {tick} + {epoch} LOOP\n        \
+             PERFORM pg_sleep(behind_ms / 1000.0);\n      END LOOP;\n    \
+             END IF;\n    \
+             RETURN (counter_tick << {low}) | {node_bits} | ((v & {seq_max}) << {seq_shift});\n  \
+             END LOOP;\nEND $f$;\n",
+            per_tick = seq_max + 1,
+        )
+    }
+}
+
+/// The raising helper every function calls: message, `kind: <kind>` as DETAIL, the SQLSTATE.
+const RAISE_FUNCTION: &str = "CREATE OR REPLACE FUNCTION idmint_raise(sqlstate text, kind text, message text) RETURNS void\n\
+LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $f$\n\
+BEGIN\n  RAISE EXCEPTION USING ERRCODE = sqlstate, MESSAGE = message, DETAIL = 'kind: ' || kind;\nEND $f$;\n\n";
+
+/// [`SLOT_TEXT`] as it appears inside an SQL literal.
+const SLOT_TEXT_SQL: &str = "\u{1}value\u{1}";
+
+/// The PL/pgSQL statement raising `err`.
+fn raise(err: &Error) -> String {
+    format!(
+        "PERFORM idmint_raise('{}', '{}', {});",
+        sqlstate(err),
+        err.kind(),
+        literal(&err.to_string())
+    )
+}
+
+/// `text` as an SQL string literal.
+fn literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}

@@ -1,0 +1,249 @@
+//! idmint's PostgreSQL extension: every function converts its arguments, makes one call into
+//! idmint-core and converts the answer or the error back. Nothing here decides a rule.
+//!
+//! - `idmint_snowflake()`: one generator per database server. Its whole state (core's slot,
+//!   see `idmint_core::snowflake`) is one `AtomicU64` in shared memory; every backend builds
+//!   core's `Snowflake` on that cell (`SnowflakeBuilder::shared_state`), so all backends mint as
+//!   one generator. Needs `shared_preload_libraries = 'idmint'`; the layout and node values are
+//!   the settings `idmint.layout` and `idmint.node`, read at server start.
+//! - `idmint_parse`, `idmint_time`, `idmint_min_id`, `idmint_max_id`, `idmint_decode`: core's
+//!   `Layout` and `formats::decode`.
+//! - `idmint_objectid`, `idmint_uuid7`, `idmint_ulid`, `idmint_typeid`: core's generators, one
+//!   per backend.
+//!
+//! Errors are SQL errors: core's message, `kind: <kind>` as DETAIL, and the SQLSTATE of the
+//! kind's family (`idmint_core::sql_script::sqlstate`), as the plain-SQL functions of
+//! `idmint sql` raise them.
+
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use idmint_core::{
+    formats, sql_script, Error, Layout, ObjectIdGenerator, Snowflake, Uuid7Generator,
+};
+use pgrx::prelude::*;
+use pgrx::{pg_shmem_init, GucContext, GucFlags, GucRegistry, GucSetting, JsonB, PgAtomic};
+
+::pgrx::pg_module_magic!();
+
+/// The one generator's slot, shared by every backend.
+static SLOT: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"idmint_snowflake_slot") };
+static LAYOUT: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c"twitter"));
+static NODE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// Whether the library was loaded at server start, so that `SLOT` exists: set in the
+/// postmaster, and so in every backend it forks.
+static PRELOADED: AtomicBool = AtomicBool::new(false);
+
+#[pg_guard]
+#[allow(non_snake_case)]
+pub extern "C-unwind" fn _PG_init() {
+    GucRegistry::define_string_guc(
+        c"idmint.layout",
+        c"The layout of idmint_snowflake(): a preset name or a spec.",
+        c"Read at server start: every backend mints with it, as one generator.",
+        &LAYOUT,
+        GucContext::Postmaster,
+        GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"idmint.node",
+        c"The node values of idmint_snowflake(), e.g. 'datacenter=1,worker=7'.",
+        c"Every node field of idmint.layout; no other generator of the layout may use them.",
+        &NODE,
+        GucContext::Postmaster,
+        GucFlags::default(),
+    );
+    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
+        pg_shmem_init!(SLOT = AtomicU64::new(0));
+        PRELOADED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Raise `err` as an SQL error: core's message, its kind as DETAIL, its family's SQLSTATE.
+fn raise(err: Error) -> ! {
+    let code = match sql_script::sqlstate(&err) {
+        "22023" => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        "22003" => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        "55000" => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        "58000" => PgSqlErrorCode::ERRCODE_SYSTEM_ERROR,
+        _ => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+    };
+    ereport!(
+        ERROR,
+        code,
+        err.to_string(),
+        format!("kind: {}", err.kind())
+    );
+}
+
+fn ok<T>(r: idmint_core::Result<T>) -> T {
+    r.unwrap_or_else(|e| raise(e))
+}
+
+fn setting(s: &GucSetting<Option<CString>>) -> Option<String> {
+    s.get().map(|c| c.to_string_lossy().into_owned())
+}
+
+/// This backend's generator on the shared slot, built on first use.
+fn generator() -> &'static Snowflake {
+    static GEN: OnceLock<Snowflake> = OnceLock::new();
+    if let Some(g) = GEN.get() {
+        return g;
+    }
+    if !PRELOADED.load(Ordering::Relaxed) {
+        ereport!(
+            ERROR,
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "idmint_snowflake() needs the server started with shared_preload_libraries = 'idmint', so that every backend mints as one generator",
+            "kind: invalid_argument"
+        );
+    }
+    let layout = ok(Layout::parse(
+        &setting(&LAYOUT).unwrap_or_else(|| Layout::DEFAULT_PRESET.into()),
+    ));
+    let node = setting(&NODE).unwrap_or_default();
+    let mut nodes = Vec::new();
+    for item in node.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let parsed = item
+            .split_once('=')
+            .and_then(|(n, v)| Some((n.trim().to_string(), v.trim().parse::<i128>().ok()?)));
+        match parsed {
+            Some(pair) => nodes.push(pair),
+            None => raise(Error::InvalidArgument {
+                name: "idmint.node".into(),
+                value: format!("`{item}`"),
+                expected: "NAME=VALUE pairs separated by commas, e.g. datacenter=1,worker=7".into(),
+            }),
+        }
+    }
+    let built = Snowflake::builder(layout)
+        .nodes(nodes.iter().map(|(n, v)| (n.as_str(), *v)))
+        .shared_state(SLOT.get())
+        .build();
+    GEN.get_or_init(|| ok(built))
+}
+
+/// The next snowflake ID of the server's one generator (`idmint.layout`, `idmint.node`);
+/// `layout`, when given, must be that layout (a check that a column default says what it
+/// expects).
+#[pg_extern(volatile, parallel_unsafe)]
+fn idmint_snowflake(layout: default!(Option<&str>, "NULL")) -> i64 {
+    let g = generator();
+    if let Some(spec) = layout {
+        let asked = ok(Layout::parse(spec));
+        if asked.spec() != g.layout().spec() {
+            raise(Error::InvalidArgument {
+                name: "layout".into(),
+                value: format!("`{spec}`"),
+                expected: format!(
+                    "the server's idmint.layout, {} (one generator per server)",
+                    g.layout().spec()
+                ),
+            });
+        }
+    }
+    ok(g.next_id()) as i64
+}
+
+fn layout_of(spec: Option<&str>) -> Layout {
+    ok(Layout::parse(spec.unwrap_or(Layout::DEFAULT_PRESET)))
+}
+
+/// The ID taken apart, as `idmint parse --layout LAYOUT ID` prints it.
+#[pg_extern(immutable, parallel_safe)]
+fn idmint_parse(id: i64, layout: default!(Option<&str>, "NULL")) -> JsonB {
+    let layout = layout_of(layout);
+    ok(layout.decompose_wide(id as i128));
+    let decoded = ok(formats::decode(&id.to_string(), Some(&layout)));
+    JsonB(serde_json::to_value(&decoded).expect("a decoded ID serializes"))
+}
+
+/// Any ID core reads (a snowflake with `layout`, an ObjectId, a UUID, a ULID, a KSUID, an xid,
+/// a TSID), as `idmint parse` prints it.
+#[pg_extern(immutable, parallel_safe)]
+fn idmint_decode(text: &str, layout: default!(Option<&str>, "NULL")) -> JsonB {
+    let layout = layout.map(|s| ok(Layout::parse(s)));
+    let decoded = ok(formats::decode(text, layout.as_ref()));
+    JsonB(serde_json::to_value(&decoded).expect("a decoded ID serializes"))
+}
+
+/// Microseconds between the Unix epoch and PostgreSQL's (2000-01-01).
+const PG_EPOCH_US: i64 = 946_684_800_000_000;
+
+/// The start of the ID's tick.
+#[pg_extern(immutable, parallel_safe)]
+fn idmint_time(id: i64, layout: default!(Option<&str>, "NULL")) -> TimestampWithTimeZone {
+    let parts = ok(layout_of(layout).decompose_wide(id as i128));
+    TimestampWithTimeZone::try_from(parts.time_ms as i64 * 1000 - PG_EPOCH_US)
+        .expect("a layout's times are PostgreSQL times")
+}
+
+/// Unix ms of a timestamptz, floored; infinite times are refused.
+fn unix_ms(ts: TimestampWithTimeZone) -> i128 {
+    if ts.is_infinity() || ts.is_neg_infinity() {
+        raise(Error::InvalidArgument {
+            name: "time".into(),
+            value: "infinity".into(),
+            expected: "a finite time".into(),
+        });
+    }
+    let us: i64 = pg_sys::TimestampTz::from(ts);
+    (us as i128 + PG_EPOCH_US as i128).div_euclid(1000)
+}
+
+/// The smallest ID of the tick holding `ts`: `WHERE id >= idmint_min_id(now() - interval '1
+/// day')` is a range scan of the ID's index.
+#[pg_extern(immutable, parallel_safe)]
+fn idmint_min_id(ts: TimestampWithTimeZone, layout: default!(Option<&str>, "NULL")) -> i64 {
+    ok(layout_of(layout).min_id_at(unix_ms(ts))) as i64
+}
+
+/// The largest ID of the tick holding `ts`.
+#[pg_extern(immutable, parallel_safe)]
+fn idmint_max_id(ts: TimestampWithTimeZone, layout: default!(Option<&str>, "NULL")) -> i64 {
+    ok(layout_of(layout).max_id_at(unix_ms(ts))) as i64
+}
+
+/// A MongoDB-compatible ObjectId, 24 hex digits.
+#[pg_extern(volatile, parallel_safe)]
+fn idmint_objectid() -> String {
+    static GEN: OnceLock<ObjectIdGenerator> = OnceLock::new();
+    GEN.get_or_init(ObjectIdGenerator::new).next_id().to_hex()
+}
+
+fn uuid7() -> idmint_core::Uuid7 {
+    static GEN: OnceLock<Uuid7Generator> = OnceLock::new();
+    ok(GEN.get_or_init(Uuid7Generator::new).next_uuid())
+}
+
+/// A UUIDv7.
+#[pg_extern(volatile, parallel_safe)]
+fn idmint_uuid7() -> pgrx::Uuid {
+    pgrx::Uuid::from_bytes(uuid7().to_bytes())
+}
+
+/// A ULID (the same 128 bits as a UUIDv7, in Crockford base32).
+#[pg_extern(volatile, parallel_safe)]
+fn idmint_ulid() -> String {
+    uuid7().to_ulid()
+}
+
+/// A TypeID with `prefix` (`user_01h455vb4pex5vsknk084sn02q`).
+#[pg_extern(volatile, parallel_safe)]
+fn idmint_typeid(prefix: &str) -> String {
+    ok(idmint_core::typeid::TypeId::new(
+        prefix,
+        u128::from_be_bytes(uuid7().to_bytes()),
+    ))
+    .to_string()
+}
+
+#[cfg(test)]
+pub mod pg_test {
+    pub fn setup(_options: Vec<&str>) {}
+    pub fn postgresql_conf_options() -> Vec<&'static str> {
+        vec!["shared_preload_libraries = 'idmint'"]
+    }
+}
