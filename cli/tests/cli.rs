@@ -601,7 +601,8 @@ fn sql_prints_cores_script_for_the_layout() {
         .max_wait_ms(0)
         .postgres();
     assert_eq!(lines_of(&minting).join("\n") + "\n", want);
-    let err = failure(&["sql", "--dialect", "postgres", "--layout", "discord"], 1);
+    // An invalid argument exits 2, a node value out of the layout's range 1, as for every command.
+    let err = failure(&["sql", "--dialect", "postgres", "--layout", "discord"], 2);
     assert!(err.contains("at most 63 bits"), "{err}");
     let err = failure(
         &[
