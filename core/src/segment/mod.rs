@@ -8,7 +8,7 @@
 //!
 //! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; `SqlStore` for SQLite, PostgreSQL,
 //!   MySQL/MariaDB (features `sqlite`, `postgres`, `mysql`, with sqlx), Redis (feature `redis`) and
-//!   etcd (`EtcdStore`, feature `etcd`);
+//!   etcd (`EtcdStore`, feature `etcd`); ZooKeeper (`ZkStore`, feature `zookeeper`);
 //!   [`open_store`] opens one by URL.
 //! - Order numbers ([`Template`](crate::Template)) from shared stores: daily counters
 //!   ([`SegmentDailyCounter`], a tag per day; [`RedisDailyCounter`], `INCR` per day;
@@ -19,7 +19,7 @@
 //!   cursor over blocks of it, one atomic step per block.
 //!
 //! Segment stores reach their databases through the store layer (`crate::store`: URLs,
-//! [`StoreOptions`], the SQL table, the Redis, etcd and HTTP links), which the lease stores
+//! [`StoreOptions`], the SQL table, the Redis, etcd, ZooKeeper and HTTP links), which the lease stores
 //! ([`crate::lease`]) share; segments and leases never use each other.
 //!
 //! Guarantees: IDs of a tag are unique across every client of the store, and each client's
@@ -46,6 +46,8 @@ mod client;
 mod counters;
 #[cfg(feature = "etcd")]
 mod etcd;
+#[cfg(feature = "zookeeper")]
+mod zookeeper;
 #[cfg(feature = "http")]
 mod http;
 mod open;
@@ -68,6 +70,8 @@ pub use counters::{
 };
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStore;
+#[cfg(feature = "zookeeper")]
+pub use zookeeper::ZkStore;
 #[cfg(feature = "http")]
 pub use http::HttpStore;
 #[cfg(feature = "fuzzing")]
