@@ -152,7 +152,7 @@ fn leaf_workers_and_idmint_generators_share_the_worker_space() {
     assert!(
         parts.time_ms > dead_ts,
         "an ID at {} is not behind the dead worker's last timestamp {dead_ts}",
-        parts.time_ms()
+        parts.time_ms
     );
     let (dead_node, children) = rt.block_on(async {
         (
