@@ -70,6 +70,10 @@ const MAX_MARKS: usize = 64;
 
 /// How long a Leaf worker may go without reporting before its value may be reclaimed, unless
 /// the URL says `leaf_dead_after=SECONDS`.
+///
+/// ```
+/// assert_eq!(idmint_core::lease::DEFAULT_LEAF_DEAD_AFTER.as_secs(), 3600);
+/// ```
 pub const DEFAULT_LEAF_DEAD_AFTER: Duration = Duration::from_secs(3600);
 
 /// The name idmint's marks carry in Leaf's `forever` node, where Leaf workers put `ip:port`.
