@@ -55,11 +55,7 @@ async fn leaf_register(zk: &Client, forever: &str, port: u16, timestamp: u64) ->
 }
 
 fn worker_of(id: u64) -> u64 {
-    leaf_layout()
-        .decompose(id)
-        .unwrap()
-        .node("worker")
-        .unwrap()
+    leaf_layout().decompose(id).unwrap().node("worker").unwrap()
 }
 
 #[test]
@@ -160,10 +156,22 @@ fn leaf_workers_and_idmint_generators_share_the_worker_space() {
             zk.list_children(&forever).await.unwrap(),
         )
     });
-    assert!(dead_node.is_none(), "the reclaimed worker's node is deleted");
-    assert!(children.contains(&format!("idmint-{dead:010}")), "{children:?}");
-    let listed = rt.block_on(async { open_lease_store(&url).await?.list().await }).unwrap();
-    let fence = listed.iter().find(|i| i.value == dead).unwrap().last_time_ms;
+    assert!(
+        dead_node.is_none(),
+        "the reclaimed worker's node is deleted"
+    );
+    assert!(
+        children.contains(&format!("idmint-{dead:010}")),
+        "{children:?}"
+    );
+    let listed = rt
+        .block_on(async { open_lease_store(&url).await?.list().await })
+        .unwrap();
+    let fence = listed
+        .iter()
+        .find(|i| i.value == dead)
+        .unwrap()
+        .last_time_ms;
     assert!(fence >= silent_until, "fence {fence} < {silent_until}");
     for (port, v) in &live {
         let info = listed.iter().find(|i| i.value == *v).unwrap();
@@ -195,7 +203,11 @@ fn leaf_workers_and_idmint_generators_share_the_worker_space() {
     all_values.sort_unstable();
     let n = all_values.len();
     all_values.dedup();
-    assert_eq!(all_values.len(), n, "duplicate worker values: {all_values:?}");
+    assert_eq!(
+        all_values.len(),
+        n,
+        "duplicate worker values: {all_values:?}"
+    );
     let again_minter = Snowflake::builder(leaf_layout())
         .node("worker", again)
         .build()

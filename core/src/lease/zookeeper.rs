@@ -184,7 +184,10 @@ fn multi_error(e: MultiWriteError) -> ZkError {
 /// Errors that mean another client changed or took the nodes: try the next value, or read
 /// again.
 fn lost_race(e: &ZkError) -> bool {
-    matches!(e, ZkError::NodeExists | ZkError::BadVersion | ZkError::NoNode)
+    matches!(
+        e,
+        ZkError::NodeExists | ZkError::BadVersion | ZkError::NoNode
+    )
 }
 
 /// Errors that mean the session is over: what it held is gone.
@@ -254,7 +257,10 @@ impl ZkLeaseStore {
             sessions: Mutex::new(HashMap::new()),
         };
         const WHAT: &str = "creating the lease nodes";
-        store.link.mkdir(&format!("{}/held", store.base), WHAT).await?;
+        store
+            .link
+            .mkdir(&format!("{}/held", store.base), WHAT)
+            .await?;
         store
             .link
             .mkdir(&format!("{}/fence", store.base), WHAT)
@@ -365,7 +371,9 @@ impl ZkLeaseStore {
         let was = fence.as_ref().map_or(0, |(data, _)| number(data));
         let now = was.max(fence_at_least);
         match &fence {
-            Some((_, stat)) if now == was => add(multi.add_check_version(&fence_path, stat.version))?,
+            Some((_, stat)) if now == was => {
+                add(multi.add_check_version(&fence_path, stat.version))?
+            }
             Some((_, stat)) => add(multi.add_set_data(
                 &fence_path,
                 now.to_string().as_bytes(),
@@ -388,7 +396,7 @@ impl ZkLeaseStore {
         req: &LeaseRequest,
         held: &HashSet<u64>,
         what: &str,
-    ) -> Result<(Vec<(u64, Vec<Before>, u64)>, u64)> {
+    ) -> Result<(Vec<Candidate>, u64)> {
         let (names, stat) = self.link.children(&leaf.forever, what).await?;
         let next = stat.map_or(0, |s| s.cversion.max(0) as u64);
         let mut marked = HashSet::new();
@@ -467,7 +475,7 @@ impl ZkLeaseStore {
         value: u64,
         token: &str,
         what: &str,
-    ) -> Result<Option<(Record, Stat, Option<(u64, Stat)>)>> {
+    ) -> Result<Option<Owned>> {
         let read = async {
             let (data, stat) = session.get_data(&self.held_path(value)).await?;
             let fence = match session.get_data(&self.fence_path(value)).await {
@@ -519,6 +527,13 @@ impl ZkLeaseStore {
         }
     }
 }
+
+/// A value of Leaf's space to try: the value, what taking it needs first, and the fence it
+/// must get at least.
+type Candidate = (u64, Vec<Before>, u64);
+
+/// The held node's record and stat, and the fence with its stat, as its owner read them.
+type Owned = (Record, Stat, Option<(u64, Stat)>);
 
 /// What a `multi` taking a value of Leaf's space does first.
 #[derive(Debug, Clone)]
@@ -652,7 +667,9 @@ impl LeaseStore for ZkLeaseStore {
                 let mut multi = session.new_multi_writer();
                 // The fence is written even when not raised: a released value is listed (as
                 // free, with its fence) like the other stores list it.
-                let fence_ms = fence.as_ref().map_or(fence_ms, |(was, _)| fence_ms.max(*was));
+                let fence_ms = fence
+                    .as_ref()
+                    .map_or(fence_ms, |(was, _)| fence_ms.max(*was));
                 let fence_write = match &fence {
                     Some((_, stat)) => multi.add_set_data(
                         &self.fence_path(value),
@@ -784,7 +801,10 @@ mod tests {
         };
         assert_eq!(Record::decode(r.encode().as_bytes()), Some(r));
         assert_eq!(Record::decode(b"2 x 1 1 1 h"), None);
-        assert_eq!(leaf_child("10.0.0.7:8080-0000000012"), Some(("10.0.0.7:8080", 12)));
+        assert_eq!(
+            leaf_child("10.0.0.7:8080-0000000012"),
+            Some(("10.0.0.7:8080", 12))
+        );
         assert_eq!(leaf_child("idmint-0000000003"), Some(("idmint", 3)));
         assert_eq!(leaf_child("junk"), None);
         assert_eq!(

@@ -46,8 +46,6 @@ mod client;
 mod counters;
 #[cfg(feature = "etcd")]
 mod etcd;
-#[cfg(feature = "zookeeper")]
-mod zookeeper;
 #[cfg(feature = "http")]
 mod http;
 mod open;
@@ -58,6 +56,8 @@ mod sql;
 mod store;
 mod tag;
 mod tinyid;
+#[cfg(feature = "zookeeper")]
+mod zookeeper;
 
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 #[cfg(feature = "fuzzing")]
@@ -70,8 +70,6 @@ pub use counters::{
 };
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStore;
-#[cfg(feature = "zookeeper")]
-pub use zookeeper::ZkStore;
 #[cfg(feature = "http")]
 pub use http::HttpStore;
 #[cfg(feature = "fuzzing")]
@@ -95,6 +93,8 @@ pub use tag::{
 pub use tinyid::{
     TinyidRule, TinyidSegment, TINYID_DEFAULT_STEP, TINYID_LOADING_PERCENT, TINYID_MAX_DELTA,
 };
+#[cfg(feature = "zookeeper")]
+pub use zookeeper::ZkStore;
 
 // Where users have always found them: the rules and the store layer's items segment stores take.
 pub use crate::rules::check_step_wide;

@@ -5,8 +5,6 @@ use std::time::Duration;
 
 #[cfg(feature = "etcd")]
 use super::etcd::EtcdStore;
-#[cfg(feature = "zookeeper")]
-use super::zookeeper::ZkStore;
 #[cfg(feature = "http")]
 use super::http::HttpStore;
 #[cfg(feature = "redis")]
@@ -14,6 +12,8 @@ use super::redis::RedisStore;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 use super::sql::SqlStore;
 use super::store::{MemoryStore, SegmentStore};
+#[cfg(feature = "zookeeper")]
+use super::zookeeper::ZkStore;
 use crate::store::{describe_url, Engine, StoreOptions};
 use crate::{Error, Result};
 

@@ -116,7 +116,8 @@ impl ZkStore {
             });
         }
         let base = link.base(opts.redis_prefix_or(DEFAULT_PREFIX));
-        link.mkdir(&format!("{base}/tag"), "creating the tag node").await?;
+        link.mkdir(&format!("{base}/tag"), "creating the tag node")
+            .await?;
         Ok(ZkStore { link, base })
     }
 
@@ -148,8 +149,7 @@ impl ZkStore {
     async fn swap(&self, tag: &str, read: &Stat, row: &Row, what: &str) -> Result<bool> {
         let client = self.link.client().await?;
         let path = self.tag_path(tag);
-        match timed_raw(client.set_data(&path, row.encode().as_bytes(), Some(read.version))).await
-        {
+        match timed_raw(client.set_data(&path, row.encode().as_bytes(), Some(read.version))).await {
             Ok(_) => Ok(true),
             Err(ZkError::BadVersion) => Ok(false),
             Err(e) => Err(self.link.err(what, e)),

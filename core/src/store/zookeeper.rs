@@ -176,7 +176,11 @@ impl ZkLink {
     /// The shared session, opened again when ZooKeeper expired it (a store cut off for longer
     /// than its timeout) or it was closed.
     pub(crate) async fn client(&self) -> Result<Client> {
-        let current = self.shared.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let current = self
+            .shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         if !matches!(
             current.state(),
             SessionState::Expired | SessionState::Closed | SessionState::AuthFailed
