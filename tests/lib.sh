@@ -21,6 +21,7 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 command -v etcd >/dev/null || need+=(etcd-server)
+                [ -e /usr/share/java/zookeeper.jar ] || need+=(zookeeper)
                 ;;&
             rust | segment | partition | python | node | jvm | packages | server)
                 # idmint-core's `etcd` feature compiles etcd's protos with protoc.

@@ -105,7 +105,7 @@ start_prep() {
 }
 
 # ---- the sections ------------------------------------------------------------------------------
-# Redis, PostgreSQL, MariaDB and etcd on loopback, free ports, a temp data dir, stopped by PID on exit.
+# Redis, PostgreSQL, MariaDB, etcd and ZooKeeper on loopback, free ports, a temp data dir, stopped by PID on exit.
 # Started once, by the first section that needs them, and shared by the rest (IDMINT_TEST_*_URL).
 SERVERS_UP=""
 start_servers() {
@@ -160,7 +160,7 @@ section_rust() {
     # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
     # clippy's features and are not checked a second time.
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --lib --bins --examples --quiet
-    step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB, etcd (apt-installed if missing)"
+    step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB, etcd, ZooKeeper (apt-installed if missing)"
     start_ha_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
     # The server's gRPC test (cli/tests/serve_grpc.rs) runs a Python grpcio client.
@@ -211,7 +211,7 @@ section_segment() {
     # Only the store tests (a subset of `rust`, for working on the stores).
     start_ha_servers
     step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis, Redis failovers)"
-    cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis,etcd \
+    cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis,etcd,zookeeper \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
         --test lease --test lease_stores --test legacy_tables --test redis_snowflake --test redis_ha
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Test servers for the segment stores: Redis, PostgreSQL, MariaDB and etcd on loopback, on free
+# Test servers for the segment stores: Redis, PostgreSQL, MariaDB, etcd and ZooKeeper on loopback, on free
 # non-default ports, with data in a temporary directory, started and stopped by PID.
 #
 #   tests/servers.sh install                 apt-install what is missing (idempotent)
-#   tests/servers.sh start [redis|postgres|mysql|etcd ...]   start (all by default), print env lines
+#   tests/servers.sh start [redis|postgres|mysql|etcd|zk ...]   start (all by default), print env lines
 #                    redis2, redis3: extra Redis servers (never started by default), for the
 #                    tests of Redis-minted snowflakes over several servers
 #                    redis-tls: a TLS-only Redis asking for a client certificate (default on).
@@ -14,6 +14,8 @@
 #                    as a replica. Every node: AOF on, loopback, its own port and directory
 #                    etcd: one member (Debian's etcd-server); etcd-tls: a TLS-only member
 #                    asking for a client certificate (both default on)
+#                    zk: one standalone ZooKeeper (Debian's zookeeper), ticks of 200 ms, so
+#                    sessions of 0.4 s to 10 min (default on)
 #                    PostgreSQL and MariaDB also take TLS on their one port, with a TLS-only
 #                    user each; the certificates are made here ($DIR/tls, tls_files below)
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
@@ -91,6 +93,7 @@ install() {
     [ -n "$PGBIN" ] && [ -x "$PGBIN/postgres" ] || need+=(postgresql)
     command -v mariadbd >/dev/null || need+=(mariadb-server)
     command -v etcd >/dev/null || need+=(etcd-server)
+    [ -e /usr/share/java/zookeeper.jar ] || need+=(zookeeper)
     if [ ${#need[@]} -gt 0 ]; then
         log "installing ${need[*]}"
         export DEBIAN_FRONTEND=noninteractive
@@ -284,6 +287,34 @@ start_etcd_tls() {
     restart_etcd etcd-tls
 }
 
+# One standalone ZooKeeper: its port, data in $DIR/zk, the JVM started in the background and
+# kept by PID, the command line kept like etcd's so `start zk` after a kill brings back the same
+# server with its data (and its sessions, which it gives a full timeout again). Ticks of 200 ms
+# let the tests use leases of a second or two (ZooKeeper grants sessions of 2 to
+# maxSessionTimeout ticks); no connection limit, since every held lease is a session of its own.
+start_zk() {
+    local port
+    port=$(port_of zk)
+    mkdir -p "$DIR/zk/data"
+    printf '%s\n' tickTime=200 "dataDir=$DIR/zk/data" "clientPort=$port" \
+        clientPortAddress=127.0.0.1 maxSessionTimeout=600000 maxClientCnxns=0 \
+        admin.enableServer=false 4lw.commands.whitelist=ruok >"$DIR/zk/zoo.cfg"
+    printf '%q ' java -Xmx256m -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
+        org.apache.zookeeper.server.ZooKeeperServerMain "$DIR/zk/zoo.cfg" >"$DIR/zk.cmd"
+    restart_zk
+}
+
+restart_zk() {
+    local port
+    port=$(port_of zk)
+    # `exec` so the PID kept is the JVM's own, not a subshell's.
+    bash -c "exec $(cat "$DIR/zk.cmd")" >>"$DIR/zk.log" 2>&1 &
+    echo $! >"$DIR/zk.pid"
+    # Each probe within 2 s: one made while the server starts may get no answer at all.
+    wait_for 60 timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port && printf ruok >&3 && grep -q imok <&3" ||
+        { log "zk did not start"; tail -20 "$DIR/zk.log" >&2; return 1; }
+}
+
 start_postgres() {
     local port
     port=$(port_of postgres)
@@ -391,6 +422,8 @@ env_lines() {
         echo "export IDMINT_TEST_ETCD_URL=etcd://127.0.0.1:$(cat "$DIR/etcd.port")"
     [ -s "$DIR/etcd-tls.port" ] && alive etcd-tls &&
         echo "export IDMINT_TEST_ETCD_TLS_URL=etcds://localhost:$(cat "$DIR/etcd-tls.port")"
+    [ -s "$DIR/zk.port" ] && alive zk &&
+        echo "export IDMINT_TEST_ZK_URL=zk://127.0.0.1:$(cat "$DIR/zk.port")"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
     local n hosts=()
     if [ -e "$DIR/redis-cluster.up" ]; then
@@ -409,7 +442,7 @@ env_lines() {
 cmd=${1:-}
 shift || true
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(redis redis-tls postgres mysql etcd etcd-tls)
+[ ${#names[@]} -eq 0 ] && names=(redis redis-tls postgres mysql etcd etcd-tls zk)
 case "$cmd" in
     install) install ;;
     start)
@@ -419,7 +452,9 @@ case "$cmd" in
         for n in "${names[@]}"; do
             if alive "$n"; then continue; fi
             log "starting $n"
-            if [ -s "$DIR/$n.cmd" ] && [[ $n == etcd* ]]; then
+            if [ -s "$DIR/$n.cmd" ] && [ "$n" = zk ]; then
+                restart_zk
+            elif [ -s "$DIR/$n.cmd" ] && [[ $n == etcd* ]]; then
                 restart_etcd "$n"
             elif [ -s "$DIR/$n.cmd" ]; then
                 restart_node "$n"
@@ -436,9 +471,9 @@ case "$cmd" in
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
     stop)
-        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls zk "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
         for n in "${names[@]}"; do stop_one "$n"; done
         ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|zk|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
 esac

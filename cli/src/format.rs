@@ -61,7 +61,7 @@ pub struct FormatArgs {
     start: u64,
 
     /// A daily counter shared across runs and processes: sqlite:PATH, postgres://…, mysql://…,
-    /// etcd://… (a tag per day), redis://host:port (INCR on a key per day), or memory: (this run's own)
+    /// etcd://…, zk://… (a tag per day), redis://host:port (INCR on a key per day), or memory: (this run's own)
     #[arg(long, value_name = "URL", default_value = "memory:")]
     counter: String,
 
@@ -69,7 +69,8 @@ pub struct FormatArgs {
     #[arg(long, value_name = "NAME", default_value = "orders")]
     name: String,
 
-    /// The store of --source segment: sqlite:PATH, postgres://…, mysql://…, redis://…, etcd://…
+    /// The store of --source segment: sqlite:PATH, postgres://…, mysql://…, redis://…, etcd://…,
+    /// zk://…
     #[arg(long, value_name = "URL", default_value = DEFAULT_STORE_URL)]
     store: String,
 

@@ -2,7 +2,7 @@
 //! from 8 values; a holder killed with SIGKILL; Redis and MariaDB killed under a leased
 //! generator. SQLite always runs (a temp file); the servers need
 //! `IDMINT_TEST_{REDIS,POSTGRES,MYSQL}_URL` (tests/servers.sh starts them; with the feature
-//! `etcd`, `IDMINT_TEST_ETCD_URL` too) and, for the server
+//! `etcd`, `IDMINT_TEST_ETCD_URL` too, with `zookeeper`, `IDMINT_TEST_ZK_URL`) and, for the server
 //! kills, `IDMINT_SERVERS_DIR`.
 #![cfg(all(
     feature = "sqlite",
@@ -61,6 +61,10 @@ fn lease_urls() -> Vec<(&'static str, String)> {
     #[cfg(feature = "etcd")]
     if let Some(u) = server("etcd") {
         urls.push(("etcd", format!("{u}?prefix={}", unique("w"))));
+    }
+    #[cfg(feature = "zookeeper")]
+    if let Some(u) = server("zk") {
+        urls.push(("zk", format!("{u}?prefix={}", unique("w"))));
     }
     urls
 }
@@ -398,6 +402,17 @@ fn etcd_killed_during_renewals() {
     let _serial = one_at_a_time();
     let Some(url) = server("etcd") else { return };
     killed_during_renewals("etcd", &format!("{url}?prefix={}", unique("w")));
+}
+
+/// ZooKeeper (feature `zookeeper`): the server SIGKILLed and restarted with its data. The
+/// holder's session (4 s: TTL and freeze) survives the restart (ZooKeeper gives every session a
+/// full timeout again) or expires, and then the keeper leases anew.
+#[cfg(feature = "zookeeper")]
+#[test]
+fn zookeeper_killed_during_renewals() {
+    let _serial = one_at_a_time();
+    let Some(url) = server("zk") else { return };
+    killed_during_renewals("zk", &format!("{url}?prefix={}", unique("w")));
 }
 
 /// A leased generator mints while its store's server (`name` in tests/servers.sh) is killed

@@ -1,7 +1,7 @@
 //! Every store against a real server: the store contract, and 4 processes × 2 threads drawing
 //! 250,000 IDs each from one tag, counted for duplicates. SQLite always runs (a temp file);
 //! the others need `IDMINT_TEST_{POSTGRES,MYSQL,REDIS}_URL` (tests/servers.sh starts them), and
-//! with the feature `etcd`, `IDMINT_TEST_ETCD_URL`.
+//! with the feature `etcd`, `IDMINT_TEST_ETCD_URL`, with `zookeeper`, `IDMINT_TEST_ZK_URL`.
 #![cfg(all(
     feature = "sqlite",
     feature = "postgres",
@@ -429,4 +429,12 @@ fn processes_redis_sharded() {
 #[test]
 fn processes_etcd() {
     multi_process("etcd");
+}
+
+/// ZooKeeper (feature `zookeeper`): every range a `setData` on the tag node's version, 8
+/// drawers racing for it.
+#[cfg(feature = "zookeeper")]
+#[test]
+fn processes_zookeeper() {
+    multi_process("zk");
 }

@@ -18,8 +18,9 @@
 //!
 //! Stores: [`MemoryLeaseStore`] (this process), and by URL ([`open_lease_store`]) SQLite,
 //! PostgreSQL, MySQL/MariaDB (table `idmint_workers`), Redis (one hash under
-//! `idmint:lease`) and etcd (a key per held value bound to an etcd lease, under
-//! `/idmint:lease`), behind the same cargo features as the segment stores. They reach their
+//! `idmint:lease`), etcd (a key per held value bound to an etcd lease, under
+//! `/idmint:lease`), ZooKeeper (an ephemeral node per held value, under `/idmint:lease`, or
+//! Leaf's snowflake workers in place with `?schema=leaf&leaf_name=…`), behind the same cargo features as the segment stores. They reach their
 //! databases through the store layer the segment stores use too (`crate::store`: URLs,
 //! [`StoreOptions`], the SQL table, the Redis, etcd and HTTP links), whose table and prefix default
 //! to the lease stores' own whichever way a store is opened; leases and segments never use
@@ -57,6 +58,8 @@ mod redis;
 mod sql;
 mod store;
 mod values;
+#[cfg(feature = "zookeeper")]
+mod zookeeper;
 
 pub use client::{check_token, ClientLease, ClientLeases, MAX_TOKEN_LEN, MIN_TOKEN_LEN};
 #[cfg(feature = "etcd")]
@@ -77,6 +80,8 @@ pub use store::{
     MAX_VALUE,
 };
 pub use values::{layout_range, node_values, parse_range};
+#[cfg(feature = "zookeeper")]
+pub use zookeeper::{ZkLeaseStore, DEFAULT_LEAF_DEAD_AFTER};
 
 // The store layer's items a lease store takes, here too so lease code needs no `segment::`.
 pub use crate::store::{StoreFuture, StoreOptions};

@@ -14,6 +14,8 @@ use super::redis::RedisLeaseStore;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 use super::sql::SqlLeaseStore;
 use super::store::{LeaseInfo, LeaseStore};
+#[cfg(feature = "zookeeper")]
+use super::zookeeper::ZkLeaseStore;
 use crate::store::{describe_url, Engine, StoreOptions};
 use crate::{Error, Result};
 
@@ -21,7 +23,9 @@ use crate::{Error, Result};
 /// `postgres://…`, `mysql://…` (table `idmint_workers`, or `?table=…`, created if missing) or
 /// `redis://…` (keys under `idmint:lease`, or `?prefix=…`), `etcd://h1:2379,h2:2379[/root]` or
 /// `etcds://…?ca=…&cert=…&key=…` ([`EtcdLeaseStore`], feature `etcd`: keys under
-/// `{root}/idmint:lease`, or `?prefix=…`), or an `idmint serve` at
+/// `{root}/idmint:lease`, or `?prefix=…`), `zk://h1:2181,h2:2181[/chroot]` ([`ZkLeaseStore`],
+/// feature `zookeeper`: nodes under `{chroot}/idmint:lease`, or `?prefix=…`;
+/// `?schema=leaf&leaf_name=NAME` shares Leaf's snowflake workers), or an `idmint serve` at
 /// `http(s)://host:port?token=…` ([`HttpLeaseStore`], feature `http`). The same URLs as the
 /// segment stores, and the same features.
 ///
@@ -47,6 +51,8 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
         Engine::Redis => Ok(Arc::new(RedisLeaseStore::connect(&url, &opts).await?)),
         #[cfg(feature = "etcd")]
         Engine::Etcd => Ok(Arc::new(EtcdLeaseStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "zookeeper")]
+        Engine::ZooKeeper => Ok(Arc::new(ZkLeaseStore::connect(&url, &opts).await?)),
         #[cfg(feature = "http")]
         Engine::Http => Ok(Arc::new(HttpLeaseStore::open(&url)?)),
         #[allow(unreachable_patterns)]

@@ -152,7 +152,7 @@ fn check_name(name: &str) -> Result<()> {
 /// | URL | counter | feature |
 /// | --- | --- | --- |
 /// | `memory:` | [`MemoryDailyCounter`] (this process only) | `segment` |
-/// | `sqlite:PATH`, `postgres://…`, `mysql://…`, `etcd://…` | [`SegmentDailyCounter`], a tag per day | `sqlite`, `postgres`, `mysql`, `etcd` |
+/// | `sqlite:PATH`, `postgres://…`, `mysql://…`, `etcd://…`, `zk://…` | [`SegmentDailyCounter`], a tag per day | `sqlite`, `postgres`, `mysql`, `etcd`, `zookeeper` |
 /// | `redis://[:pass@]host:port[/db]` | [`RedisDailyCounter`], `INCR` on a key per day | `redis` |
 ///
 ///
@@ -161,7 +161,7 @@ fn check_name(name: &str) -> Result<()> {
 /// | counter | shared | numbers of a day |
 /// | --- | --- | --- |
 /// | [`MemoryDailyCounter`] (`memory:`) | no, one process | 1, 2, 3, … |
-/// | [`SegmentDailyCounter`] (`sqlite:`, `postgres://`, `mysql://`, `etcd://`) | every client of the store | unique, increasing per client, with gaps |
+/// | [`SegmentDailyCounter`] (`sqlite:`, `postgres://`, `mysql://`, `etcd://`, `zk://`) | every client of the store | unique, increasing per client, with gaps |
 /// | [`RedisDailyCounter`] (`redis://`) | every client of the server | 1, 2, 3, … (one `INCR` per number) |
 ///
 /// A segment day counter keeps one tag per day, `<name>:<yyyymmdd>`, and each client holds a
@@ -195,9 +195,14 @@ pub fn open_daily_counter(
         Engine::Redis => Ok(Arc::new(RedisDailyCounter::connect(url, name, opts)?)),
         #[allow(unreachable_patterns)]
         Engine::Redis => Err(Engine::Redis.missing(url, "counter")),
-        // A segment tag per day, in a SQL store, in etcd or through an `idmint serve`
+        // A segment tag per day, in a SQL store, in etcd, in ZooKeeper or through an `idmint serve`
         // (`http(s)://`).
-        Engine::Sqlite | Engine::Postgres | Engine::MySql | Engine::Etcd | Engine::Http => {
+        Engine::Sqlite
+        | Engine::Postgres
+        | Engine::MySql
+        | Engine::Etcd
+        | Engine::ZooKeeper
+        | Engine::Http => {
             // Steps stay at `step`: the client's dynamic step would otherwise grow them and
             // skip more of each day's numbers.
             let client = SegmentClient::builder()

@@ -8,7 +8,7 @@
 //!
 //! - [`SegmentStore`]: the trait; [`MemoryStore`] in memory; `SqlStore` for SQLite, PostgreSQL,
 //!   MySQL/MariaDB (features `sqlite`, `postgres`, `mysql`, with sqlx), Redis (feature `redis`) and
-//!   etcd (`EtcdStore`, feature `etcd`);
+//!   etcd (`EtcdStore`, feature `etcd`); ZooKeeper (`ZkStore`, feature `zookeeper`);
 //!   [`open_store`] opens one by URL.
 //! - Order numbers ([`Template`](crate::Template)) from shared stores: daily counters
 //!   ([`SegmentDailyCounter`], a tag per day; [`RedisDailyCounter`], `INCR` per day;
@@ -19,7 +19,7 @@
 //!   cursor over blocks of it, one atomic step per block.
 //!
 //! Segment stores reach their databases through the store layer (`crate::store`: URLs,
-//! [`StoreOptions`], the SQL table, the Redis, etcd and HTTP links), which the lease stores
+//! [`StoreOptions`], the SQL table, the Redis, etcd, ZooKeeper and HTTP links), which the lease stores
 //! ([`crate::lease`]) share; segments and leases never use each other.
 //!
 //! Guarantees: IDs of a tag are unique across every client of the store, and each client's
@@ -56,6 +56,8 @@ mod sql;
 mod store;
 mod tag;
 mod tinyid;
+#[cfg(feature = "zookeeper")]
+mod zookeeper;
 
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 #[cfg(feature = "fuzzing")]
@@ -91,6 +93,8 @@ pub use tag::{
 pub use tinyid::{
     TinyidRule, TinyidSegment, TINYID_DEFAULT_STEP, TINYID_LOADING_PERCENT, TINYID_MAX_DELTA,
 };
+#[cfg(feature = "zookeeper")]
+pub use zookeeper::ZkStore;
 
 // Where users have always found them: the rules and the store layer's items segment stores take.
 pub use crate::rules::check_step_wide;

@@ -12,6 +12,8 @@ use super::redis::RedisStore;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 use super::sql::SqlStore;
 use super::store::{MemoryStore, SegmentStore};
+#[cfg(feature = "zookeeper")]
+use super::zookeeper::ZkStore;
 use crate::store::{describe_url, Engine, StoreOptions};
 use crate::{Error, Result};
 
@@ -28,6 +30,7 @@ pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
 /// | `mysql://user:pass@host:port/db`, `mariadb://…` | MySQL / MariaDB | `mysql` |
 /// | `redis://[:pass@]host:port[/db]`, `rediss://…` (TLS: [`redis_client`](super::redis_client)) | Redis | `redis` |
 /// | `etcd://[user:pass@]h1:2379,h2:2379[/root]`, `etcds://…?ca=…&cert=…&key=…` | etcd ([`EtcdStore`]) | `etcd` |
+/// | `zk://h1:2181,h2:2181[/chroot]` | ZooKeeper ([`ZkStore`]) | `zookeeper` |
 /// | `http://host:port[/prefix]`, `https://…` (`?token=`, `?ca=`) | an `idmint serve` ([`HttpStore`]) | `http` |
 ///
 /// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
@@ -52,7 +55,8 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         feature = "postgres",
         feature = "mysql",
         feature = "redis",
-        feature = "etcd"
+        feature = "etcd",
+        feature = "zookeeper"
     )))]
     let _ = opts;
     match engine {
@@ -65,6 +69,8 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
         Engine::Redis => Ok(Arc::new(RedisStore::connect(&url, &opts).await?)),
         #[cfg(feature = "etcd")]
         Engine::Etcd => Ok(Arc::new(EtcdStore::connect(&url, &opts).await?)),
+        #[cfg(feature = "zookeeper")]
+        Engine::ZooKeeper => Ok(Arc::new(ZkStore::connect(&url, &opts).await?)),
         #[cfg(feature = "http")]
         Engine::Http => Ok(Arc::new(HttpStore::open(&url)?)),
         #[allow(unreachable_patterns)]
@@ -80,7 +86,7 @@ pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, Stor
     if opts.mapping.is_some()
         && matches!(
             engine,
-            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::ZooKeeper | Engine::Http
         )
     {
         return Err(Error::InvalidArgument {

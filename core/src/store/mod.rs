@@ -10,7 +10,8 @@
 //! - `sql`: one SQL table, for every engine, with its pool (features `sqlite`, `postgres`,
 //!   `mysql`); `redis`: the Redis link, one server, Sentinel or Cluster, with writes that
 //!   survive a failover (feature `redis`); `http`: the link to an `idmint serve` (feature
-//!   `http`); `etcd`: an etcd cluster (feature `etcd`);
+//!   `http`); `etcd`: an etcd cluster (feature `etcd`); `zookeeper`: a ZooKeeper ensemble
+//!   (feature `zookeeper`);
 //! - `runtime`: the future store calls return ([`StoreFuture`]) and the runtime blocking
 //!   clients run them on.
 //!
@@ -30,6 +31,8 @@ mod runtime;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 mod sql;
 mod url;
+#[cfg(feature = "zookeeper")]
+mod zookeeper;
 
 #[cfg(feature = "etcd")]
 pub(crate) use etcd::EtcdLink;
@@ -52,3 +55,5 @@ pub use runtime::StoreFuture;
 pub(crate) use sql::{Bind, Dialect, Pooling, SqlTable};
 pub use url::describe_url;
 pub(crate) use url::Engine;
+#[cfg(feature = "zookeeper")]
+pub(crate) use zookeeper::{timed_raw, ZkLink, ZkResult};

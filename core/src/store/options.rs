@@ -146,7 +146,7 @@ impl StoreOptions {
     }
 
     /// The Redis key prefix: the one set, or the opening kind's `default`.
-    #[cfg(any(feature = "redis", feature = "etcd"))]
+    #[cfg(any(feature = "redis", feature = "etcd", feature = "zookeeper"))]
     pub(crate) fn redis_prefix_or<'a>(&'a self, default: &'a str) -> &'a str {
         self.redis_prefix.as_deref().unwrap_or(default)
     }

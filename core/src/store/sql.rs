@@ -44,7 +44,7 @@ impl Dialect {
                 };
                 Ok((Dialect::MySql, url))
             }
-            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::Http => {
+            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::ZooKeeper | Engine::Http => {
                 Err(Error::InvalidArgument {
                     name: "store".into(),
                     value: describe_url(url),

@@ -32,6 +32,7 @@ pub(crate) enum Engine {
     MySql,
     Redis,
     Etcd,
+    ZooKeeper,
     Http,
 }
 
@@ -47,12 +48,13 @@ impl Engine {
             "redis" | "rediss" | "redis+sentinel" | "rediss+sentinel" | "redis+cluster"
             | "rediss+cluster" => Engine::Redis,
             "etcd" | "etcds" => Engine::Etcd,
+            "zk" => Engine::ZooKeeper,
             "http" | "https" => Engine::Http,
             _ => return Err(Error::InvalidArgument {
                 name: what.into(),
                 value: describe_url(url),
                 expected:
-                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, etcd://, etcds://, http://, https:// or memory:"
+                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, etcd://, etcds://, zk://, http://, https:// or memory:"
                         .into(),
             }),
         };
@@ -63,6 +65,7 @@ impl Engine {
             Engine::MySql => cfg!(feature = "mysql"),
             Engine::Redis => cfg!(feature = "redis"),
             Engine::Etcd => cfg!(feature = "etcd"),
+            Engine::ZooKeeper => cfg!(feature = "zookeeper"),
             Engine::Http => cfg!(feature = "http"),
         };
         if built {
@@ -82,6 +85,7 @@ impl Engine {
             Engine::MySql => "mysql",
             Engine::Redis => "redis",
             Engine::Etcd => "etcd",
+            Engine::ZooKeeper => "zookeeper",
             Engine::Http => "http",
         }
     }
@@ -95,6 +99,7 @@ impl Engine {
             Engine::MySql => "mysql",
             Engine::Redis => "redis",
             Engine::Etcd => "etcd",
+            Engine::ZooKeeper => "zookeeper",
             Engine::Http => "http",
         };
         Error::InvalidArgument {

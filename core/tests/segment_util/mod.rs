@@ -46,7 +46,8 @@ pub fn unique(prefix: &str) -> String {
 }
 
 /// The store URLs to test: SQLite always (a temp file), the servers when their variable is set.
-/// Each gets its own table (SQL) or key prefix (Redis, etcd); etcd with the feature `etcd`.
+/// Each gets its own table (SQL) or key prefix (Redis, etcd, ZooKeeper); etcd with the feature
+/// `etcd`, ZooKeeper with `zookeeper`.
 pub fn store_urls() -> Vec<(String, String)> {
     let mut urls = Vec::new();
     let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_seg")));
@@ -70,6 +71,10 @@ pub fn store_urls() -> Vec<(String, String)> {
     #[cfg(feature = "etcd")]
     if let Some(u) = server("etcd") {
         urls.push(("etcd".into(), format!("{u}?prefix={}", unique("p"))));
+    }
+    #[cfg(feature = "zookeeper")]
+    if let Some(u) = server("zk") {
+        urls.push(("zk".into(), format!("{u}?prefix={}", unique("p"))));
     }
     urls
 }
