@@ -25,7 +25,7 @@
 # Every loss's margin (store-side expiry, at the earliest, minus the last ID's time) must be
 # > 0. Waits are on log lines, with generous limits; nothing asserts a speed or a duration.
 #
-# Adding a store (ZooKeeper): an entry in STORES, its URL in STORE_URL, and a function
+# Adding a store: an entry in STORES, its URL in STORE_URL, and a function
 # start_NAME that starts it inside "$NS_STORE" (`ip netns exec "$NS_STORE" CMD... &`, so that
 # $! is the server's own PID), data under $1, records its PID with `track PID NAME`, and
 # returns once it answers from a holder's namespace (in_h1 CMD...).
@@ -48,11 +48,12 @@ STORE_IP=$NET.2
 H_IP=([1]=$NET.11 [2]=$NET.12 [3]=$NET.13)
 
 # The stores: a list, a URL each, a start_NAME function each (see the header).
-STORES=(postgres redis etcd serve)
+STORES=(postgres redis etcd zk serve)
 declare -A STORE_URL=(
     [postgres]="postgres://postgres@$STORE_IP:5432/idmint"
     [redis]="redis://$STORE_IP:6379"
     [etcd]="etcd://$STORE_IP:2379"
+    [zk]="zk://$STORE_IP:2181"
     [serve]="http://$STORE_IP:8080"
 )
 
@@ -209,6 +210,21 @@ start_etcd() {
         --log-outputs stderr >"$d/etcd.log" 2>&1 &
     track $! etcd
     wait_until 60 "etcd answering" in_h1 curl -sf "http://$STORE_IP:2379/health"
+}
+
+start_zk() {
+    local d=$1
+    mkdir -p "$d/zk/data"
+    # Ticks of 200 ms as tests/servers.sh's, so a session (a lease's TTL + freeze) may be short.
+    printf '%s\n' tickTime=200 "dataDir=$d/zk/data" clientPort=2181 "clientPortAddress=$STORE_IP" \
+        maxSessionTimeout=600000 maxClientCnxns=0 admin.enableServer=false \
+        4lw.commands.whitelist=ruok >"$d/zk/zoo.cfg"
+    ip netns exec "$NS_STORE" java -Xmx256m -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
+        org.apache.zookeeper.server.ZooKeeperServerMain "$d/zk/zoo.cfg" >"$d/zk.log" 2>&1 &
+    track $! zk
+    # Each probe within 2 s: one made while the server starts may get no answer at all.
+    wait_until 120 "zk answering" in_h1 timeout 2 bash -c \
+        "exec 3<>/dev/tcp/$STORE_IP/2181 && printf ruok >&3 && grep -q imok <&3"
 }
 
 start_serve() {
