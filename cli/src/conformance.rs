@@ -39,6 +39,7 @@ const OPS: &[&str] = &[
     "health",
     "layout_remaining",
     "start_above",
+    "time_range",
     "obfuscate_key",
     "obfuscate",
     "reveal",
@@ -287,6 +288,14 @@ fn respond(req: &Value) -> Result<Value, Error> {
             }
             let g = b.build()?;
             Ok(json!({ "first_id": g.next_id()?.to_string() }))
+        }
+        "time_range" => {
+            let l = layout(req)?;
+            let time_ms = int(req, "time_ms")?;
+            Ok(json!({
+                "min_id": l.min_id_at(time_ms)?.to_string(),
+                "max_id": l.max_id_at(time_ms)?.to_string(),
+            }))
         }
         "obfuscate_key" => {
             let key = Key::parse(text(req, "key")?)?;

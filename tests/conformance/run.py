@@ -41,6 +41,7 @@ OPS = {
     "health": ("observations", "status, reasons, lease, tags"),
     "layout_remaining": ("layout, nodes, clock_ms", "remaining_s, status, warns"),
     "start_above": ("layout, nodes, above, clock_ms, on_rollback", "first_id"),
+    "time_range": ("layout, time_ms", "min_id, max_id"),
     "obfuscate_key": ("key", "version, text"),
     "obfuscate": ("key, id", "obfuscated, tagged"),
     "reveal": ("key, obfuscated", "id"),
@@ -155,6 +156,11 @@ def checks_for(file, group, case, vectors):
                         label=name)
         else:
             yield Check("start_above", args, want=pick(case, "first_id"), label=name)
+    elif file == "time_range.json" and group == "valid":
+        yield Check("time_range", pick(case, "layout", "time_ms"), want=pick(case, "min_id", "max_id"),
+                    label=name)
+    elif file == "time_range.json" and group == "invalid":
+        yield Check("time_range", pick(case, "layout", "time_ms"), error=err, label=name)
     elif file == "obfuscate.json" and group == "valid":
         label = f"{case['key'][:16]}… {case['id']}"
         yield Check("obfuscate", pick(case, "key", "id"), want=pick(case, "obfuscated", "tagged"), label=label)
