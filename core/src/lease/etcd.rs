@@ -27,6 +27,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use etcd_client::{Compare, CompareOp, KeyValue, PutOptions, Txn, TxnOp, TxnOpResponse};
 
+use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
 use crate::store::{EtcdLink, StoreFuture, StoreOptions};
 use crate::Result;
@@ -61,40 +62,6 @@ impl std::fmt::Debug for EtcdLeaseStore {
             .field("store", &self.link.describe())
             .field("base", &self.base)
             .finish_non_exhaustive()
-    }
-}
-
-/// What `B/held/V` holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Record {
-    token: String,
-    ttl_ms: u64,
-    freeze_ms: u64,
-    renewed_ms: u64,
-    holder: String,
-}
-
-impl Record {
-    fn encode(&self) -> String {
-        format!(
-            "1 {} {} {} {} {}",
-            self.token, self.ttl_ms, self.freeze_ms, self.renewed_ms, self.holder
-        )
-    }
-
-    fn decode(bytes: &[u8]) -> Option<Record> {
-        let text = std::str::from_utf8(bytes).ok()?;
-        let mut parts = text.splitn(6, ' ');
-        if parts.next()? != "1" {
-            return None;
-        }
-        Some(Record {
-            token: parts.next()?.to_string(),
-            ttl_ms: parts.next()?.parse().ok()?,
-            freeze_ms: parts.next()?.parse().ok()?,
-            renewed_ms: parts.next()?.parse().ok()?,
-            holder: parts.next()?.to_string(),
-        })
     }
 }
 

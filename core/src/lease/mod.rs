@@ -47,6 +47,8 @@ mod bodies;
 mod client;
 #[cfg(feature = "etcd")]
 mod etcd;
+#[cfg(any(feature = "etcd", feature = "zookeeper"))]
+mod held_record;
 #[cfg(feature = "http")]
 mod http;
 mod keeper;

@@ -56,6 +56,7 @@ use zookeeper_client::{
     Acls, Client, CreateMode, Error as ZkError, MultiWriteError, SessionState, Stat,
 };
 
+use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
 use crate::store::{timed_raw, StoreFuture, StoreOptions, TableMapping, ZkLink, ZkResult};
 use crate::{Error, Result};
@@ -114,40 +115,6 @@ impl std::fmt::Debug for ZkLeaseStore {
             .field("base", &self.base)
             .field("leaf", &self.leaf)
             .finish_non_exhaustive()
-    }
-}
-
-/// What `B/held/V` holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Record {
-    token: String,
-    ttl_ms: u64,
-    freeze_ms: u64,
-    renewed_ms: u64,
-    holder: String,
-}
-
-impl Record {
-    fn encode(&self) -> String {
-        format!(
-            "1 {} {} {} {} {}",
-            self.token, self.ttl_ms, self.freeze_ms, self.renewed_ms, self.holder
-        )
-    }
-
-    fn decode(bytes: &[u8]) -> Option<Record> {
-        let text = std::str::from_utf8(bytes).ok()?;
-        let mut parts = text.splitn(6, ' ');
-        if parts.next()? != "1" {
-            return None;
-        }
-        Some(Record {
-            token: parts.next()?.to_string(),
-            ttl_ms: parts.next()?.parse().ok()?,
-            freeze_ms: parts.next()?.parse().ok()?,
-            renewed_ms: parts.next()?.parse().ok()?,
-            holder: parts.next()?.to_string(),
-        })
     }
 }
 
