@@ -12,15 +12,11 @@
 
 use etcd_client::{Compare, CompareOp, KeyValue, Txn, TxnOp};
 
-use super::store::{exhausted, give_back_to, IdRange, SegmentStore, TagInfo};
-use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_PREFIX};
-use crate::store::{validate_tag, EtcdLink, StoreFuture, StoreOptions};
-use crate::{Error, Result};
-
-/// How many times one call reads again after losing a compare-and-swap before it reports the
-/// store as too busy: each loss means another client advanced the tag, so this many in a row
-/// takes more clients than a tag ever has.
-const TRIES: usize = 1000;
+use super::cas::{self, Row, VersionedRows};
+use super::store::{IdRange, SegmentStore, TagInfo};
+use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
+use crate::store::{EtcdLink, StoreFuture, StoreOptions};
+use crate::Result;
 
 /// A segment store in etcd (feature `etcd`): `etcd://h1:2379,h2:2379[/root]`,
 /// `etcds://…?ca=…&cert=…&key=…`, keys under `{root}/{prefix}`, the prefix being the options'
@@ -47,37 +43,6 @@ impl std::fmt::Debug for EtcdStore {
             .field("store", &self.link.describe())
             .field("base", &self.base)
             .finish_non_exhaustive()
-    }
-}
-
-/// What `B/tag/TAG` holds.
-struct Row {
-    max_id: i64,
-    step: u64,
-    description: String,
-}
-
-impl Row {
-    fn encode(&self) -> String {
-        format!("{} {} {}", self.max_id, self.step, self.description)
-    }
-
-    fn decode(bytes: &[u8]) -> Option<Row> {
-        let mut parts = std::str::from_utf8(bytes).ok()?.splitn(3, ' ');
-        Some(Row {
-            max_id: parts.next()?.parse().ok()?,
-            step: parts.next()?.parse().ok()?,
-            description: parts.next()?.to_string(),
-        })
-    }
-
-    fn info(self, tag: &str) -> TagInfo {
-        TagInfo {
-            tag: tag.to_string(),
-            max_id: self.max_id,
-            step: self.step,
-            description: self.description,
-        }
     }
 }
 
@@ -123,44 +88,52 @@ impl EtcdStore {
     pub fn tag_key(&self, tag: &str) -> String {
         format!("{}/tag/{tag}", self.base)
     }
+}
 
-    /// The tag's row and its key as read, or `None` when there is no such tag.
-    async fn read(&self, tag: &str, what: &str) -> Result<Option<(KeyValue, Row)>> {
-        let key = self.tag_key(tag);
-        let Some(kv) = self.link.get(&key, what).await? else {
-            return Ok(None);
-        };
-        let row = Row::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
-        Ok(Some((kv, row)))
+impl VersionedRows for EtcdStore {
+    type Version = KeyValue;
+
+    fn store(&self) -> String {
+        self.link.describe().to_string()
     }
 
-    /// Writes `row` if the key is still at the revision read. False: another client got there
-    /// first (read again).
-    async fn swap(&self, tag: &str, read: &KeyValue, row: &Row, what: &str) -> Result<bool> {
-        let key = self.tag_key(tag);
-        let txn = Txn::new()
-            .when([Compare::mod_revision(
-                key.clone(),
-                CompareOp::Equal,
-                read.mod_revision(),
-            )])
-            .and_then([TxnOp::put(key, row.encode(), None)]);
-        let resp = self
-            .link
-            .client()
-            .txn(txn)
-            .await
-            .map_err(|e| self.link.err(what, e))?;
-        Ok(resp.succeeded())
+    /// The tag's row and the key as read (its mod revision is what a swap compares).
+    fn read<'a>(&'a self, tag: &'a str, what: &'a str) -> StoreFuture<'a, Option<(KeyValue, Row)>> {
+        Box::pin(async move {
+            let key = self.tag_key(tag);
+            let Some(kv) = self.link.get(&key, what).await? else {
+                return Ok(None);
+            };
+            let row = Row::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
+            Ok(Some((kv, row)))
+        })
     }
 
-    fn too_busy(&self, tag: &str, what: &str) -> Error {
-        Error::StoreUnavailable {
-            store: self.link.describe().to_string(),
-            reason: format!(
-                "{what}: tag `{tag}` changed under each of {TRIES} compare-and-swaps in a row"
-            ),
-        }
+    /// Writes `row` if the key is still at the mod revision read.
+    fn swap<'a>(
+        &'a self,
+        tag: &'a str,
+        read: &'a KeyValue,
+        row: &'a Row,
+        what: &'a str,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let key = self.tag_key(tag);
+            let txn = Txn::new()
+                .when([Compare::mod_revision(
+                    key.clone(),
+                    CompareOp::Equal,
+                    read.mod_revision(),
+                )])
+                .and_then([TxnOp::put(key, row.encode(), None)]);
+            let resp = self
+                .link
+                .client()
+                .txn(txn)
+                .await
+                .map_err(|e| self.link.err(what, e))?;
+            Ok(resp.succeeded())
+        })
     }
 }
 
@@ -191,61 +164,15 @@ impl SegmentStore for EtcdStore {
     }
 
     fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>> {
-        Box::pin(async move {
-            validate_tag(tag)?;
-            Ok(self
-                .read(tag, "reading a tag")
-                .await?
-                .map(|(_, row)| row.info(tag)))
-        })
+        Box::pin(cas::tag_info(self, tag))
     }
 
     fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange> {
-        Box::pin(async move {
-            const WHAT: &str = "allocating";
-            validate_tag(tag)?;
-            let limit = check_count(count)?;
-            for _ in 0..TRIES {
-                let (kv, mut row) =
-                    self.read(tag, WHAT)
-                        .await?
-                        .ok_or_else(|| Error::UnknownTag {
-                            tag: tag.to_string(),
-                        })?;
-                if row.max_id > limit {
-                    return Err(exhausted(tag, row.max_id, count));
-                }
-                row.max_id += count as i64;
-                if self.swap(tag, &kv, &row, WHAT).await? {
-                    return IdRange::from_new_max(row.max_id, count);
-                }
-            }
-            Err(self.too_busy(tag, WHAT))
-        })
+        Box::pin(cas::allocate(self, tag, count))
     }
 
     fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
-        Box::pin(async move {
-            const WHAT: &str = "giving back a range";
-            validate_tag(tag)?;
-            let Some((end, back_to)) = give_back_to(range, next)? else {
-                return Ok(false);
-            };
-            for _ in 0..TRIES {
-                // Only while nobody allocated after the range: its end is still the tag's max.
-                let Some((kv, mut row)) = self.read(tag, WHAT).await? else {
-                    return Ok(false);
-                };
-                if row.max_id != end {
-                    return Ok(false);
-                }
-                row.max_id = back_to;
-                if self.swap(tag, &kv, &row, WHAT).await? {
-                    return Ok(true);
-                }
-            }
-            Err(self.too_busy(tag, WHAT))
-        })
+        Box::pin(cas::give_back(self, tag, range, next))
     }
 
     fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
@@ -265,31 +192,6 @@ impl SegmentStore for EtcdStore {
     }
 
     fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo> {
-        Box::pin(async move {
-            const WHAT: &str = "updating a tag";
-            validate_tag(tag)?;
-            for _ in 0..TRIES {
-                let (kv, mut row) =
-                    self.read(tag, WHAT)
-                        .await?
-                        .ok_or_else(|| Error::UnknownTag {
-                            tag: tag.to_string(),
-                        })?;
-                if let Some(step) = update.step_value() {
-                    row.step = step;
-                }
-                if let Some(d) = update.description_value() {
-                    row.description = d.to_string();
-                }
-                if let Some(next) = update.next_at_least_value() {
-                    // next is 1..=2^63-1, so next - 1 fits.
-                    row.max_id = row.max_id.max((next - 1) as i64);
-                }
-                if self.swap(tag, &kv, &row, WHAT).await? {
-                    return Ok(row.info(tag));
-                }
-            }
-            Err(self.too_busy(tag, WHAT))
-        })
+        Box::pin(cas::update_tag(self, tag, update))
     }
 }

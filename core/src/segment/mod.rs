@@ -42,6 +42,8 @@
 
 #[cfg(feature = "serde")]
 mod bodies;
+#[cfg(any(feature = "etcd", feature = "zookeeper"))]
+mod cas;
 mod client;
 mod counters;
 #[cfg(feature = "etcd")]

@@ -1,0 +1,317 @@
+//! What the stores that keep a tag as one versioned value share (etcd: a key and its mod
+//! revision; ZooKeeper: a node and its version): the row's format and the read-change-swap loop
+//! every change of a tag runs. Each store only reads a row with its version and swaps it on that
+//! version ([`VersionedRows`]); the rules of allocating, giving back and updating are here once.
+
+use super::store::{exhausted, give_back_to, IdRange, TagInfo};
+use super::tag::{check_count, TagUpdate};
+use crate::store::{validate_tag, StoreFuture};
+use crate::{Error, Result};
+
+/// How many times one call reads again after losing a compare-and-swap before it reports the
+/// store as too busy: each loss means another client advanced the tag, so this many in a row
+/// takes more clients than a tag ever has.
+const TRIES: usize = 1000;
+
+/// What a tag's value holds: `MAX_ID STEP DESCRIPTION` (the description last, so it may hold
+/// spaces).
+pub(super) struct Row {
+    pub(super) max_id: i64,
+    pub(super) step: u64,
+    pub(super) description: String,
+}
+
+impl Row {
+    pub(super) fn encode(&self) -> String {
+        format!("{} {} {}", self.max_id, self.step, self.description)
+    }
+
+    pub(super) fn decode(bytes: &[u8]) -> Option<Row> {
+        let mut parts = std::str::from_utf8(bytes).ok()?.splitn(3, ' ');
+        Some(Row {
+            max_id: parts.next()?.parse().ok()?,
+            step: parts.next()?.parse().ok()?,
+            description: parts.next()?.to_string(),
+        })
+    }
+
+    pub(super) fn info(&self, tag: &str) -> TagInfo {
+        TagInfo {
+            tag: tag.to_string(),
+            max_id: self.max_id,
+            step: self.step,
+            description: self.description.clone(),
+        }
+    }
+}
+
+/// A store that keeps each tag as one [`Row`] with a version, and writes a row only if its
+/// version is still the one read.
+pub(super) trait VersionedRows: Sync {
+    /// What a read saw and a swap compares (an etcd `KeyValue`, a ZooKeeper `Stat`).
+    type Version: Send + Sync;
+
+    /// The store's description, for errors.
+    fn store(&self) -> String;
+
+    /// The tag's row and its version, or `None` when there is no such tag.
+    fn read<'a>(
+        &'a self,
+        tag: &'a str,
+        what: &'a str,
+    ) -> StoreFuture<'a, Option<(Self::Version, Row)>>;
+
+    /// Writes `row` if the tag is still at `read`. False: another client got there first.
+    fn swap<'a>(
+        &'a self,
+        tag: &'a str,
+        read: &'a Self::Version,
+        row: &'a Row,
+        what: &'a str,
+    ) -> StoreFuture<'a, bool>;
+}
+
+/// What a change decided about the row it was shown.
+enum Edit<T> {
+    /// Swap the changed row in, then answer this.
+    Write(T),
+    /// Answer this without writing.
+    Keep(T),
+}
+
+/// Reads the tag, lets `edit` change its row and swaps it in, again from the read while another
+/// client wins the race. A missing tag answers `missing()`.
+async fn change<S, T>(
+    s: &S,
+    tag: &str,
+    what: &str,
+    missing: impl Fn() -> Result<T>,
+    mut edit: impl FnMut(&mut Row) -> Result<Edit<T>>,
+) -> Result<T>
+where
+    S: VersionedRows + ?Sized,
+{
+    validate_tag(tag)?;
+    for _ in 0..TRIES {
+        let Some((version, mut row)) = s.read(tag, what).await? else {
+            return missing();
+        };
+        match edit(&mut row)? {
+            Edit::Keep(answer) => return Ok(answer),
+            Edit::Write(answer) => {
+                if s.swap(tag, &version, &row, what).await? {
+                    return Ok(answer);
+                }
+            }
+        }
+    }
+    Err(Error::StoreUnavailable {
+        store: s.store(),
+        reason: format!(
+            "{what}: tag `{tag}` changed under each of {TRIES} compare-and-swaps in a row"
+        ),
+    })
+}
+
+fn unknown<T>(tag: &str) -> Result<T> {
+    Err(Error::UnknownTag {
+        tag: tag.to_string(),
+    })
+}
+
+/// [`SegmentStore::tag_info`](super::SegmentStore::tag_info).
+pub(super) async fn tag_info<S: VersionedRows + ?Sized>(
+    s: &S,
+    tag: &str,
+) -> Result<Option<TagInfo>> {
+    validate_tag(tag)?;
+    Ok(s.read(tag, "reading a tag")
+        .await?
+        .map(|(_, row)| row.info(tag)))
+}
+
+/// [`SegmentStore::allocate`](super::SegmentStore::allocate): the next `count` IDs.
+pub(super) async fn allocate<S: VersionedRows + ?Sized>(
+    s: &S,
+    tag: &str,
+    count: u64,
+) -> Result<IdRange> {
+    let limit = check_count(count)?;
+    change(
+        s,
+        tag,
+        "allocating",
+        || unknown(tag),
+        |row| {
+            if row.max_id > limit {
+                return Err(exhausted(tag, row.max_id, count));
+            }
+            row.max_id += count as i64;
+            IdRange::from_new_max(row.max_id, count).map(Edit::Write)
+        },
+    )
+    .await
+}
+
+/// [`SegmentStore::give_back`](super::SegmentStore::give_back): only while nobody allocated
+/// after the range, i.e. its end is still the tag's max.
+pub(super) async fn give_back<S: VersionedRows + ?Sized>(
+    s: &S,
+    tag: &str,
+    range: IdRange,
+    next: u64,
+) -> Result<bool> {
+    validate_tag(tag)?;
+    let Some((end, back_to)) = give_back_to(range, next)? else {
+        return Ok(false);
+    };
+    change(
+        s,
+        tag,
+        "giving back a range",
+        || Ok(false),
+        |row| {
+            if row.max_id != end {
+                return Ok(Edit::Keep(false));
+            }
+            row.max_id = back_to;
+            Ok(Edit::Write(true))
+        },
+    )
+    .await
+}
+
+/// [`SegmentStore::update_tag`](super::SegmentStore::update_tag).
+pub(super) async fn update_tag<S: VersionedRows + ?Sized>(
+    s: &S,
+    tag: &str,
+    update: &TagUpdate,
+) -> Result<TagInfo> {
+    change(
+        s,
+        tag,
+        "updating a tag",
+        || unknown(tag),
+        |row| {
+            if let Some(step) = update.step_value() {
+                row.step = step;
+            }
+            if let Some(d) = update.description_value() {
+                row.description = d.to_string();
+            }
+            if let Some(next) = update.next_at_least_value() {
+                // next is 1..=2^63-1, so next - 1 fits.
+                row.max_id = row.max_id.max((next - 1) as i64);
+            }
+            Ok(Edit::Write(row.info(tag)))
+        },
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A row in memory that loses the first `losses` swaps, as if other clients won them.
+    struct Flaky {
+        row: Mutex<(u64, Option<String>)>,
+        losses: Mutex<usize>,
+    }
+
+    impl VersionedRows for Flaky {
+        type Version = u64;
+        fn store(&self) -> String {
+            "flaky".into()
+        }
+        fn read<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Option<(u64, Row)>> {
+            Box::pin(async move {
+                let (v, ref text) = *self.row.lock().unwrap();
+                Ok(text
+                    .as_deref()
+                    .map(|t| (v, Row::decode(t.as_bytes()).unwrap())))
+            })
+        }
+        fn swap<'a>(
+            &'a self,
+            _: &'a str,
+            read: &'a u64,
+            row: &'a Row,
+            _: &'a str,
+        ) -> StoreFuture<'a, bool> {
+            Box::pin(async move {
+                let mut losses = self.losses.lock().unwrap();
+                let mut cur = self.row.lock().unwrap();
+                if *losses > 0 {
+                    *losses -= 1;
+                    cur.0 += 1;
+                    // The winner advanced the tag by 10.
+                    let mut won = Row::decode(cur.1.as_ref().unwrap().as_bytes()).unwrap();
+                    won.max_id += 10;
+                    cur.1 = Some(won.encode());
+                    return Ok(false);
+                }
+                if cur.0 != *read {
+                    return Ok(false);
+                }
+                *cur = (cur.0 + 1, Some(row.encode()));
+                Ok(true)
+            })
+        }
+    }
+
+    fn flaky(text: Option<&str>, losses: usize) -> Flaky {
+        Flaky {
+            row: Mutex::new((1, text.map(str::to_string))),
+            losses: Mutex::new(losses),
+        }
+    }
+
+    fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn a_lost_swap_reads_again_and_allocates_above_the_winner() {
+        let s = flaky(Some("100 1000 my tag"), 3);
+        let r = run(allocate(&s, "t", 5)).unwrap();
+        // Three winners took 10 each: 100 + 30, then ours.
+        assert_eq!((r.start, r.len()), (131, 5));
+        assert_eq!(s.row.lock().unwrap().1.as_deref(), Some("135 1000 my tag"));
+    }
+
+    #[test]
+    fn every_swap_lost_is_store_unavailable() {
+        let s = flaky(Some("0 1 d"), TRIES);
+        let err = run(allocate(&s, "t", 1)).unwrap_err();
+        assert_eq!(err.kind(), "store_unavailable", "{err}");
+        assert!(err.to_string().contains("1000 compare-and-swaps"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_tag_is_unknown_for_allocate_and_update_and_false_for_give_back() {
+        let s = flaky(None, 0);
+        assert_eq!(run(allocate(&s, "t", 1)).unwrap_err().kind(), "unknown_tag");
+        let update = TagUpdate::default().step(7).unwrap();
+        assert_eq!(
+            run(update_tag(&s, "t", &update)).unwrap_err().kind(),
+            "unknown_tag"
+        );
+        let range = IdRange::from_new_max(10, 10).unwrap();
+        assert!(!run(give_back(&s, "t", range, 5)).unwrap());
+    }
+
+    #[test]
+    fn give_back_only_while_the_range_ends_at_the_tags_max() {
+        let s = flaky(Some("20 10 d"), 0);
+        let range = IdRange::from_new_max(20, 10).unwrap();
+        assert!(run(give_back(&s, "t", range, 15)).unwrap());
+        assert_eq!(s.row.lock().unwrap().1.as_deref(), Some("14 10 d"));
+        // Now the tag's max (14) is not the range's end: nothing given back twice.
+        assert!(!run(give_back(&s, "t", range, 15)).unwrap());
+    }
+}
