@@ -61,6 +61,14 @@ export declare class Layout {
   constructor(spec?: LayoutSpec, options?: { epoch?: EpochInput });
   parse(id: IdInput): Parts;
   compose(parts: PartsInput): bigint;
+  /**
+   * The smallest ID of the tick holding `time` (a Date, unix ms or RFC 3339): with `maxIdAt`,
+   * the bounds of a time-range query on an ID column. A time outside the layout's range throws
+   * `TimeOutOfRangeError`.
+   */
+  minIdAt(time: Date | number | bigint | string): bigint;
+  /** The largest ID of the tick holding `time`; see `minIdAt`. */
+  maxIdAt(time: Date | number | bigint | string): bigint;
   readonly spec: string;
   readonly preset: string | null;
   readonly fields: FieldInfo[];

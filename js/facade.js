@@ -194,6 +194,16 @@ function createIdmint(backend) {
     );
   }
 
+  /** A time as unix ms (bigint): a Date, unix ms (number or bigint) or an RFC 3339 string. */
+  function timeMs(name, t) {
+    const ms = t instanceof Date ? t.getTime() : t;
+    if (typeof ms === 'string') return BigInt(call(() => backend.parseTimeMs(name, ms)));
+    if (typeof ms === 'number' && Number.isNaN(ms)) {
+      throw new InvalidArgumentError(`invalid argument \`${name}\` = Invalid Date: a valid Date`);
+    }
+    return wholeValue(name, ms);
+  }
+
   /** An epoch or time as the core's text form: unix ms digits or RFC 3339. */
   function timeText(name, value) {
     if (typeof value === 'string') return value;
@@ -361,22 +371,13 @@ function createIdmint(backend) {
       const hasTime = parts.time !== undefined;
       if (hasMs) time = wholeValue('timestampMs', parts.timestampMs);
       if (hasTime) {
-        const t = parts.time;
-        const ms = t instanceof Date ? t.getTime() : t;
-        if (typeof ms === 'string') {
-          time = BigInt(call(() => backend.parseTimeMs('time', ms)));
-        } else {
-          if (typeof ms === 'number' && Number.isNaN(ms)) {
-            throw new InvalidArgumentError('invalid argument `time` = Invalid Date: a valid Date');
-          }
-          const v = wholeValue('time', ms);
-          if (hasMs && v !== time) {
-            throw new InvalidArgumentError(
-              `invalid argument \`time\` = ${show(t)}: it disagrees with timestampMs = ${parts.timestampMs}; give one of them`
-            );
-          }
-          time = v;
+        const v = timeMs('time', parts.time);
+        if (hasMs && v !== time) {
+          throw new InvalidArgumentError(
+            `invalid argument \`time\` = ${show(parts.time)}: it disagrees with timestampMs = ${parts.timestampMs}; give one of them`
+          );
         }
+        time = v;
       }
       if (!hasMs && !hasTime) {
         throw new InvalidArgumentError(
@@ -397,6 +398,21 @@ function createIdmint(backend) {
         values.push(wholeValue(key, v));
       }
       return call(() => this.#n.compose(time, names, values, sequence));
+    }
+
+    /**
+     * The smallest ID (bigint) of the tick holding `time` (a Date, unix ms or RFC 3339): with
+     * `maxIdAt`, the bounds of a time-range query on an ID column,
+     * `id BETWEEN layout.minIdAt(from) AND layout.maxIdAt(to)`.
+     */
+    minIdAt(time) {
+      const ms = timeMs('time', time);
+      return call(() => this.#n.minIdAt(ms));
+    }
+    /** The largest ID (bigint) of the tick holding `time`; see `minIdAt`. */
+    maxIdAt(time) {
+      const ms = timeMs('time', time);
+      return call(() => this.#n.maxIdAt(ms));
     }
 
     /** The canonical spec, e.g. `time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657`. */

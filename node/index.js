@@ -53,6 +53,8 @@ function layoutOf(n) {
     decompose,
     decomposeStr,
     compose: (time, names, values, sequence) => n.compose(time, names, values, sequence),
+    minIdAt: (time) => n.minIdAt(time),
+    maxIdAt: (time) => n.maxIdAt(time),
     wordPlan: () => n.wordPlan,
     spec: () => n.spec,
     preset: () => n.preset,

@@ -79,6 +79,8 @@ function layoutOf(w) {
         decompose: (id) => parts(w.decompose(id)),
         decomposeStr: (text) => parts(w.decomposeStr(text)),
         compose: (time, n, values, sequence) => w.compose(time, n, values, sequence),
+        minIdAt: (time) => w.minIdAt(time),
+        maxIdAt: (time) => w.maxIdAt(time),
         wordPlan: () => w.wordPlan(),
         spec: () => w.spec(),
         preset: () => w.presetName(),

@@ -31,7 +31,10 @@ pub struct SqlArgs {
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
 enum Dialect {
+    /// PostgreSQL 13+: decoding, time-range bounds and (with --node) minting
     Postgres,
+    /// MySQL 8 and MariaDB 10.5+: decoding and time-range bounds (no minting function)
+    Mysql,
 }
 
 pub fn run(args: &SqlArgs) -> Result<(), CliError> {
@@ -41,6 +44,7 @@ pub fn run(args: &SqlArgs) -> Result<(), CliError> {
     }
     let text = match args.dialect {
         Dialect::Postgres => script.postgres(),
+        Dialect::Mysql => script.mysql()?,
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;

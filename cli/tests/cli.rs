@@ -617,4 +617,10 @@ fn sql_prints_cores_script_for_the_layout() {
         1,
     );
     assert!(err.contains("worker value 32 is out of range"), "{err}");
+    // MySQL/MariaDB: the decoding and bounding functions, and no minting function.
+    let mysql = ["sql", "--dialect", "mysql", "--layout", "sonyflake"];
+    let want = SqlScript::new(Layout::preset("sonyflake").unwrap()).unwrap();
+    assert_eq!(lines_of(&mysql).join("\n") + "\n", want.mysql().unwrap());
+    let err = failure(&[&mysql[..], &["--node", "machine=1"]].concat(), 2);
+    assert!(err.contains("no minting function"), "{err}");
 }

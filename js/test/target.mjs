@@ -45,4 +45,5 @@ export const vectors = {
   plan: await readVector('plan.json'),
   typeid: await readVector('typeid.json'),
   start_above: await readVector('start_above.json'),
+  time_range: await readVector('time_range.json'),
 };

@@ -172,6 +172,11 @@ class Layout:
         fields: dict[str, SupportsIndex] | None = None,
         **node_fields: SupportsIndex,
     ) -> int: ...
+    def min_id_at(self, time: _Time) -> int:
+        """The smallest ID of the tick holding ``time``: with ``max_id_at``, the bounds of a
+        time-range query on an ID column. ``TimeOutOfRange`` outside the layout's range."""
+    def max_id_at(self, time: _Time) -> int:
+        """The largest ID of the tick holding ``time``; see ``min_id_at``."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 

@@ -176,6 +176,17 @@ impl Layout {
                 .ffi()?,
         )
     }
+
+    /// [`core::Layout::min_id_at`]: the smallest ID of the tick holding `time_ms` (its bits
+    /// for an `unsigned` layout).
+    pub fn min_id_at(&self, time_ms: i64) -> Result<i64> {
+        id_bits(&self.0, self.0.min_id_at(time_ms as i128).ffi()?)
+    }
+
+    /// [`core::Layout::max_id_at`]: the largest ID of the tick holding `time_ms`.
+    pub fn max_id_at(&self, time_ms: i64) -> Result<i64> {
+        id_bits(&self.0, self.0.max_id_at(time_ms as i128).ffi()?)
+    }
 }
 
 /// Read a decimal ID (digits only, at most 2^63-1).

@@ -334,6 +334,20 @@ impl NativeLayout {
             .compose_values(time_ms, nodes, sequence)
             .map_err(js_err)
     }
+
+    /// [`Layout::min_id_at`]: the smallest ID of the tick holding `time_ms`.
+    #[napi(catch_unwind)]
+    pub fn min_id_at(&self, time_ms: BigInt) -> Result<u64> {
+        let time_ms = wide("time", &time_ms)?;
+        self.inner.min_id_at(time_ms).map_err(js_err)
+    }
+
+    /// [`Layout::max_id_at`]: the largest ID of the tick holding `time_ms`.
+    #[napi(catch_unwind)]
+    pub fn max_id_at(&self, time_ms: BigInt) -> Result<u64> {
+        let time_ms = wide("time", &time_ms)?;
+        self.inner.max_id_at(time_ms).map_err(js_err)
+    }
 }
 
 fn napi_err(e: napi::Error) -> napi::Error<String> {

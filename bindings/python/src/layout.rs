@@ -225,6 +225,17 @@ impl Layout {
         )
     }
 
+    /// The smallest ID of the tick holding `time` (unix ms, RFC 3339 str or aware datetime):
+    /// with `max_id_at`, the bounds of a time-range query on an ID column.
+    fn min_id_at(&self, time: &Bound<'_, PyAny>) -> PyResult<u64> {
+        self.inner.min_id_at(time_value("time", time)?).py()
+    }
+
+    /// The largest ID of the tick holding `time`; see `min_id_at`.
+    fn max_id_at(&self, time: &Bound<'_, PyAny>) -> PyResult<u64> {
+        self.inner.max_id_at(time_value("time", time)?).py()
+    }
+
     fn __str__(&self) -> String {
         self.inner.spec()
     }

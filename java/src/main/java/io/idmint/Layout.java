@@ -190,6 +190,40 @@ public final class Layout {
         return compose(time.toEpochMilli(), nodes, sequence);
     }
 
+    /**
+     * The smallest ID of the tick holding {@code timeMs} (unix ms): with {@link #maxIdAt(long)},
+     * the bounds of a time-range query on an ID column,
+     * {@code id BETWEEN layout.minIdAt(from) AND layout.maxIdAt(to)}. For an unsigned layout
+     * the ID's 64 bits ({@link #idText(long)}). {@link TimeOutOfRangeException} outside the
+     * layout's range.
+     */
+    public long minIdAt(long timeMs) {
+        try {
+            return inner.minIdAt(timeMs);
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /** {@link #minIdAt(long)} from an {@link Instant}. */
+    public long minIdAt(Instant time) {
+        return minIdAt(time.toEpochMilli());
+    }
+
+    /** The largest ID of the tick holding {@code timeMs}; see {@link #minIdAt(long)}. */
+    public long maxIdAt(long timeMs) {
+        try {
+            return inner.maxIdAt(timeMs);
+        } catch (FfiException e) {
+            throw NativeLibrary.rethrow(e);
+        }
+    }
+
+    /** {@link #maxIdAt(long)} from an {@link Instant}. */
+    public long maxIdAt(Instant time) {
+        return maxIdAt(time.toEpochMilli());
+    }
+
     /** The layout's spec, or its preset name. */
     @Override
     public String toString() {
