@@ -79,8 +79,9 @@ function layoutOf(w) {
         decompose: (id) => parts(w.decompose(id)),
         decomposeStr: (text) => parts(w.decomposeStr(text)),
         compose: (time, n, values, sequence) => w.compose(time, n, values, sequence),
-        minIdAt: (time) => w.minIdAt(time),
-        maxIdAt: (time) => w.maxIdAt(time),
+        // In the extras module (the main module's size budget): they need initExtras().
+        minIdAt: (time) => ex().minIdAt(w.spec(), time),
+        maxIdAt: (time) => ex().maxIdAt(w.spec(), time),
         wordPlan: () => w.wordPlan(),
         spec: () => w.spec(),
         preset: () => w.presetName(),
@@ -109,7 +110,7 @@ function ex() {
     if (extras === null) {
         throw new Error('the display IDs of idmint-web (encode, decode, Keyring, uuid7, parseUuid7, parseUlid, '
             + 'Uuid7Generator, Template, OrderNumbers, plan, checkMigration, parseTypeId, typeIdFromUuid, '
-            + 'TypeIdGenerator, Snowflake\'s startAbove) and the reader of every ID format (parse without a layout, '
+            + 'TypeIdGenerator, Snowflake\'s startAbove, Layout\'s minIdAt and maxIdAt) and the reader of every ID format (parse without a layout, '
             + 'or of text other than a decimal ID; guess) are a second wasm module: `await initExtras()` '
             + '(or `await init({ extras: true })`) first');
     }

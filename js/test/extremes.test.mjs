@@ -35,6 +35,8 @@ const CALLS = {
   'Layout#parse': (x) => [() => new Layout('twitter').parse(x)],
   'Layout#compose': (x) => ['timestampMs', 'time', 'datacenter', 'worker', 'sequence']
     .map((k) => () => new Layout('twitter').compose(twitterParts({ [k]: x }))),
+  'Layout#minIdAt': (x) => [() => new Layout('twitter').minIdAt(x)],
+  'Layout#maxIdAt': (x) => [() => new Layout('twitter').maxIdAt(x)],
   'Snowflake': (x) => [
     () => new Snowflake({ datacenter: x, worker: 1 }),
     () => new Snowflake({ datacenter: 1, worker: 1, epoch: x }),

@@ -644,3 +644,22 @@ pub fn start_above_ms(
         .map(|ms| ms as f64)
         .map_err(to_js)
 }
+
+/// [`Layout::min_id_at`] of the layout `spec` (canonical, epoch included): here, not in the
+/// main module, whose size budget its code would pass.
+#[wasm_bindgen(js_name = minIdAt)]
+pub fn min_id_at(spec: &str, time_ms: JsValue) -> Result<u64, JsValue> {
+    let time_ms = wide(&time_ms, "time")?;
+    Layout::parse(spec)
+        .and_then(|l| l.min_id_at(time_ms))
+        .map_err(to_js)
+}
+
+/// [`Layout::max_id_at`] of the layout `spec`; see [`min_id_at`].
+#[wasm_bindgen(js_name = maxIdAt)]
+pub fn max_id_at(spec: &str, time_ms: JsValue) -> Result<u64, JsValue> {
+    let time_ms = wide(&time_ms, "time")?;
+    Layout::parse(spec)
+        .and_then(|l| l.max_id_at(time_ms))
+        .map_err(to_js)
+}

@@ -218,20 +218,6 @@ impl WasmLayout {
             .compose_values(time_ms, nodes, sequence)
             .map_err(to_js)
     }
-
-    /// [`Layout::min_id_at`]: the smallest ID of the tick holding `time_ms`.
-    #[wasm_bindgen(js_name = minIdAt)]
-    pub fn min_id_at(&self, time_ms: JsValue) -> Result<u64, JsValue> {
-        let time_ms = wide(&time_ms, "time")?;
-        self.layout.min_id_at(time_ms).map_err(to_js)
-    }
-
-    /// [`Layout::max_id_at`]: the largest ID of the tick holding `time_ms`.
-    #[wasm_bindgen(js_name = maxIdAt)]
-    pub fn max_id_at(&self, time_ms: JsValue) -> Result<u64, JsValue> {
-        let time_ms = wide(&time_ms, "time")?;
-        self.layout.max_id_at(time_ms).map_err(to_js)
-    }
 }
 
 /// A snowflake generator on [`DateClock`].
