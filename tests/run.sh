@@ -218,7 +218,8 @@ section_segment() {
 
 section_partition() {
     # Every networked lease store under partitions, delays and a clock behind, in network
-    # namespaces of its own (tests/partition.sh; needs root, fails without it).
+    # namespaces of its own (tests/partition.sh; needs root, fails without it); then the leader
+    # of an etcd cluster and of a ZooKeeper ensemble SIGKILLed under load (tests/clusters.sh).
     await rustup
     await apt
     tests/servers.sh install
@@ -226,6 +227,8 @@ section_partition() {
     cargo test --workspace --profile "$PROFILE" --no-run
     step "tests/partition.sh: every networked lease store"
     IDMINT_PARTITION_RESULTS=$CARGO_TARGET_DIR/partition-results.tsv tests/partition.sh
+    step "tests/clusters.sh: the leader of a 3-member etcd cluster and of a ZooKeeper ensemble SIGKILLed under load"
+    IDMINT_CLUSTERS_RESULTS=$CARGO_TARGET_DIR/clusters-results.tsv tests/clusters.sh
 }
 
 section_python() {

@@ -16,12 +16,18 @@
 #                    asking for a client certificate (both default on)
 #                    zk: one standalone ZooKeeper (Debian's zookeeper), ticks of 200 ms, so
 #                    sessions of 0.4 s to 10 min (default on)
+#                    etcd-cluster: 3 members (ec1..ec3) of one etcd cluster; zk-ensemble: 3
+#                    servers (zk1..zk3) of one ZooKeeper ensemble, ticks of 200 ms. Neither is
+#                    started by default; both are ready once they have a leader (each member
+#                    agrees on it) and every member serves. For the failover tests
+#                    (tests/clusters.sh): `kill ec2` SIGKILLs one, `start ec2` brings it back
 #                    PostgreSQL and MariaDB also take TLS on their one port, with a TLS-only
 #                    user each; the certificates are made here ($DIR/tls, tls_files below)
 #   tests/servers.sh kill NAME               SIGKILL the server (fault tests), keep its data
 #                                            (a cluster or sentinel node by its name, rc1, rs-m…)
 #   tests/servers.sh stop [NAME ...]         stop by PID (all by default, extra Redis servers too)
 #   tests/servers.sh env                     print the IDMINT_TEST_* lines for started servers
+#   tests/servers.sh leader etcd-cluster|zk-ensemble   the name of the member leading now
 #
 # State (ports, PIDs, data) lives in $IDMINT_SERVERS_DIR (required except for `install`;
 # tests/run.sh makes a temp one). Use as `eval "$(tests/servers.sh start)"`. A restarted
@@ -244,26 +250,33 @@ start_redis_tls() {
 # One etcd member: its own client and peer ports, data in $DIR/NAME (etcd wants it 0700).
 # Started in the background and kept by PID; the command line is kept like a Redis node's, so
 # `start NAME` after a kill brings back the same member with its data.
+# etcd_member NAME SCHEME CLUSTER [ARGS...]: CLUSTER is the --initial-cluster list, empty for a
+# cluster of this member alone.
 etcd_member() {
-    local name=$1 scheme=$2 port peer
-    shift 2
+    local name=$1 scheme=$2 cluster=$3 port peer
+    shift 3
     port=$(port_of "$name")
     peer=$(port_of "$name-peer")
+    [ -n "$cluster" ] || cluster="$name=http://127.0.0.1:$peer"
     mkdir -p -m 700 "$DIR/$name"
     printf '%q ' etcd --name "$name" --data-dir "$DIR/$name" \
         --listen-client-urls "$scheme://127.0.0.1:$port" \
         --advertise-client-urls "$scheme://127.0.0.1:$port" \
         --listen-peer-urls "http://127.0.0.1:$peer" \
         --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
-        --initial-cluster "$name=http://127.0.0.1:$peer" \
+        --initial-cluster "$cluster" \
         --initial-cluster-state new --log-outputs stderr "$@" >"$DIR/$name.cmd"
+}
+
+launch_etcd() {
+    # `exec` so the PID kept is etcd's own, not a subshell's.
+    bash -c "exec $(cat "$DIR/$1.cmd")" >>"$DIR/$1.log" 2>&1 &
+    echo $! >"$DIR/$1.pid"
 }
 
 restart_etcd() {
     local name=$1 t="$DIR/tls" health
-    # `exec` so the PID kept is etcd's own, not a subshell's.
-    bash -c "exec $(cat "$DIR/$name.cmd")" >>"$DIR/$name.log" 2>&1 &
-    echo $! >"$DIR/$name.pid"
+    launch_etcd "$name"
     if [ "$name" = etcd-tls ]; then
         health=(curl -sf --cacert "$t/ca.pem" --cert "$t/client.pem" --key "$t/client.key"
             "https://localhost:$(port_of "$name")/health")
@@ -274,7 +287,7 @@ restart_etcd() {
 }
 
 start_etcd() {
-    etcd_member etcd http
+    etcd_member etcd http ""
     restart_etcd etcd
 }
 
@@ -282,7 +295,7 @@ start_etcd() {
 start_etcd_tls() {
     local t="$DIR/tls"
     tls_files
-    etcd_member etcd-tls https --cert-file "$t/server.pem" --key-file "$t/server.key" \
+    etcd_member etcd-tls https "" --cert-file "$t/server.pem" --key-file "$t/server.key" \
         --trusted-ca-file "$t/ca.pem" --client-cert-auth
     restart_etcd etcd-tls
 }
@@ -304,15 +317,127 @@ start_zk() {
     restart_zk
 }
 
-restart_zk() {
-    local port
-    port=$(port_of zk)
+launch_zk() {
     # `exec` so the PID kept is the JVM's own, not a subshell's.
-    bash -c "exec $(cat "$DIR/zk.cmd")" >>"$DIR/zk.log" 2>&1 &
-    echo $! >"$DIR/zk.pid"
-    # Each probe within 2 s: one made while the server starts may get no answer at all.
-    wait_for 60 timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port && printf ruok >&3 && grep -q imok <&3" ||
-        { log "zk did not start"; tail -20 "$DIR/zk.log" >&2; return 1; }
+    bash -c "exec $(cat "$DIR/$1.cmd")" >>"$DIR/$1.log" 2>&1 &
+    echo $! >"$DIR/$1.pid"
+}
+
+# zk_word NAME WORD: a four-letter word's answer (`ruok`, `srvr`…), each try within 2 s: a server
+# that is starting may accept the connection and answer nothing.
+zk_word() {
+    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$(port_of "$1") && printf $2 >&3 && cat <&3"
+}
+
+zk_ok() { zk_word "$1" ruok | grep -q imok; }
+
+restart_zk() {
+    local name=${1:-zk}
+    launch_zk "$name"
+    # An ensemble member answers `imok` before it has a quorum: the ensemble's own wait
+    # (zk_ensemble_ready) asks for its mode.
+    wait_for 60 zk_ok "$name" ||
+        { log "$name did not start"; tail -20 "$DIR/$name.log" >&2; return 1; }
+}
+
+# ---- clusters for the failover tests (tests/clusters.sh) ---------------------------------------
+ETCD_MEMBERS=(ec1 ec2 ec3)
+ZK_SERVERS=(zk1 zk2 zk3)
+
+# What a member says of itself and the cluster (etcd's Maintenance.Status, the RPC behind
+# `etcdctl endpoint status`, through its JSON gateway): `MEMBER_ID LEADER_ID`.
+etcd_status() {
+    curl -sf -m 2 -X POST "http://127.0.0.1:$(port_of "$1")/v3/maintenance/status" -d '{}' |
+        python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["header"]["member_id"], s.get("leader", "0"))'
+}
+
+# Ready: every member healthy (etcd's /health: a leader, and a read through it answered) and
+# all naming the same leader.
+etcd_cluster_ready() {
+    local n leaders=()
+    for n in "${ETCD_MEMBERS[@]}"; do
+        curl -sf -m 2 "http://127.0.0.1:$(port_of "$n")/health" | grep -q '"health":"true"' || return 1
+        leaders+=("$(etcd_status "$n" | cut -d' ' -f2)") || return 1
+    done
+    [ "${leaders[0]}" != 0 ] && [ "$(printf '%s\n' "${leaders[@]}" | sort -u | wc -l)" = 1 ]
+}
+
+start_etcd_cluster() {
+    local n peers=()
+    for n in "${ETCD_MEMBERS[@]}"; do peers+=("$n=http://127.0.0.1:$(port_of "$n-peer")"); done
+    for n in "${ETCD_MEMBERS[@]}"; do
+        alive "$n" && continue
+        [ -s "$DIR/$n.cmd" ] || etcd_member "$n" http "$(IFS=,; echo "${peers[*]}")" \
+            --initial-cluster-token "idmint-$$"
+        # All launched before any is waited on: a member alone has no quorum.
+        launch_etcd "$n"
+    done
+    wait_for 60 etcd_cluster_ready ||
+        { log "etcd cluster not ready"; for n in "${ETCD_MEMBERS[@]}"; do tail -5 "$DIR/$n.log" >&2; done; return 1; }
+    touch "$DIR/etcd-cluster.up"
+}
+
+zk_mode() { zk_word "$1" srvr | sed -n 's/^Mode: //p'; }
+
+# Ready: every server serving (`srvr` names its mode only then), exactly one leading.
+zk_ensemble_ready() {
+    local n modes=()
+    for n in "${ZK_SERVERS[@]}"; do
+        modes+=("$(zk_mode "$n")")
+        [ -n "${modes[-1]}" ] || return 1
+    done
+    [ "$(printf '%s\n' "${modes[@]}" | grep -cx leader)" = 1 ]
+}
+
+start_zk_ensemble() {
+    local n i servers=()
+    i=0
+    for n in "${ZK_SERVERS[@]}"; do
+        i=$((i + 1))
+        servers+=("server.$i=127.0.0.1:$(port_of "$n-quorum"):$(port_of "$n-election")")
+    done
+    i=0
+    for n in "${ZK_SERVERS[@]}"; do
+        i=$((i + 1))
+        alive "$n" && continue
+        if [ ! -s "$DIR/$n.cmd" ]; then
+            mkdir -p "$DIR/$n/data"
+            echo "$i" >"$DIR/$n/data/myid"
+            # Ticks of 200 ms as `zk`'s; a follower has 10 s to join (JVMs start slowly on a
+            # loaded machine) and 2 s of silence before it is dropped.
+            printf '%s\n' tickTime=200 initLimit=50 syncLimit=10 "dataDir=$DIR/$n/data" \
+                "clientPort=$(port_of "$n")" clientPortAddress=127.0.0.1 maxSessionTimeout=600000 \
+                maxClientCnxns=0 admin.enableServer=false 4lw.commands.whitelist=ruok,srvr \
+                "${servers[@]}" >"$DIR/$n/zoo.cfg"
+            printf '%q ' java -Xmx256m -cp /etc/zookeeper/conf:/usr/share/java/zookeeper.jar \
+                org.apache.zookeeper.server.quorum.QuorumPeerMain "$DIR/$n/zoo.cfg" >"$DIR/$n.cmd"
+        fi
+        launch_zk "$n"
+    done
+    wait_for 120 zk_ensemble_ready ||
+        { log "zk ensemble not ready"; for n in "${ZK_SERVERS[@]}"; do tail -5 "$DIR/$n.log" >&2; done; return 1; }
+    touch "$DIR/zk-ensemble.up"
+}
+
+leader() {
+    local n id lead
+    case $1 in
+        etcd-cluster)
+            for n in "${ETCD_MEMBERS[@]}"; do
+                alive "$n" || continue
+                read -r id lead < <(etcd_status "$n") || continue
+                [ "$id" = "$lead" ] && { echo "$n"; return 0; }
+            done
+            ;;
+        zk-ensemble)
+            for n in "${ZK_SERVERS[@]}"; do
+                alive "$n" && [ "$(zk_mode "$n")" = leader ] && { echo "$n"; return 0; }
+            done
+            ;;
+        *) log "leader: etcd-cluster or zk-ensemble, not '$1'"; return 2 ;;
+    esac
+    log "$1: no leader now"
+    return 1
 }
 
 start_postgres() {
@@ -426,6 +551,16 @@ env_lines() {
         echo "export IDMINT_TEST_ZK_URL=zk://127.0.0.1:$(cat "$DIR/zk.port")"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
     local n hosts=()
+    if [ -e "$DIR/etcd-cluster.up" ]; then
+        for n in "${ETCD_MEMBERS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
+        echo "export IDMINT_TEST_ETCD_CLUSTER_URL=etcd://$(IFS=,; echo "${hosts[*]}")"
+    fi
+    hosts=()
+    if [ -e "$DIR/zk-ensemble.up" ]; then
+        for n in "${ZK_SERVERS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
+        echo "export IDMINT_TEST_ZK_ENSEMBLE_URL=zk://$(IFS=,; echo "${hosts[*]}")"
+    fi
+    hosts=()
     if [ -e "$DIR/redis-cluster.up" ]; then
         for n in "${CLUSTER_NODES[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
         echo "export IDMINT_TEST_REDIS_CLUSTER_URL=redis+cluster://$(IFS=,; echo "${hosts[*]}")"
@@ -452,9 +587,9 @@ case "$cmd" in
         for n in "${names[@]}"; do
             if alive "$n"; then continue; fi
             log "starting $n"
-            if [ -s "$DIR/$n.cmd" ] && [ "$n" = zk ]; then
-                restart_zk
-            elif [ -s "$DIR/$n.cmd" ] && [[ $n == etcd* ]]; then
+            if [ -s "$DIR/$n.cmd" ] && [[ $n == zk* ]]; then
+                restart_zk "$n"
+            elif [ -s "$DIR/$n.cmd" ] && [[ $n == etcd* || $n == ec[0-9] ]]; then
                 restart_etcd "$n"
             elif [ -s "$DIR/$n.cmd" ]; then
                 restart_node "$n"
@@ -471,9 +606,10 @@ case "$cmd" in
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
     stop)
-        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls zk "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}")
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls zk "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}" "${ETCD_MEMBERS[@]}" "${ZK_SERVERS[@]}")
         for n in "${names[@]}"; do stop_one "$n"; done
         ;;
     env) env_lines ;;
-    *) echo "usage: $0 install|start|kill|stop|env [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|zk|redis-cluster|redis-sentinel|rc1..rc6|rs-m|rs-r|rs-s1..3 ...]" >&2; exit 2 ;;
+    leader) leader "${names[0]}" ;;
+    *) echo "usage: $0 install|start|kill|stop|env|leader [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|zk|redis-cluster|redis-sentinel|etcd-cluster|zk-ensemble|rc1..rc6|rs-m|rs-r|rs-s1..3|ec1..3|zk1..3 ...]" >&2; exit 2 ;;
 esac

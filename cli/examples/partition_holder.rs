@@ -1,15 +1,22 @@
-//! A lease holder for the partition suite (tests/partition.sh): mints snowflake IDs from a
-//! leased node value without pause, re-leasing whenever the lease is lost, and writes down what
-//! the checks need. It only drives idmint-core's public API: the lease, the fence and the
-//! stop-before-expiry rule are the core's; this program observes them.
+//! A lease holder for the partition suite (tests/partition.sh) and the failover suite
+//! (tests/clusters.sh): mints snowflake IDs from a leased node value without pause, re-leasing
+//! whenever the lease is lost, and writes down what the checks need; and a segment drawer for
+//! the failover suite. It only drives idmint-core's public API: the lease, the fence, the
+//! stop-before-expiry rule and the segment client's refills are the core's; this program
+//! observes them.
 //!
 //!   partition_holder hold --store URL --dir DIR --range A..B [--ttl-ms N]
 //!   partition_holder check DIR...
+//!   partition_holder draw --store URL --dir DIR --tag TAG [--step N]
+//!   partition_holder check-segments DIR...
 //!
 //! `hold` runs until DIR/stop exists. Into DIR it writes:
 //! - `events.log`, one line per event with the holder's wall time in ms (its own clock, which
 //!   the test may have set behind): `minting value=V tenure=N`, `lost value=V margin_ms=M …`,
-//!   `waiting …` (no free value yet), `renewal-failed …`, `stopped ids=N`;
+//!   `waiting …` (no free value yet), `renewal-failed …`, `progress ids=N last_id_ms=T` (every
+//!   quarter second), `mark ids=N` (once DIR/mark exists: the count when the test touched it,
+//!   or a little later), `stopped ids=N longest_gap_ms=G gap_from_ms=T` (the longest time
+//!   between two IDs, and when it began);
 //! - `tenure-N.ids`: the IDs of tenure N (u64 little-endian), a tenure being one unbroken run
 //!   of minting, from the first ID after leasing (or after a lost lease came back) to the
 //!   last before the next loss.
@@ -23,6 +30,12 @@
 //! duplicates over all holders, and for each node value its tenures ordered by first ID, each of
 //! which must start above the previous one's last ID (a holder taking a value over another
 //! issues only IDs behind that holder's fence). It exits 1 on a duplicate or a violation.
+//!
+//! `draw` takes IDs of TAG from a segment store, one at a time, until DIR/stop exists, into
+//! `drawn.seg` (u64 little-endian), with the same `events.log` lines (`progress`, `mark`,
+//! `error …`, `stopped`); ranges of at most `--step` IDs, so it needs the store every few
+//! hundred IDs. `check-segments` reads every drawer DIR and prints `ids=… duplicates=…
+//! out_of_order=…` (each drawer's IDs must only grow); it exits 1 on either.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -35,6 +48,7 @@ use clap::{Parser, Subcommand};
 use idmint_core::lease::{
     open_lease_store, Grant, LeaseInfo, LeaseOptions, LeaseRequest, LeaseStore, StoreFuture,
 };
+use idmint_core::segment::SegmentClient;
 use idmint_core::{Error, Layout, OnRollback, Snowflake};
 
 #[derive(Parser)]
@@ -66,6 +80,20 @@ enum Command {
         layout: String,
         dirs: Vec<PathBuf>,
     },
+    /// Draw segment IDs of TAG until DIR/stop exists
+    Draw {
+        #[arg(long)]
+        store: String,
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        tag: String,
+        /// The largest range a refill takes
+        #[arg(long, default_value_t = 100)]
+        step: u64,
+    },
+    /// Count the IDs of every drawer DIR: duplicates, and any ID not above its drawer's last
+    CheckSegments { dirs: Vec<PathBuf> },
 }
 
 fn now_us() -> u64 {
@@ -172,6 +200,77 @@ impl EventLog {
     }
 }
 
+/// What a minting loop reports as it goes: `progress` lines, the `mark`, the longest pause.
+struct Progress {
+    dir: PathBuf,
+    count: u64,
+    last_id_us: u64,
+    longest_gap_us: u64,
+    gap_from_us: u64,
+    marked: bool,
+    reported: std::time::Instant,
+}
+
+impl Progress {
+    fn new(dir: &Path) -> Progress {
+        Progress {
+            dir: dir.to_path_buf(),
+            count: 0,
+            last_id_us: 0,
+            longest_gap_us: 0,
+            gap_from_us: 0,
+            marked: false,
+            reported: std::time::Instant::now(),
+        }
+    }
+
+    /// One ID issued at `at_us`.
+    fn issued(&mut self, at_us: u64) {
+        if self.count > 0 && at_us.saturating_sub(self.last_id_us) > self.longest_gap_us {
+            self.longest_gap_us = at_us - self.last_id_us;
+            self.gap_from_us = self.last_id_us;
+        }
+        self.last_id_us = at_us;
+        self.count += 1;
+    }
+
+    /// Called every 100 ms or so: a `progress` line each quarter second, the `mark` once.
+    fn tick(&mut self, log: &EventLog) {
+        if !self.marked && self.dir.join("mark").exists() {
+            self.marked = true;
+            log.line(&format!("mark ids={}", self.count));
+        }
+        if self.reported.elapsed() >= Duration::from_millis(250) {
+            self.reported = std::time::Instant::now();
+            log.line(&format!(
+                "progress ids={} last_id_ms={:.3}",
+                self.count,
+                self.last_id_us as f64 / 1000.0
+            ));
+        }
+    }
+
+    fn stopped(&self, log: &EventLog) {
+        log.line(&format!(
+            "stopped ids={} longest_gap_ms={:.3} gap_from_ms={:.3}",
+            self.count,
+            self.longest_gap_us as f64 / 1000.0,
+            self.gap_from_us as f64 / 1000.0
+        ));
+    }
+}
+
+fn open_log(dir: &Path) -> Result<Arc<EventLog>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(Arc::new(EventLog(Mutex::new(
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("events.log"))
+            .map_err(|e| e.to_string())?,
+    ))))
+}
+
 fn parse_range(text: &str) -> Result<(u64, u64), String> {
     let (a, b) = text
         .split_once("..")
@@ -196,14 +295,7 @@ fn value_of(layout: &Layout, id: u64) -> Result<u64, Error> {
 fn hold(store: &str, dir: &Path, range: &str, ttl_ms: u64, layout: &str) -> Result<(), String> {
     let (first, last) = parse_range(range)?;
     let layout = Layout::parse(layout).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let log = Arc::new(EventLog(Mutex::new(
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("events.log"))
-            .map_err(|e| e.to_string())?,
-    )));
+    let log = open_log(dir)?;
     // The store's connections live on this runtime for the whole run; the generator's lease
     // runs its calls on a runtime of its own and awaits them there.
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -256,20 +348,22 @@ fn hold(store: &str, dir: &Path, range: &str, ttl_ms: u64, layout: &str) -> Resu
     let mut out: Option<BufWriter<File>> = None;
     let mut value = u64::MAX;
     let mut last_id_us = 0u64;
-    let mut count = 0u64;
     let mut lost = true;
     let mut checked = std::time::Instant::now();
+    let mut progress = Progress::new(dir);
     loop {
         if checked.elapsed() >= Duration::from_millis(100) {
             checked = std::time::Instant::now();
             if stop.exists() {
                 break;
             }
+            progress.tick(&log);
         }
         match generator.next_id() {
             Ok(id) => {
                 // Read after the call returned: the latest the ID can have been admitted.
                 last_id_us = now_us();
+                progress.issued(last_id_us);
                 let v = value_of(&layout, id).map_err(|e| e.to_string())?;
                 if lost || v != value {
                     tenure += 1;
@@ -287,9 +381,8 @@ fn hold(store: &str, dir: &Path, range: &str, ttl_ms: u64, layout: &str) -> Resu
                 if let Some(w) = out.as_mut() {
                     w.write_all(&id.to_le_bytes()).map_err(|e| e.to_string())?;
                 }
-                count += 1;
                 // A steady load, not a benchmark: a few thousand IDs a second per holder.
-                if count % 16 == 0 {
+                if progress.count % 16 == 0 {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
@@ -323,8 +416,82 @@ fn hold(store: &str, dir: &Path, range: &str, ttl_ms: u64, layout: &str) -> Resu
         w.flush().map_err(|e| e.to_string())?;
     }
     drop(generator);
-    log.line(&format!("stopped ids={count}"));
+    progress.stopped(&log);
     Ok(())
+}
+
+fn draw(store: &str, dir: &Path, tag: &str, step: u64) -> Result<(), String> {
+    let log = open_log(dir)?;
+    let stop = dir.join("stop");
+    // Small ranges, so the drawer needs the store every few hundred IDs, through the failover.
+    let connect = || {
+        SegmentClient::builder()
+            .store_url(store)
+            .default_step(step)
+            .max_step(step)
+            .connect_blocking()
+    };
+    let client = loop {
+        if stop.exists() {
+            log.line("stopped ids=0");
+            return Ok(());
+        }
+        match connect().and_then(|c| c.tag(tag).map(|t| (c, t))) {
+            Ok(c) => break c,
+            Err(e) => {
+                log.line(&format!("open-failed {e}"));
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }
+    };
+    let (_client, handle) = client;
+    log.line(&format!("drawing tag={tag}"));
+    let mut out = BufWriter::new(File::create(dir.join("drawn.seg")).map_err(|e| e.to_string())?);
+    let mut progress = Progress::new(dir);
+    let mut checked = std::time::Instant::now();
+    loop {
+        if checked.elapsed() >= Duration::from_millis(100) {
+            checked = std::time::Instant::now();
+            if stop.exists() {
+                break;
+            }
+            progress.tick(&log);
+        }
+        match handle.next_id() {
+            Ok(id) => {
+                progress.issued(now_us());
+                out.write_all(&id.to_le_bytes())
+                    .map_err(|e| e.to_string())?;
+                // A steady load, as `hold`'s.
+                if progress.count % 16 == 0 {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            // The client keeps refilling in the background; this caller only waits again.
+            Err(e) => {
+                log.line(&format!("error {}: {e}", e.kind()));
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    progress.stopped(&log);
+    Ok(())
+}
+
+fn check_segments(dirs: &[PathBuf]) -> Result<bool, String> {
+    let mut all = Vec::new();
+    let mut out_of_order = 0;
+    for dir in dirs {
+        let ids = read_ids(&dir.join("drawn.seg"))?;
+        out_of_order += ids.windows(2).filter(|w| w[1] <= w[0]).count();
+        all.extend(ids);
+    }
+    let total = all.len();
+    all.sort_unstable();
+    let duplicates = all.windows(2).filter(|w| w[0] == w[1]).count();
+    println!("ids={total} duplicates={duplicates} out_of_order={out_of_order}");
+    Ok(duplicates == 0 && out_of_order == 0 && total > 0)
 }
 
 /// One tenure: which holder, its IDs sorted.
@@ -417,6 +584,13 @@ fn main() {
             layout,
         } => hold(&store, &dir, &range, ttl_ms, &layout).map(|()| true),
         Command::Check { layout, dirs } => check(&layout, &dirs),
+        Command::Draw {
+            store,
+            dir,
+            tag,
+            step,
+        } => draw(&store, &dir, &tag, step).map(|()| true),
+        Command::CheckSegments { dirs } => check_segments(&dirs),
     };
     match result {
         Ok(true) => {}
