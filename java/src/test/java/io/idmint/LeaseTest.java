@@ -9,8 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Worker leases and the high-water mark in one process, on SQLite files. */
+/**
+ * Worker leases and the high-water mark in one process: release by close() and by the garbage
+ * collector on every lease store (SQLite, PostgreSQL, etcd, ZooKeeper), the rest on SQLite files.
+ */
 class LeaseTest {
     static Snowflake.Builder leased(String url, long value) {
         return Snowflake.builder("twitter").lease(url).leaseRange(value, value).leaseTtl(Duration.ofSeconds(5));
@@ -20,10 +25,10 @@ class LeaseTest {
         return Idmint.leaseList(url).stream().filter(i -> i.value() == value).findFirst().orElseThrow();
     }
 
-    @Test
-    void closeReleasesTheLease() throws Exception {
-        Path dir = Processes.scratch("lease");
-        String url = "sqlite:" + dir.resolve("leases.db");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void closeReleasesTheLease(String store) throws Exception {
+        String url = Processes.leaseStore(store);
         Snowflake a = leased(url, 3).leaseHolder("holder-a").build();
         assertEquals(Map.of("datacenter", 0L, "worker", 3L), a.nodes());
         long id = a.nextId();
@@ -48,10 +53,10 @@ class LeaseTest {
         assertEquals("free", info(url, 3).state(), "try-with-resources released it");
     }
 
-    @Test
-    void garbageCollectionReleasesTheLease() throws Exception {
-        Path dir = Processes.scratch("lease");
-        String url = "sqlite:" + dir.resolve("leases.db");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void garbageCollectionReleasesTheLease(String store) throws Exception {
+        String url = Processes.leaseStore(store);
         mintAndDrop(url);
         assertEquals("held", info(url, 5).state());
         long deadline = System.nanoTime() + 20_000_000_000L;
