@@ -1,7 +1,7 @@
 // Worker leases: Snowflake.create({ lease }) across processes (exactly as many generators lease
 // as the range has values, the others get NoFreeLeaseError, and the leased ones never repeat
-// each other), and every way a lease is released: close(), Symbol.asyncDispose,
-// Symbol.dispose, garbage collection.
+// each other), renewal, and every way a lease is released: close(), Symbol.asyncDispose,
+// Symbol.dispose, garbage collection; each on SQLite, PostgreSQL, etcd and ZooKeeper.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -80,6 +80,32 @@ async function eventually(check, what, ms = 5000) {
   }
   assert.fail(`${what}: not within ${ms} ms`);
 }
+
+describe('renewing a lease', () => {
+  for (const { name, url, variable } of leaseStores()) {
+    test(`${name}: a held lease is renewed`, { skip: url ? false : `${variable} not set` }, async () => {
+      // Without renewals a lease's expiresInMs only falls; the background renewal (every TTL/3)
+      // moves its end forward, seen as a reading above the one before. The verdict waits on that
+      // event, not on a clock: a lease left unrenewed lapses and fails the state check first.
+      const g = await Snowflake.create({ layout: 'twitter', lease: url, leaseRange: [2, 2], leaseHolder: 'renewed' });
+      try {
+        const end = Date.now() + 120_000;
+        let before;
+        for (;;) {
+          const list = await leaseList(url);
+          assert.deepEqual(list.map((l) => [l.value, l.state, l.holder]), [[2, 'held', 'renewed']]);
+          if (before !== undefined && list[0].expiresInMs > before) break;
+          assert.ok(Date.now() < end, `no renewal seen: ${JSON.stringify(list)}`);
+          before = list[0].expiresInMs;
+          await sleep(50);
+        }
+        assert.equal(typeof g.nextId(), 'bigint');
+      } finally {
+        await g.close();
+      }
+    });
+  }
+});
 
 describe('releasing a lease', () => {
   const opts = (url) => ({ layout: 'twitter', lease: url, leaseRange: [0, 1], leaseTtlMs: 5000, leaseHolder: 'node-test' });

@@ -13,8 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Worker leases and the high-water mark in one process: release by close() and by the garbage
- * collector on every lease store (SQLite, PostgreSQL, etcd, ZooKeeper), the rest on SQLite files.
+ * Worker leases and the high-water mark in one process: renewal and release by close() and by
+ * the garbage collector on every lease store (SQLite, PostgreSQL, etcd, ZooKeeper), the rest on
+ * SQLite files.
  */
 class LeaseTest {
     static Snowflake.Builder leased(String url, long value) {
@@ -51,6 +52,33 @@ class LeaseTest {
             assertTrue(b.nextId() > id, "the next holder's IDs come after the last one's");
         }
         assertEquals("free", info(url, 3).state(), "try-with-resources released it");
+    }
+
+    /**
+     * Without renewals a lease's expiresInMs only falls; the background renewal (every TTL/3)
+     * moves its end forward, seen as a reading above the one before. The verdict waits on that
+     * event, not on a clock: a lease left unrenewed lapses and fails the state check first.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void aHeldLeaseIsRenewed(String store) throws Exception {
+        String url = Processes.leaseStore(store);
+        try (Snowflake g = Snowflake.builder("twitter").lease(url).leaseRange(2, 2).leaseHolder("renewed").build()) {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            Long before = null;
+            while (true) {
+                LeaseInfo i = info(url, 2);
+                assertEquals("held", i.state(), i.toString());
+                assertEquals("renewed", i.holder(), i.toString());
+                if (before != null && i.expiresInMs() > before) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "no renewal seen: " + i);
+                before = i.expiresInMs();
+                Thread.sleep(50);
+            }
+            assertTrue(g.nextId() > 0);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
