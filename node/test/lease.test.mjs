@@ -1,7 +1,7 @@
 // Worker leases: Snowflake.create({ lease }) across processes (exactly as many generators lease
 // as the range has values, the others get NoFreeLeaseError, and the leased ones never repeat
-// each other), and every way a lease is released: close(), Symbol.asyncDispose,
-// Symbol.dispose, garbage collection.
+// each other), renewal, and every way a lease is released: close(), Symbol.asyncDispose,
+// Symbol.dispose, garbage collection; each on SQLite, PostgreSQL, etcd and ZooKeeper.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { server, unique, rejected, readIds } from './stores.mjs';
+import { leaseStores, rejected, readIds } from './stores.mjs';
 
 const { Snowflake, leaseList } = idmint;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-lease-'));
@@ -47,15 +47,9 @@ function leaseWorker(url, generators, idsEach, outfile) {
   }));
 }
 
-const pg = server('IDMINT_TEST_POSTGRES_URL');
-const leaseStores = [
-  ['sqlite', `sqlite:${path.join(tmp(), 'leases.db')}`],
-  ['postgres', pg && `${pg}${pg.includes('?') ? '&' : '?'}table=${unique('leases')}`],
-];
-
 describe('16 generators in 4 processes, a range of 8 values', () => {
-  for (const [name, url] of leaseStores) {
-    test(name, { skip: url ? false : 'IDMINT_TEST_POSTGRES_URL not set' }, async () => {
+  for (const { name, url, variable } of leaseStores()) {
+    test(name, { skip: url ? false : `${variable} not set` }, async () => {
       const dir = tmp();
       const files = [0, 1, 2, 3].map((i) => path.join(dir, `ids-${i}.txt`));
       const workers = await Promise.all(files.map((f) => leaseWorker(url, 4, 250_000, f)));
@@ -87,50 +81,77 @@ async function eventually(check, what, ms = 5000) {
   assert.fail(`${what}: not within ${ms} ms`);
 }
 
+describe('renewing a lease', () => {
+  for (const { name, url, variable } of leaseStores()) {
+    test(`${name}: a held lease is renewed`, { skip: url ? false : `${variable} not set` }, async () => {
+      // Without renewals a lease's expiresInMs only falls; the background renewal (every TTL/3)
+      // moves its end forward, seen as a reading above the one before. The verdict waits on that
+      // event, not on a clock: a lease left unrenewed lapses and fails the state check first.
+      const g = await Snowflake.create({ layout: 'twitter', lease: url, leaseRange: [2, 2], leaseHolder: 'renewed' });
+      try {
+        const end = Date.now() + 120_000;
+        let before;
+        for (;;) {
+          const list = await leaseList(url);
+          assert.deepEqual(list.map((l) => [l.value, l.state, l.holder]), [[2, 'held', 'renewed']]);
+          if (before !== undefined && list[0].expiresInMs > before) break;
+          assert.ok(Date.now() < end, `no renewal seen: ${JSON.stringify(list)}`);
+          before = list[0].expiresInMs;
+          await sleep(50);
+        }
+        assert.equal(typeof g.nextId(), 'bigint');
+      } finally {
+        await g.close();
+      }
+    });
+  }
+});
+
 describe('releasing a lease', () => {
   const opts = (url) => ({ layout: 'twitter', lease: url, leaseRange: [0, 1], leaseTtlMs: 5000, leaseHolder: 'node-test' });
   const heldCount = async (url) => (await leaseList(url)).filter((l) => l.state === 'held').length;
 
-  test('close(), Symbol.asyncDispose, Symbol.dispose and the GC release it; a closed generator throws ClosedError', async () => {
-    const url = `sqlite:${path.join(tmp(), 'leases.db')}`;
-    const a = await Snowflake.create(opts(url));
-    const b = await Snowflake.create(opts(url));
-    assert.notDeepEqual(a.nodes, b.nodes);
-    assert.equal(typeof a.nextId(), 'bigint');
-    const full = await rejected(Snowflake.create(opts(url)), 'a third in a range of two');
-    assertKind(full, 'no_free_lease', 'a third in a range of two');
-    const list = await leaseList(url);
-    assert.deepEqual(list.map((l) => [l.value, l.state, l.holder]), [[0, 'held', 'node-test'], [1, 'held', 'node-test']]);
-    for (const l of list) for (const k of ['expiresInMs', 'freeInMs', 'lastTimeMs']) assert.equal(typeof l[k], 'number', k);
+  for (const { name, url, variable } of leaseStores()) {
+    test(`${name}: close(), Symbol.asyncDispose, Symbol.dispose and the GC release it; a closed generator throws ClosedError`, { skip: url ? false : `${variable} not set` }, async () => {
+      const a = await Snowflake.create(opts(url));
+      const b = await Snowflake.create(opts(url));
+      assert.notDeepEqual(a.nodes, b.nodes);
+      assert.equal(typeof a.nextId(), 'bigint');
+      const full = await rejected(Snowflake.create(opts(url)), 'a third in a range of two');
+      assertKind(full, 'no_free_lease', 'a third in a range of two');
+      const list = await leaseList(url);
+      assert.deepEqual(list.map((l) => [l.value, l.state, l.holder]), [[0, 'held', 'node-test'], [1, 'held', 'node-test']]);
+      for (const l of list) for (const k of ['expiresInMs', 'freeInMs', 'lastTimeMs']) assert.equal(typeof l[k], 'number', k);
 
-    await a.close();
-    assertKind(thrown(() => a.nextId()), 'closed', 'nextId after close');
-    assertKind(thrown(() => a.nextIds(2)), 'closed', 'nextIds after close');
-    assert.deepEqual(Object.keys(a.nodes), ['datacenter', 'worker'], 'its configuration stays readable');
-    assert.equal(await heldCount(url), 1, 'close() released');
+      await a.close();
+      assertKind(thrown(() => a.nextId()), 'closed', 'nextId after close');
+      assertKind(thrown(() => a.nextIds(2)), 'closed', 'nextIds after close');
+      assert.deepEqual(Object.keys(a.nodes), ['datacenter', 'worker'], 'its configuration stays readable');
+      assert.equal(await heldCount(url), 1, 'close() released');
 
-    const c = await Snowflake.create(opts(url));
-    await c[Symbol.asyncDispose]();
-    assert.equal(await heldCount(url), 1, 'Symbol.asyncDispose released');
+      const c = await Snowflake.create(opts(url));
+      await c[Symbol.asyncDispose]();
+      assert.equal(await heldCount(url), 1, 'Symbol.asyncDispose released');
 
-    const d = await Snowflake.create(opts(url));
-    d[Symbol.dispose]();
-    assertKind(thrown(() => d.nextId()), 'closed', 'nextId after Symbol.dispose');
-    await eventually(async () => (await heldCount(url)) === 1, 'Symbol.dispose released in the background');
+      const d = await Snowflake.create(opts(url));
+      d[Symbol.dispose]();
+      assertKind(thrown(() => d.nextId()), 'closed', 'nextId after Symbol.dispose');
+      await eventually(async () => (await heldCount(url)) === 1, 'Symbol.dispose released in the background');
 
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc');
-    let e = await Snowflake.create(opts(url));
-    e.nextId();
-    assert.equal(await heldCount(url), 2);
-    e = null;
-    await eventually(async () => {
-      gc();
-      return (await heldCount(url)) === 1;
-    }, 'a collected generator released its lease');
-    await b.close();
-    assert.equal(await heldCount(url), 0);
-  });
+      v8.setFlagsFromString('--expose-gc');
+      const gc = vm.runInNewContext('gc');
+      let e = await Snowflake.create(opts(url));
+      e.nextId();
+      assert.equal(await heldCount(url), 2);
+      e = null;
+      await eventually(async () => {
+        gc();
+        return (await heldCount(url)) === 1;
+      }, 'a collected generator released its lease');
+      await b.close();
+      assert.equal(await heldCount(url), 0);
+    });
+  }
 
   test('lease options: new Snowflake refuses a lease (it would wait on the store), bad options are typed errors', async () => {
     const url = `sqlite:${path.join(tmp(), 'leases.db')}`;

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const REQUIRE = process.env.IDMINT_REQUIRE_SERVERS === '1';
 
-/** `{ name, url }` for each store: a SQLite file (no server), PostgreSQL, MariaDB, Redis plain and sharded. */
+/** `{ name, url }` for each segment store: a SQLite file (no server), PostgreSQL, MariaDB, Redis plain and sharded, etcd, ZooKeeper. */
 export function stores() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-node-'));
   const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'segments.db')}` }];
@@ -19,8 +19,35 @@ export function stores() {
   }
   const redis = server('IDMINT_TEST_REDIS_URL');
   out.push({ name: 'redis, sharded (?shards=2)', url: redis && `${redis}${redis.includes('?') ? '&' : '?'}shards=2` });
+  for (const [name, variable] of [
+    ['etcd', 'IDMINT_TEST_ETCD_URL'],
+    ['zookeeper', 'IDMINT_TEST_ZK_URL'],
+  ]) {
+    out.push({ name, url: server(variable), variable });
+  }
   return out;
 }
+
+/**
+ * `{ name, url }` for each lease store: a SQLite file (no server), PostgreSQL, etcd, ZooKeeper,
+ * each with a table or key prefix no earlier run used (the servers keep their data).
+ */
+export function leaseStores() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-lease-'));
+  const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'leases.db')}` }];
+  for (const [name, variable, option] of [
+    ['postgres', 'IDMINT_TEST_POSTGRES_URL', 'table'],
+    ['etcd', 'IDMINT_TEST_ETCD_URL', 'prefix'],
+    ['zookeeper', 'IDMINT_TEST_ZK_URL', 'prefix'],
+  ]) {
+    const url = server(variable);
+    out.push({ name, url: url && withParam(url, `${option}=${unique('leases')}`), variable });
+  }
+  return out;
+}
+
+/** `url` with a query parameter added. */
+export const withParam = (url, param) => `${url}${url.includes('?') ? '&' : '?'}${param}`;
 
 /** The URL in `variable`; undefined (skip) unless servers are required, then an error. */
 export function server(variable) {
@@ -29,8 +56,9 @@ export function server(variable) {
   return url || undefined;
 }
 
-/** A name no earlier run used, for tags and lease tables on long-lived servers. */
-export const unique = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+/** A name no earlier run or call used, for tags, lease tables and prefixes on long-lived servers. */
+let calls = 0;
+export const unique = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${calls++}`;
 
 /** The error a Promise rejects with (it must reject). */
 export async function rejected(p, what = 'the call') {

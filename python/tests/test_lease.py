@@ -1,10 +1,13 @@
 """Worker leases from Python: 16 generators in 4 processes share a range of 8 values on a real
-store; exactly 8 lease, the other 8 get NoFreeLease, and the 8 mint 2M IDs without a duplicate.
-A lease is released on close(), on leaving a `with` block and on garbage collection."""
+store (SQLite, PostgreSQL, etcd, ZooKeeper); exactly 8 lease, the other 8 get NoFreeLease, and
+the 8 mint 2M IDs without a duplicate. On each store a held lease is renewed, and released on
+close(), on leaving a `with` block and on garbage collection, and the next holder starts above
+the fence the last one left."""
 
 import gc
 import json
 import multiprocessing
+import time
 from pathlib import Path
 
 import pytest
@@ -17,15 +20,21 @@ PROCESSES, PER_PROCESS, RANGE = 4, 4, 8
 TOTAL = 2_000_000
 
 
+# The lease stores each test runs on: SQLite needs no server, the others come from tests/run.sh.
+STORES = ["sqlite", "postgres", "etcd", "zk"]
+
+
 def lease_url(kind: str, tmp_path: Path) -> str:
     if kind == "sqlite":
         return f"sqlite:{tmp_path / 'leases.db'}"
-    # A table of its own per run: the servers keep their data between runs.
-    table = unique_tag("leases").replace("-", "_")
-    return f"{server_url(kind)}?table={table}"
+    # A table (SQL) or key prefix (etcd, ZooKeeper) of its own per run: the servers keep their
+    # data between runs.
+    name = unique_tag("leases").replace("-", "_")
+    option = "table" if kind == "postgres" else "prefix"
+    return f"{server_url(kind)}?{option}={name}"
 
 
-@pytest.mark.parametrize("kind", ["postgres", "sqlite"])
+@pytest.mark.parametrize("kind", STORES)
 def test_sixteen_generators_eight_values(kind, tmp_path):
     url = lease_url(kind, tmp_path)
     ctx = multiprocessing.get_context("spawn")
@@ -54,8 +63,9 @@ def held(url: str) -> list[int]:
     return [i.value for i in idmint.lease_list(url) if i.state == "held"]
 
 
-def test_release_on_close_context_exit_and_gc(tmp_path):
-    url = f"sqlite:{tmp_path / 'leases.db'}"
+@pytest.mark.parametrize("kind", STORES)
+def test_release_on_close_context_exit_and_gc(kind, tmp_path):
+    url = lease_url(kind, tmp_path)
     one = dict(lease=url, lease_range=(3, 3))
     gen = idmint.Snowflake(**one, lease_holder="first")
     info = idmint.lease_list(url)
@@ -83,6 +93,26 @@ def test_release_on_close_context_exit_and_gc(tmp_path):
     del dropped
     gc.collect()
     assert held(url) == []
+
+
+@pytest.mark.parametrize("kind", STORES)
+def test_a_held_lease_is_renewed(kind, tmp_path):
+    # Without renewals a lease's expires_in_ms only falls; the background renewal (every TTL/3)
+    # moves its end forward, seen as a reading above the one before. The verdict waits on that
+    # event, not on a clock: a lease left unrenewed lapses and fails the state check first.
+    url = lease_url(kind, tmp_path)
+    with idmint.Snowflake(lease=url, lease_range=(2, 2), lease_holder="renewed") as gen:
+        before = None
+        deadline = time.monotonic() + 120
+        while True:
+            (info,) = idmint.lease_list(url)
+            assert (info.value, info.state, info.holder) == (2, "held", "renewed")
+            if before is not None and info.expires_in_ms > before:
+                break
+            assert time.monotonic() < deadline, f"no renewal seen: {info!r}"
+            before = info.expires_in_ms
+            time.sleep(0.05)
+        assert gen.next_id() > 0
 
 
 def test_lease_options_are_checked(tmp_path):

@@ -1,6 +1,6 @@
 """Segment IDs from real stores, across OS processes: 4 processes x 2 threads draw 250k IDs each
-from one tag (2M per store) through SQLite, PostgreSQL, MariaDB and Redis (plain and sharded);
-the parent collects every ID and counts duplicates."""
+from one tag (2M per store) through SQLite, PostgreSQL, MariaDB, Redis (plain and sharded), etcd
+and ZooKeeper; the parent collects every ID and counts duplicates."""
 
 from pathlib import Path
 
@@ -25,7 +25,7 @@ def draw_in_processes(url: str, tag: str, tmp_path: Path) -> list[int]:
     return run_workers(WORKER, url, tag, PER_THREAD, THREADS, PROCESSES, tmp_path)
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgres", "mysql", "redis", "redis-sharded"])
+@pytest.mark.parametrize("kind", ["sqlite", "postgres", "mysql", "redis", "redis-sharded", "etcd", "zk"])
 def test_processes_and_threads_never_share_an_id(kind, tmp_path):
     url = store_url(kind, tmp_path)
     ids = draw_in_processes(url, unique_tag("procs"), tmp_path)

@@ -7,15 +7,16 @@
 //!   (`1 TOKEN TTL_MS FREEZE_MS RENEWED_MS HOLDER`), bound to an etcd lease of
 //!   `ceil((ttl + freeze) / 1 s)` seconds. The key lives while the holder may mint and through
 //!   the freeze after, and etcd deletes it when its lease runs out: then the value is free.
-//! - `B/fence/V`: the fence (`last_time_ms`), bound to no lease, only ever raised.
+//! - `B/fence/V`: the fence (`last_time_ms`), bound to no lease, raised by renewals and set to
+//!   the holder's last issued time by its release.
 //!
 //! Acquiring is a transaction that creates `B/held/V` only if it does not exist (compared on
 //! its version) and reads the fence in the same revision. Renewing keeps the holder's etcd
 //! lease alive, then rewrites the record and raises the fence in a transaction compared on the
 //! mod revisions it read, so a holder whose etcd lease ran out (its key deleted, maybe created
 //! again by another holder) cannot renew what another took: its keep-alive fails, or its
-//! comparison does. Releasing deletes the key and raises the fence the same way, then revokes
-//! the lease.
+//! comparison does. Releasing deletes the key and sets the fence to the holder's last issued
+//! time in a transaction compared the same way, then revokes the lease.
 //!
 //! etcd counts lease time in whole seconds on its leader's clock: a value is frozen up to a
 //! second longer than asked, never shorter. [`list`](LeaseStore::list) tells the time left
@@ -363,17 +364,15 @@ impl LeaseStore for EtcdLeaseStore {
                     return Ok(false);
                 };
                 let key = self.held_key(value);
-                let (fence_same, fence_put) = self.raise_fence(value, fence.as_ref(), fence_ms);
-                let mut ops = vec![TxnOp::delete(key.clone(), None)];
-                // The fence key is written even when not raised: a released value is listed
-                // (as free, with its fence) like the other stores list it.
-                ops.push(fence_put.unwrap_or_else(|| {
-                    TxnOp::put(
-                        self.fence_key(value),
-                        fence_of(fence.as_ref()).max(fence_ms).to_string(),
-                        None,
-                    )
-                }));
+                let (fence_same, _) = self.raise_fence(value, fence.as_ref(), fence_ms);
+                // The fence becomes the holder's last issued time, as in the SQL stores, even
+                // below the one its renewals wrote ahead of the clock: the holder, proven by the
+                // comparison on its key, has stopped minting, and a fence left a TTL ahead
+                // would fail the next holder's first IDs (ClockMovedBackwards) for a TTL.
+                let ops = vec![
+                    TxnOp::delete(key.clone(), None),
+                    TxnOp::put(self.fence_key(value), fence_ms.to_string(), None),
+                ];
                 let txn = Txn::new()
                     .when([
                         Compare::mod_revision(key, CompareOp::Equal, held.mod_revision()),

@@ -8,7 +8,8 @@
 //!   the lease's TTL plus its freeze. ZooKeeper deletes it when it has not heard from that
 //!   session for the timeout: the holder's keeper stopped minting a margin before its TTL ran
 //!   out (counted from its last renewal), and the freeze after that is the rest of the timeout.
-//! - `B/fence/V`: PERSISTENT, the fence (`last_time_ms`), only ever raised.
+//! - `B/fence/V`: PERSISTENT, the fence (`last_time_ms`), raised by renewals and set to the
+//!   holder's last issued time by its release.
 //!
 //! Acquiring is one `multi` from the new session: create `B/held/V` and check the fence's
 //! version as read (or create the fence at 0), so the grant carries the fence of that moment.
@@ -632,11 +633,12 @@ impl LeaseStore for ZkLeaseStore {
                     return Ok(false);
                 };
                 let mut multi = session.new_multi_writer();
-                // The fence is written even when not raised: a released value is listed (as
-                // free, with its fence) like the other stores list it.
-                let fence_ms = fence
-                    .as_ref()
-                    .map_or(fence_ms, |(was, _)| fence_ms.max(*was));
+                // The fence becomes the holder's last issued time, as in the SQL stores, even
+                // below the one its renewals wrote ahead of the clock: the holder, proven by the
+                // version check on its node, has stopped minting, and a fence left a TTL ahead
+                // would fail the next holder's first IDs (ClockMovedBackwards) for a TTL. It is
+                // written even when unchanged: a released value is listed (as free, with its
+                // fence) like the other stores list it.
                 let fence_write = match &fence {
                     Some((_, stat)) => multi.add_set_data(
                         &self.fence_path(value),

@@ -8,13 +8,15 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The issue's lease test: 16 generators in 4 OS processes ({@link LeaseWorker}) lease from a
- * range of 8 values in one store: exactly 8 lease, the other 8 get {@link NoFreeLeaseException},
- * the 8 mint 2,000,000 IDs with 0 duplicates, and closing them releases every value.
+ * range of 8 values in one store (SQLite, PostgreSQL, etcd, ZooKeeper): exactly 8 lease, the
+ * other 8 get {@link NoFreeLeaseException}, the 8 mint 2,000,000 IDs with 0 duplicates, and
+ * closing them releases every value.
  */
 class LeaseProcessesTest {
     static final int PROCESSES = 4;
@@ -22,15 +24,10 @@ class LeaseProcessesTest {
     static final int VALUES = 8;
     static final int PER_GENERATOR = 250_000;
 
-    @Test
-    void postgres(@TempDir Path dir) throws Exception {
-        String url = Processes.server("IDMINT_TEST_POSTGRES_URL");
-        run(Processes.withParam(url, "table=" + Processes.unique("jvm_lease")), dir);
-    }
-
-    @Test
-    void sqlite(@TempDir Path dir) throws Exception {
-        run("sqlite:" + Processes.scratch("lease").resolve("leases.db"), dir);
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void sixteenGeneratorsEightValues(String store, @TempDir Path dir) throws Exception {
+        run(Processes.leaseStore(store), dir);
     }
 
     static void run(String url, Path dir) throws Exception {

@@ -9,8 +9,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Worker leases and the high-water mark in one process, on SQLite files. */
+/**
+ * Worker leases and the high-water mark in one process: renewal and release by close() and by
+ * the garbage collector on every lease store (SQLite, PostgreSQL, etcd, ZooKeeper), the rest on
+ * SQLite files.
+ */
 class LeaseTest {
     static Snowflake.Builder leased(String url, long value) {
         return Snowflake.builder("twitter").lease(url).leaseRange(value, value).leaseTtl(Duration.ofSeconds(5));
@@ -20,10 +26,10 @@ class LeaseTest {
         return Idmint.leaseList(url).stream().filter(i -> i.value() == value).findFirst().orElseThrow();
     }
 
-    @Test
-    void closeReleasesTheLease() throws Exception {
-        Path dir = Processes.scratch("lease");
-        String url = "sqlite:" + dir.resolve("leases.db");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void closeReleasesTheLease(String store) throws Exception {
+        String url = Processes.leaseStore(store);
         Snowflake a = leased(url, 3).leaseHolder("holder-a").build();
         assertEquals(Map.of("datacenter", 0L, "worker", 3L), a.nodes());
         long id = a.nextId();
@@ -48,10 +54,37 @@ class LeaseTest {
         assertEquals("free", info(url, 3).state(), "try-with-resources released it");
     }
 
-    @Test
-    void garbageCollectionReleasesTheLease() throws Exception {
-        Path dir = Processes.scratch("lease");
-        String url = "sqlite:" + dir.resolve("leases.db");
+    /**
+     * Without renewals a lease's expiresInMs only falls; the background renewal (every TTL/3)
+     * moves its end forward, seen as a reading above the one before. The verdict waits on that
+     * event, not on a clock: a lease left unrenewed lapses and fails the state check first.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void aHeldLeaseIsRenewed(String store) throws Exception {
+        String url = Processes.leaseStore(store);
+        try (Snowflake g = Snowflake.builder("twitter").lease(url).leaseRange(2, 2).leaseHolder("renewed").build()) {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            Long before = null;
+            while (true) {
+                LeaseInfo i = info(url, 2);
+                assertEquals("held", i.state(), i.toString());
+                assertEquals("renewed", i.holder(), i.toString());
+                if (before != null && i.expiresInMs() > before) {
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "no renewal seen: " + i);
+                before = i.expiresInMs();
+                Thread.sleep(50);
+            }
+            assertTrue(g.nextId() > 0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"sqlite", "postgres", "etcd", "zookeeper"})
+    void garbageCollectionReleasesTheLease(String store) throws Exception {
+        String url = Processes.leaseStore(store);
         mintAndDrop(url);
         assertEquals("held", info(url, 5).state());
         long deadline = System.nanoTime() + 20_000_000_000L;

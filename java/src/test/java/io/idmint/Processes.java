@@ -45,6 +45,37 @@ final class Processes {
         return Files.createTempDirectory(root, stem).toAbsolutePath();
     }
 
+    /**
+     * The URL of segment store {@code store} (sqlite, postgres, mariadb, redis, etcd, zookeeper)
+     * for one test: a new SQLite file, or the test server (see {@link #server}).
+     */
+    static String segmentStore(String store) throws IOException {
+        return switch (store) {
+            case "sqlite" -> "sqlite:" + scratch("segments").resolve("segments.db");
+            case "postgres" -> server("IDMINT_TEST_POSTGRES_URL");
+            case "mariadb" -> server("IDMINT_TEST_MYSQL_URL");
+            case "redis" -> server("IDMINT_TEST_REDIS_URL");
+            case "etcd" -> server("IDMINT_TEST_ETCD_URL");
+            case "zookeeper" -> server("IDMINT_TEST_ZK_URL");
+            default -> throw new IllegalArgumentException("no segment store " + store);
+        };
+    }
+
+    /**
+     * The URL of lease store {@code store} (sqlite, postgres, etcd, zookeeper) for one test: a
+     * new SQLite file, or the test server with a table (SQL) or key prefix of its own, as the
+     * servers keep their data between runs.
+     */
+    static String leaseStore(String store) throws IOException {
+        return switch (store) {
+            case "sqlite" -> "sqlite:" + scratch("lease").resolve("leases.db");
+            case "postgres" -> withParam(server("IDMINT_TEST_POSTGRES_URL"), "table=" + unique("jvm_lease"));
+            case "etcd" -> withParam(server("IDMINT_TEST_ETCD_URL"), "prefix=" + unique("jvm_lease"));
+            case "zookeeper" -> withParam(server("IDMINT_TEST_ZK_URL"), "prefix=" + unique("jvm_lease"));
+            default -> throw new IllegalArgumentException("no lease store " + store);
+        };
+    }
+
     /** {@code url} with a query parameter added. */
     static String withParam(String url, String param) {
         return url + (url.contains("?") ? "&" : "?") + param;
