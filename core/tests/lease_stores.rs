@@ -564,15 +564,7 @@ fn lone_request(holder: &str) -> idmint_core::lease::LeaseRequest {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    let value = (1 << 40) + (nanos % (1 << 40)) as u64;
-    idmint_core::lease::LeaseRequest::new(
-        value,
-        value,
-        &unique(holder),
-        Duration::from_secs(30),
-        Duration::from_secs(1),
-    )
-    .unwrap()
+    lone_request_for((1 << 40) + (nanos % (1 << 40)) as u64, holder)
 }
 
 /// The holder of `value` as `open_lease_store(url)` lists it: the one way every caller opens a
@@ -585,6 +577,67 @@ fn holder_by_url(rt: &tokio::runtime::Runtime, url: &str, value: u64) -> Option<
         .into_iter()
         .find(|i| i.value == value)
         .map(|i| i.holder)
+}
+
+/// A clean release sets the fence to the holder's last issued time, on every store, even below
+/// the fence its renewals wrote ahead of the clock: the next holder of the value starts there,
+/// not up to a TTL in the future (etcd, ZooKeeper and Redis kept the higher fence, and a value
+/// re-leased after a release refused its first IDs with clock_moved_backwards).
+#[test]
+fn a_release_sets_the_fence_to_the_last_issued_time() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (name, url) in lease_urls() {
+        let store = rt.block_on(open_lease_store(&url)).unwrap();
+        let req = lone_request(name);
+        let grant = rt
+            .block_on(store.acquire(&req))
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name}: a free value"));
+        let last_ms = WallClock.now_ms();
+        // A renewal moves the fence a TTL ahead of the last ID, as the generator's does.
+        let ahead_ms = last_ms + 30_000;
+        assert!(
+            rt.block_on(store.renew(grant.value, &req.token, 30_000, 1_000, ahead_ms))
+                .unwrap(),
+            "{name}: renew"
+        );
+        assert!(
+            rt.block_on(store.release(grant.value, &req.token, last_ms))
+                .unwrap(),
+            "{name}: release"
+        );
+        let listed = rt.block_on(store.list()).unwrap();
+        let info = listed.iter().find(|i| i.value == grant.value).unwrap();
+        assert_eq!(
+            info.last_time_ms, last_ms,
+            "{name}: the fence after a release"
+        );
+        let again = rt
+            .block_on(store.acquire(&lone_request_for(grant.value, name)))
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name}: the released value is free at once"));
+        assert_eq!(
+            (again.value, again.fence_ms),
+            (grant.value, last_ms),
+            "{name}"
+        );
+    }
+}
+
+/// A request for exactly `value`.
+fn lone_request_for(value: u64, holder: &str) -> idmint_core::lease::LeaseRequest {
+    idmint_core::lease::LeaseRequest::new(
+        value,
+        value,
+        &unique(holder),
+        Duration::from_secs(30),
+        Duration::from_secs(1),
+    )
+    .unwrap()
 }
 
 /// `RedisLeaseStore::connect(url, &Default::default())`, the documented call, keeps its leases

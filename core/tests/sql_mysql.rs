@@ -94,7 +94,10 @@ fn vectors(name: &str) -> Value {
 
 /// `ms` as a DATETIME(3) literal (UTC).
 fn datetime(ms: i64) -> String {
-    format!("TIMESTAMPADD(MICROSECOND, {}, '1970-01-01 00:00:00')", ms * 1000)
+    format!(
+        "TIMESTAMPADD(MICROSECOND, {}, '1970-01-01 00:00:00')",
+        ms * 1000
+    )
 }
 
 /// Checks a refusal: core's message whole (and short enough for MySQL 8's 128-character
@@ -137,7 +140,10 @@ fn the_mysql_functions_answer_every_vector_as_core_does() {
             continue;
         };
         mysql_ok(&db, &script.mysql().unwrap());
-        assert_eq!(mysql_ok(&db, "SELECT idmint_layout()").trim(), layout.spec());
+        assert_eq!(
+            mysql_ok(&db, "SELECT idmint_layout()").trim(),
+            layout.spec()
+        );
         for case in cases {
             let name = &case["name"];
             if let Some(t) = case["time_ms"]
@@ -210,7 +216,14 @@ fn the_mysql_functions_answer_every_vector_as_core_does() {
             }
             checked += 1;
         }
-        assert_eq!(mysql_ok(&db, "SELECT idmint_decode(NULL) IS NULL, idmint_min_id_ms(NULL) IS NULL").trim(), "1\t1");
+        assert_eq!(
+            mysql_ok(
+                &db,
+                "SELECT idmint_decode(NULL) IS NULL, idmint_min_id_ms(NULL) IS NULL"
+            )
+            .trim(),
+            "1\t1"
+        );
     }
     // Every layout of the vectors but the 64-bit ones (discord, instagram, mastodon, tsid).
     assert_eq!(refused_layouts, 4);

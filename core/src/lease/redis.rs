@@ -65,7 +65,7 @@ return false
 "
 );
 
-// The fence only grows: a late release or renewal never lowers it.
+// A renewal only raises the fence (a late renewal never lowers it); RELEASE sets it.
 // KEYS: the hash. ARGV: value, token, ttl, freeze, fence. Returns 1 if held (and renewed).
 const RENEW: &str = concat!(
     now_ms!(),
@@ -90,8 +90,10 @@ local h, v = KEYS[1], ARGV[1]
 local x = redis.call('HGET', h, 'x:' .. v)
 if redis.call('HGET', h, 't:' .. v) ~= ARGV[2] or not x or tonumber(x) <= now then return 0 end
 redis.call('HDEL', h, 't:' .. v, 'h:' .. v, 'u:' .. v, 'x:' .. v)
-local f = math.max(tonumber(redis.call('HGET', h, 'f:' .. v) or '0'), tonumber(ARGV[3]))
-redis.call('HSET', h, 'f:' .. v, string.format('%.0f', f))
+-- The holder's last issued time, even below the fence its renewals wrote ahead of the clock:
+-- the holder (its token, its lease unexpired) has stopped minting, and a fence left ahead
+-- would hold the next holder's first IDs back for up to a TTL.
+redis.call('HSET', h, 'f:' .. v, string.format('%.0f', tonumber(ARGV[3])))
 return 1
 "
 );
