@@ -201,16 +201,7 @@ impl SqlScript {
              LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$\n  \
              SELECT timestamptz '1970-01-01 00:00:00+00' + idmint_time_ms(id) * interval '1 millisecond'\n$f$;\n\n",
         );
-        let mut fields = String::new();
-        for f in l.fields() {
-            fields.push_str(&format!(
-                "{}{}, (id >> {}) & {}",
-                if fields.is_empty() { "" } else { ", " },
-                literal(f.name()),
-                f.shift(),
-                f.max()
-            ));
-        }
+        let fields = self.json_fields();
         // The shape of `idmint parse` and `idmint serve`'s /v1/parse (`idmint_core::json`),
         // 64-bit integers as strings.
         let name = l.preset_name().map_or_else(|| l.spec(), str::to_string);
@@ -302,6 +293,15 @@ impl SqlScript {
                 end_ms: end,
             },
         )
+    }
+
+    /// The arguments of a JSON object of the ID `id`'s fields, by name (the same in both
+    /// dialects' `json_build_object`/`JSON_OBJECT`).
+    fn json_fields(&self) -> String {
+        let parts: Vec<String> = (self.layout.fields().iter())
+            .map(|f| format!("{}, (id >> {}) & {}", literal(f.name()), f.shift(), f.max()))
+            .collect();
+        parts.join(", ")
     }
 
     fn low_bits(&self) -> u32 {
@@ -397,16 +397,7 @@ impl SqlScript {
             "(id BIGINT) RETURNS DATETIME(3)",
             &format!("RETURN TIMESTAMPADD(MICROSECOND, idmint_time_ms(id) * 1000, {UNIX})"),
         );
-        let mut fields = String::new();
-        for f in l.fields() {
-            fields.push_str(&format!(
-                "{}{}, (id >> {}) & {}",
-                if fields.is_empty() { "" } else { ", " },
-                literal(f.name()),
-                f.shift(),
-                f.max()
-            ));
-        }
+        let fields = self.json_fields();
         // The shape of `idmint parse` (`idmint_core::json`), 64-bit integers as strings.
         // `t + 0`: MariaDB's JSON_OBJECT writes a BIGINT local variable as a string, an
         // expression as a number.

@@ -4,13 +4,15 @@
 //! errors included (message and SQLSTATE). Unset URL: fails when `IDMINT_REQUIRE_SERVERS=1`,
 //! else skips.
 
-use std::collections::BTreeMap;
+mod sql_util;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use idmint_core::sql_script::{sqlstate, SqlScript};
 use idmint_core::Layout;
 use serde_json::Value;
+use sql_util::cases_by_layout;
 
 /// `mysql://USER:PASSWORD@HOST:PORT/DATABASE` as the `mysql` client's arguments.
 fn server() -> Option<Vec<String>> {
@@ -87,11 +89,6 @@ fn mysql_err(args: &[String], sql: &str) -> (String, String) {
     (state, message)
 }
 
-fn vectors(name: &str) -> Value {
-    let path = format!("{}/../tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
-
 /// `ms` as a DATETIME(3) literal (UTC).
 fn datetime(ms: i64) -> String {
     format!(
@@ -115,21 +112,7 @@ fn assert_refused(db: &[String], sql: &str, want: &idmint_core::Error, name: &Va
 #[test]
 fn the_mysql_functions_answer_every_vector_as_core_does() {
     let Some(db) = server() else { return };
-    let mut by_layout: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
-    let (range, snow) = (vectors("time_range.json"), vectors("snowflake.json"));
-    for (file, key) in [
-        (&range, "valid"),
-        (&range, "invalid"),
-        (&snow, "valid"),
-        (&snow, "invalid_ids"),
-    ] {
-        for case in file[key].as_array().unwrap() {
-            by_layout
-                .entry(case["layout"].as_str().unwrap().into())
-                .or_default()
-                .push(case);
-        }
-    }
+    let by_layout = cases_by_layout();
     let (mut checked, mut refused_layouts) = (0, 0);
     // One layout at a time: the functions have fixed names in the test database.
     for (spec, cases) in &by_layout {

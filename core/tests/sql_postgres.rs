@@ -4,13 +4,16 @@
 //! included, and the minting function counted for duplicates under concurrent connections.
 //! Unset URL: fails when `IDMINT_REQUIRE_SERVERS=1`, else skips.
 
-use std::collections::{BTreeMap, HashSet};
+mod sql_util;
+
+use std::collections::HashSet;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use idmint_core::sql_script::SqlScript;
 use idmint_core::Layout;
 use serde_json::Value;
+use sql_util::cases_by_layout;
 
 fn server() -> Option<String> {
     match std::env::var("IDMINT_TEST_POSTGRES_URL") {
@@ -24,11 +27,6 @@ fn server() -> Option<String> {
             None
         }
     }
-}
-
-fn vectors(name: &str) -> Value {
-    let path = format!("{}/../tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
 /// A schema of its own for each script, so layouts and tests do not meet.
@@ -114,24 +112,7 @@ fn ts(ms: i64) -> String {
 #[test]
 fn the_sql_functions_answer_every_vector_as_core_does() {
     let Some(url) = server() else { return };
-    let mut by_layout: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
-    let (range, snow) = (vectors("time_range.json"), vectors("snowflake.json"));
-    for key in ["valid", "invalid"] {
-        for case in range[key].as_array().unwrap() {
-            by_layout
-                .entry(case["layout"].as_str().unwrap().into())
-                .or_default()
-                .push(case);
-        }
-    }
-    for key in ["valid", "invalid_ids"] {
-        for case in snow[key].as_array().unwrap() {
-            by_layout
-                .entry(case["layout"].as_str().unwrap().into())
-                .or_default()
-                .push(case);
-        }
-    }
+    let by_layout = cases_by_layout();
     let (mut checked, mut refused_layouts) = (0, 0);
     for (spec, cases) in &by_layout {
         let layout = Layout::parse(spec).unwrap();
