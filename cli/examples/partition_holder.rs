@@ -209,6 +209,7 @@ struct Progress {
     gap_from_us: u64,
     marked: bool,
     reported: std::time::Instant,
+    checked: std::time::Instant,
 }
 
 impl Progress {
@@ -221,6 +222,7 @@ impl Progress {
             gap_from_us: 0,
             marked: false,
             reported: std::time::Instant::now(),
+            checked: std::time::Instant::now(),
         }
     }
 
@@ -234,7 +236,21 @@ impl Progress {
         self.count += 1;
     }
 
-    /// Called every 100 ms or so: a `progress` line each quarter second, the `mark` once.
+    /// Called between IDs: every 100 ms, whether DIR/stop exists (the test's signal to stop),
+    /// and the progress lines.
+    fn should_stop(&mut self, log: &EventLog) -> bool {
+        if self.checked.elapsed() < Duration::from_millis(100) {
+            return false;
+        }
+        self.checked = std::time::Instant::now();
+        if self.dir.join("stop").exists() {
+            return true;
+        }
+        self.tick(log);
+        false
+    }
+
+    /// A `progress` line each quarter second, the `mark` once.
     fn tick(&mut self, log: &EventLog) {
         if !self.marked && self.dir.join("mark").exists() {
             self.marked = true;
@@ -349,15 +365,10 @@ fn hold(store: &str, dir: &Path, range: &str, ttl_ms: u64, layout: &str) -> Resu
     let mut value = u64::MAX;
     let mut last_id_us = 0u64;
     let mut lost = true;
-    let mut checked = std::time::Instant::now();
     let mut progress = Progress::new(dir);
     loop {
-        if checked.elapsed() >= Duration::from_millis(100) {
-            checked = std::time::Instant::now();
-            if stop.exists() {
-                break;
-            }
-            progress.tick(&log);
+        if progress.should_stop(&log) {
+            break;
         }
         match generator.next_id() {
             Ok(id) => {
@@ -448,14 +459,9 @@ fn draw(store: &str, dir: &Path, tag: &str, step: u64) -> Result<(), String> {
     log.line(&format!("drawing tag={tag}"));
     let mut out = BufWriter::new(File::create(dir.join("drawn.seg")).map_err(|e| e.to_string())?);
     let mut progress = Progress::new(dir);
-    let mut checked = std::time::Instant::now();
     loop {
-        if checked.elapsed() >= Duration::from_millis(100) {
-            checked = std::time::Instant::now();
-            if stop.exists() {
-                break;
-            }
-            progress.tick(&log);
+        if progress.should_stop(&log) {
+            break;
         }
         match handle.next_id() {
             Ok(id) => {
