@@ -3,7 +3,7 @@
 //! every change of a tag runs. Each store only reads a row with its version and swaps it on that
 //! version ([`VersionedRows`]); the rules of allocating, giving back and updating are here once.
 
-use super::store::{exhausted, give_back_to, IdRange, TagInfo};
+use super::store::{exhausted, give_back_to, IdRange, TagInfo, TagRow};
 use super::tag::{check_count, TagUpdate};
 use crate::store::{validate_tag, StoreFuture};
 use crate::{Error, Result};
@@ -13,39 +13,23 @@ use crate::{Error, Result};
 /// takes more clients than a tag ever has.
 const TRIES: usize = 1000;
 
-/// What a tag's value holds: `MAX_ID STEP DESCRIPTION` (the description last, so it may hold
-/// spaces).
-pub(super) struct Row {
-    pub(super) max_id: i64,
-    pub(super) step: u64,
-    pub(super) description: String,
-}
-
-impl Row {
+/// A tag's value: `MAX_ID STEP DESCRIPTION` (the description last, so it may hold spaces).
+impl TagRow {
     pub(super) fn encode(&self) -> String {
         format!("{} {} {}", self.max_id, self.step, self.description)
     }
 
-    pub(super) fn decode(bytes: &[u8]) -> Option<Row> {
+    pub(super) fn decode(bytes: &[u8]) -> Option<TagRow> {
         let mut parts = std::str::from_utf8(bytes).ok()?.splitn(3, ' ');
-        Some(Row {
+        Some(TagRow {
             max_id: parts.next()?.parse().ok()?,
             step: parts.next()?.parse().ok()?,
             description: parts.next()?.to_string(),
         })
     }
-
-    pub(super) fn info(&self, tag: &str) -> TagInfo {
-        TagInfo {
-            tag: tag.to_string(),
-            max_id: self.max_id,
-            step: self.step,
-            description: self.description.clone(),
-        }
-    }
 }
 
-/// A store that keeps each tag as one [`Row`] with a version, and writes a row only if its
+/// A store that keeps each tag as one [`TagRow`] with a version, and writes a row only if its
 /// version is still the one read.
 pub(super) trait VersionedRows: Sync {
     /// What a read saw and a swap compares (an etcd `KeyValue`, a ZooKeeper `Stat`).
@@ -59,14 +43,14 @@ pub(super) trait VersionedRows: Sync {
         &'a self,
         tag: &'a str,
         what: &'a str,
-    ) -> StoreFuture<'a, Option<(Self::Version, Row)>>;
+    ) -> StoreFuture<'a, Option<(Self::Version, TagRow)>>;
 
     /// Writes `row` if the tag is still at `read`. False: another client got there first.
     fn swap<'a>(
         &'a self,
         tag: &'a str,
         read: &'a Self::Version,
-        row: &'a Row,
+        row: &'a TagRow,
         what: &'a str,
     ) -> StoreFuture<'a, bool>;
 }
@@ -86,7 +70,7 @@ async fn change<S, T>(
     tag: &str,
     what: &str,
     missing: impl Fn() -> Result<T>,
-    mut edit: impl FnMut(&mut Row) -> Result<Edit<T>>,
+    mut edit: impl FnMut(&mut TagRow) -> Result<Edit<T>>,
 ) -> Result<T>
 where
     S: VersionedRows + ?Sized,
@@ -193,16 +177,7 @@ pub(super) async fn update_tag<S: VersionedRows + ?Sized>(
         "updating a tag",
         || unknown(tag),
         |row| {
-            if let Some(step) = update.step_value() {
-                row.step = step;
-            }
-            if let Some(d) = update.description_value() {
-                row.description = d.to_string();
-            }
-            if let Some(next) = update.next_at_least_value() {
-                // next is 1..=2^63-1, so next - 1 fits.
-                row.max_id = row.max_id.max((next - 1) as i64);
-            }
+            row.apply(update);
             Ok(Edit::Write(row.info(tag)))
         },
     )
@@ -225,19 +200,19 @@ mod tests {
         fn store(&self) -> String {
             "flaky".into()
         }
-        fn read<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Option<(u64, Row)>> {
+        fn read<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Option<(u64, TagRow)>> {
             Box::pin(async move {
                 let (v, ref text) = *self.row.lock().unwrap();
                 Ok(text
                     .as_deref()
-                    .map(|t| (v, Row::decode(t.as_bytes()).unwrap())))
+                    .map(|t| (v, TagRow::decode(t.as_bytes()).unwrap())))
             })
         }
         fn swap<'a>(
             &'a self,
             _: &'a str,
             read: &'a u64,
-            row: &'a Row,
+            row: &'a TagRow,
             _: &'a str,
         ) -> StoreFuture<'a, bool> {
             Box::pin(async move {
@@ -247,7 +222,7 @@ mod tests {
                     *losses -= 1;
                     cur.0 += 1;
                     // The winner advanced the tag by 10.
-                    let mut won = Row::decode(cur.1.as_ref().unwrap().as_bytes()).unwrap();
+                    let mut won = TagRow::decode(cur.1.as_ref().unwrap().as_bytes()).unwrap();
                     won.max_id += 10;
                     cur.1 = Some(won.encode());
                     return Ok(false);

@@ -12,8 +12,8 @@
 
 use etcd_client::{Compare, CompareOp, KeyValue, Txn, TxnOp};
 
-use super::cas::{self, Row, VersionedRows};
-use super::store::{IdRange, SegmentStore, TagInfo};
+use super::cas::{self, VersionedRows};
+use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
 use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
 use crate::store::{EtcdLink, StoreFuture, StoreOptions};
 use crate::Result;
@@ -98,13 +98,17 @@ impl VersionedRows for EtcdStore {
     }
 
     /// The tag's row and the key as read (its mod revision is what a swap compares).
-    fn read<'a>(&'a self, tag: &'a str, what: &'a str) -> StoreFuture<'a, Option<(KeyValue, Row)>> {
+    fn read<'a>(
+        &'a self,
+        tag: &'a str,
+        what: &'a str,
+    ) -> StoreFuture<'a, Option<(KeyValue, TagRow)>> {
         Box::pin(async move {
             let key = self.tag_key(tag);
             let Some(kv) = self.link.get(&key, what).await? else {
                 return Ok(None);
             };
-            let row = Row::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
+            let row = TagRow::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
             Ok(Some((kv, row)))
         })
     }
@@ -114,7 +118,7 @@ impl VersionedRows for EtcdStore {
         &'a self,
         tag: &'a str,
         read: &'a KeyValue,
-        row: &'a Row,
+        row: &'a TagRow,
         what: &'a str,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
@@ -145,11 +149,7 @@ impl SegmentStore for EtcdStore {
     fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let key = self.tag_key(spec.tag());
-            let row = Row {
-                max_id: spec.first_max_id(),
-                step: spec.step_value(),
-                description: spec.description_value().to_string(),
-            };
+            let row = TagRow::new(spec);
             let txn = Txn::new()
                 .when([Compare::version(key.clone(), CompareOp::Equal, 0)])
                 .and_then([TxnOp::put(key, row.encode(), None)]);
@@ -183,7 +183,7 @@ impl SegmentStore for EtcdStore {
             for kv in self.link.scan(&prefix, WHAT).await? {
                 let key = String::from_utf8_lossy(kv.key()).into_owned();
                 let tag = &key[prefix.len()..];
-                let row = Row::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
+                let row = TagRow::decode(kv.value()).ok_or_else(|| self.link.garbled(&key))?;
                 tags.push(row.info(tag));
             }
             tags.sort_by(|a, b| a.tag.cmp(&b.tag));

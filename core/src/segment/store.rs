@@ -285,11 +285,13 @@ pub trait SegmentStore: Send + Sync + 'static {
     }
 }
 
+/// A tag's state as the stores that keep it whole hold it (in memory; etcd and ZooKeeper encode
+/// it, `segment/cas.rs`).
 #[derive(Debug, Clone)]
-struct MemRow {
-    max_id: i64,
-    step: u64,
-    description: String,
+pub(crate) struct TagRow {
+    pub(crate) max_id: i64,
+    pub(crate) step: u64,
+    pub(crate) description: String,
 }
 
 /// A store in process memory: for tests, benchmarks and single-process use. It can be switched
@@ -306,7 +308,7 @@ struct MemRow {
 /// ```
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    rows: Mutex<HashMap<String, MemRow>>,
+    rows: Mutex<HashMap<String, TagRow>>,
     down: AtomicBool,
     calls: AtomicU64,
 }
@@ -351,7 +353,7 @@ impl MemoryStore {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, MemRow>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TagRow>> {
         // A panic while holding this lock cannot leave a row half-written (each update is one
         // assignment), so a poisoned lock is still consistent.
         self.rows.lock().unwrap_or_else(|p| p.into_inner())
@@ -381,14 +383,7 @@ impl SegmentStore for MemoryStore {
             if rows.contains_key(spec.tag()) {
                 return Ok(false);
             }
-            rows.insert(
-                spec.tag().to_string(),
-                MemRow {
-                    max_id: spec.first_max_id(),
-                    step: spec.step_value(),
-                    description: spec.description_value().to_string(),
-                },
-            );
+            rows.insert(spec.tag().to_string(), TagRow::new(spec));
             Ok(true)
         })
     }
@@ -454,23 +449,38 @@ impl SegmentStore for MemoryStore {
             let row = rows.get_mut(tag).ok_or_else(|| Error::UnknownTag {
                 tag: tag.to_string(),
             })?;
-            if let Some(step) = update.step_value() {
-                row.step = step;
-            }
-            if let Some(d) = update.description_value() {
-                row.description = d.to_string();
-            }
-            if let Some(next) = update.next_at_least_value() {
-                // next is 1..=2^63-1, so next - 1 fits.
-                row.max_id = row.max_id.max((next - 1) as i64);
-            }
+            row.apply(update);
             Ok(row.info(tag))
         })
     }
 }
 
-impl MemRow {
-    fn info(&self, tag: &str) -> TagInfo {
+impl TagRow {
+    /// A new tag's row.
+    pub(crate) fn new(spec: &TagSpec) -> TagRow {
+        TagRow {
+            max_id: spec.first_max_id(),
+            step: spec.step_value(),
+            description: spec.description_value().to_string(),
+        }
+    }
+
+    /// `update` applied: a new step or description, the counter raised to `next_at_least - 1`
+    /// (never lowered).
+    pub(crate) fn apply(&mut self, update: &TagUpdate) {
+        if let Some(step) = update.step_value() {
+            self.step = step;
+        }
+        if let Some(d) = update.description_value() {
+            self.description = d.to_string();
+        }
+        if let Some(next) = update.next_at_least_value() {
+            // next is 1..=2^63-1, so next - 1 fits.
+            self.max_id = self.max_id.max((next - 1) as i64);
+        }
+    }
+
+    pub(crate) fn info(&self, tag: &str) -> TagInfo {
         TagInfo {
             tag: tag.to_string(),
             max_id: self.max_id,

@@ -12,8 +12,8 @@
 
 use zookeeper_client::{Acls, CreateMode, Error as ZkError, Stat};
 
-use super::cas::{self, Row, VersionedRows};
-use super::store::{IdRange, SegmentStore, TagInfo};
+use super::cas::{self, VersionedRows};
+use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
 use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
 use crate::store::{timed_raw, StoreFuture, StoreOptions, ZkLink};
 use crate::{Error, Result};
@@ -108,13 +108,13 @@ impl VersionedRows for ZkStore {
     }
 
     /// The tag's row and its node's stat as read (its version is what a swap compares).
-    fn read<'a>(&'a self, tag: &'a str, what: &'a str) -> StoreFuture<'a, Option<(Stat, Row)>> {
+    fn read<'a>(&'a self, tag: &'a str, what: &'a str) -> StoreFuture<'a, Option<(Stat, TagRow)>> {
         Box::pin(async move {
             let path = self.tag_path(tag);
             let Some((data, stat)) = self.link.get(&path, what).await? else {
                 return Ok(None);
             };
-            let row = Row::decode(&data).ok_or_else(|| self.link.garbled(&path))?;
+            let row = TagRow::decode(&data).ok_or_else(|| self.link.garbled(&path))?;
             Ok(Some((stat, row)))
         })
     }
@@ -124,7 +124,7 @@ impl VersionedRows for ZkStore {
         &'a self,
         tag: &'a str,
         read: &'a Stat,
-        row: &'a Row,
+        row: &'a TagRow,
         what: &'a str,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
@@ -148,11 +148,7 @@ impl SegmentStore for ZkStore {
 
     fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
         Box::pin(async move {
-            let row = Row {
-                max_id: spec.first_max_id(),
-                step: spec.step_value(),
-                description: spec.description_value().to_string(),
-            };
+            let row = TagRow::new(spec);
             let client = self.link.client().await?;
             let opts = CreateMode::Persistent.with_acls(Acls::anyone_all());
             let path = self.tag_path(spec.tag());
