@@ -523,6 +523,17 @@ kill_one() {
     rm -f "$DIR/$name.pid"
 }
 
+# members_url VAR SET SCHEME SUFFIX MEMBER...: `export VAR=SCHEME://h1,h2,…SUFFIX` for a running
+# multi-member set (its SET.up marker exists), one loopback address per member.
+members_url() {
+    local var=$1 set=$2 scheme=$3 suffix=$4 n hosts=()
+    shift 4
+    [ -e "$DIR/$set.up" ] || return 0
+    for n in "$@"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
+    echo "export $var=$scheme://$(IFS=,; echo "${hosts[*]}")$suffix"
+}
+
+
 env_lines() {
     [ -s "$DIR/redis.port" ] && alive redis &&
         echo "export IDMINT_TEST_REDIS_URL=redis://127.0.0.1:$(cat "$DIR/redis.port")"
@@ -550,26 +561,10 @@ env_lines() {
     [ -s "$DIR/zk.port" ] && alive zk &&
         echo "export IDMINT_TEST_ZK_URL=zk://127.0.0.1:$(cat "$DIR/zk.port")"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
-    local n hosts=()
-    if [ -e "$DIR/etcd-cluster.up" ]; then
-        for n in "${ETCD_MEMBERS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
-        echo "export IDMINT_TEST_ETCD_CLUSTER_URL=etcd://$(IFS=,; echo "${hosts[*]}")"
-    fi
-    hosts=()
-    if [ -e "$DIR/zk-ensemble.up" ]; then
-        for n in "${ZK_SERVERS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
-        echo "export IDMINT_TEST_ZK_ENSEMBLE_URL=zk://$(IFS=,; echo "${hosts[*]}")"
-    fi
-    hosts=()
-    if [ -e "$DIR/redis-cluster.up" ]; then
-        for n in "${CLUSTER_NODES[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
-        echo "export IDMINT_TEST_REDIS_CLUSTER_URL=redis+cluster://$(IFS=,; echo "${hosts[*]}")"
-    fi
-    hosts=()
-    if [ -e "$DIR/redis-sentinel.up" ]; then
-        for n in "${SENTINELS[@]}"; do hosts+=("127.0.0.1:$(port_of "$n")"); done
-        echo "export IDMINT_TEST_REDIS_SENTINEL_URL=redis+sentinel://$(IFS=,; echo "${hosts[*]}")/idmint"
-    fi
+    members_url IDMINT_TEST_ETCD_CLUSTER_URL etcd-cluster etcd "" "${ETCD_MEMBERS[@]}"
+    members_url IDMINT_TEST_ZK_ENSEMBLE_URL zk-ensemble zk "" "${ZK_SERVERS[@]}"
+    members_url IDMINT_TEST_REDIS_CLUSTER_URL redis-cluster redis+cluster "" "${CLUSTER_NODES[@]}"
+    members_url IDMINT_TEST_REDIS_SENTINEL_URL redis-sentinel redis+sentinel /idmint "${SENTINELS[@]}"
     echo "export IDMINT_SERVERS_DIR=$DIR"
     return 0
 }
