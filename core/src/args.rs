@@ -247,6 +247,28 @@ pub fn exact_double(name: &str, id: u64) -> Result<f64> {
     }
 }
 
+/// An ID as SQL's `BIGINT` (a signed 64-bit integer) holds it: `0..=i64::MAX`. Above that it
+/// would come back negative, so it is refused, never wrapped.
+///
+/// ```
+/// use idmint_core::args::bigint;
+/// assert_eq!(bigint("id", 42)?, 42);
+/// let err = bigint("id", 1 << 63).unwrap_err();
+/// assert_eq!(err.kind(), "value_out_of_range");
+/// assert_eq!(
+///     err.to_string(),
+///     "id as a bigint value 9223372036854775808 is out of range: valid values are 0..=9223372036854775807"
+/// );
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn bigint(name: &str, id: u64) -> Result<i64> {
+    i64::try_from(id).map_err(|_| Error::ValueOutOfRange {
+        field: format!("{name} as a bigint"),
+        value: id.into(),
+        max: i64::MAX as u64,
+    })
+}
+
 /// A duration given in seconds (a timeout, a TTL, a wait) by a language whose natural unit is a
 /// float of seconds (Python's `float`, or its `timedelta.total_seconds()`): finite, at least 0
 /// and at most [`MAX_DURATION_SECS`] (a bit over 31 years: longer is surely a unit mistake, and
@@ -274,6 +296,38 @@ pub fn duration_secs(name: &str, secs: f64) -> Result<Duration> {
 
 /// The longest duration [`duration_secs`] accepts, in seconds.
 pub const MAX_DURATION_SECS: u64 = 1_000_000_000;
+
+/// Node values written as one setting, `NAME=VALUE` pairs separated by commas
+/// (`datacenter=1,worker=7`, PostgreSQL's `idmint.node`): the pairs, in order; whether each
+/// name is a node field of the layout and its value in range is the generator's to say. An
+/// empty text is no pairs. Anything else is [`Error::InvalidArgument`] naming `setting` and the
+/// pair.
+///
+/// ```
+/// use idmint_core::args::node_pairs;
+/// assert_eq!(node_pairs("idmint.node", "datacenter=1, worker=7")?, [("datacenter".to_string(), 1), ("worker".to_string(), 7)]);
+/// assert!(node_pairs("idmint.node", "")?.is_empty());
+/// let err = node_pairs("idmint.node", "worker:7").unwrap_err();
+/// assert_eq!(err.kind(), "invalid_argument");
+/// assert!(err.to_string().contains("`worker:7`"));
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn node_pairs(setting: &str, text: &str) -> Result<Vec<(String, i128)>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            item.split_once('=')
+                .and_then(|(n, v)| Some((n.trim().to_string(), v.trim().parse::<i128>().ok()?)))
+                .ok_or_else(|| Error::InvalidArgument {
+                    name: setting.into(),
+                    value: format!("`{item}`"),
+                    expected: "NAME=VALUE pairs separated by commas, e.g. datacenter=1,worker=7"
+                        .into(),
+                })
+        })
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

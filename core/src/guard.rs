@@ -67,7 +67,12 @@ pub(crate) enum Admit {
     Retry { floor_ms: u64 },
 }
 
-pub(crate) struct Guard {
+/// The state a guard checks on the hot path. Usually the guard's own; with a lease one
+/// process holds for others that map the same memory ([`crate::lease::SharedLease`]), the
+/// holder's guard writes it and every minting process's guard reads it.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub(crate) struct GuardCells {
     /// IDs may carry times up to this (unix ms); above it the fence must be moved first.
     recorded_ms: AtomicU64,
     /// IDs must carry times above this: the fence a previous holder of the node value left.
@@ -75,15 +80,74 @@ pub(crate) struct Guard {
     /// Changes whenever the node value does; an ID composed under another generation is dropped.
     generation: AtomicU64,
     node_bits: AtomicU64,
-    /// Nanoseconds since `base` until which the lease is ours; `u64::MAX` without a lease.
+    /// Until when the lease is ours, in [`Guard::now_ns`]'s time; `u64::MAX` without a lease.
     deadline_ns: AtomicU64,
+}
+
+#[cfg(all(unix, feature = "segment"))]
+impl GuardCells {
+    pub(crate) const fn new() -> GuardCells {
+        GuardCells {
+            recorded_ms: AtomicU64::new(0),
+            floor_ms: AtomicU64::new(0),
+            generation: AtomicU64::new(0),
+            node_bits: AtomicU64::new(0),
+            deadline_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// The node value's bits as last published.
+    pub(crate) fn node_bits(&self) -> u64 {
+        self.node_bits.load(Ordering::Acquire)
+    }
+}
+
+enum Cells {
+    Own(GuardCells),
+    /// In memory other processes map: deadlines are then on the machine's monotonic clock,
+    /// which every process reads alike, not on an `Instant` of this process.
+    #[cfg(all(unix, feature = "segment"))]
+    Shared(&'static GuardCells),
+}
+
+impl std::ops::Deref for Cells {
+    type Target = GuardCells;
+    fn deref(&self) -> &GuardCells {
+        match self {
+            Cells::Own(c) => c,
+            #[cfg(all(unix, feature = "segment"))]
+            Cells::Shared(c) => c,
+        }
+    }
+}
+
+pub(crate) struct Guard {
+    cells: Cells,
     leased: bool,
+    /// Set once a shared lease's holder stops: no renewal may make the lease held again.
+    #[cfg_attr(not(feature = "segment"), allow(dead_code))]
+    closed: Mutex<bool>,
     base: Instant,
     /// How far ahead of an ID's time the fence is moved, so it is moved once per this long.
     ahead_ms: u64,
     slow: Mutex<()>,
     /// Replaced only in a forked child (a lease of its own).
     keeper: Mutex<Box<dyn Keeper>>,
+}
+
+/// Nanoseconds on the machine's monotonic clock (`CLOCK_MONOTONIC`, the one `Instant` reads
+/// on Linux), the same in every process: shared deadlines are kept in it.
+#[cfg(all(unix, feature = "segment"))]
+pub(crate) fn machine_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write; CLOCK_MONOTONIC exists on every unix.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -100,12 +164,15 @@ impl Guard {
         leased: bool,
     ) -> Guard {
         Guard {
-            recorded_ms: AtomicU64::new(recorded_ms),
-            floor_ms: AtomicU64::new(floor_ms),
-            generation: AtomicU64::new(0),
-            node_bits: AtomicU64::new(node_bits),
-            deadline_ns: AtomicU64::new(if leased { 0 } else { u64::MAX }),
+            cells: Cells::Own(GuardCells {
+                recorded_ms: AtomicU64::new(recorded_ms),
+                floor_ms: AtomicU64::new(floor_ms),
+                generation: AtomicU64::new(0),
+                node_bits: AtomicU64::new(node_bits),
+                deadline_ns: AtomicU64::new(if leased { 0 } else { u64::MAX }),
+            }),
             leased,
+            closed: Default::default(),
             base: Instant::now(),
             ahead_ms: crate::clock::whole_ms(ahead),
             slow: Mutex::new(()),
@@ -113,31 +180,61 @@ impl Guard {
         }
     }
 
+    /// A leased guard on `cells` in shared memory. As the holder (`node_bits` and the fence
+    /// given), it publishes the value as a new generation, not yet held: the caller then sets
+    /// the deadline. As a minting process (`None`), it reads whatever the holder publishes.
+    #[cfg(all(unix, feature = "segment"))]
+    pub(crate) fn on_shared(
+        cells: &'static GuardCells,
+        keeper: Box<dyn Keeper>,
+        held: Option<(u64, u64)>,
+        ahead: Duration,
+    ) -> Guard {
+        let guard = Guard {
+            cells: Cells::Shared(cells),
+            leased: true,
+            closed: Default::default(),
+            base: Instant::now(),
+            ahead_ms: crate::clock::whole_ms(ahead),
+            slow: Mutex::new(()),
+            keeper: Mutex::new(keeper),
+        };
+        if let Some((node_bits, fence_ms)) = held {
+            guard.drop_lease();
+            guard.switch(node_bits, fence_ms, fence_ms);
+        }
+        guard
+    }
+
     #[inline]
     pub(crate) fn generation(&self) -> u64 {
-        self.generation.load(Ordering::Acquire)
+        self.cells.generation.load(Ordering::Acquire)
     }
 
     #[inline]
     pub(crate) fn node_bits(&self) -> u64 {
-        self.node_bits.load(Ordering::Acquire)
+        self.cells.node_bits.load(Ordering::Acquire)
     }
 
     pub(crate) fn floor_ms(&self) -> u64 {
-        self.floor_ms.load(Ordering::Acquire)
+        self.cells.floor_ms.load(Ordering::Acquire)
     }
 
     fn now_ns(&self) -> u64 {
-        self.base.elapsed().as_nanos().min(u64::MAX as u128) as u64
+        match self.cells {
+            #[cfg(all(unix, feature = "segment"))]
+            Cells::Shared(_) => machine_ns(),
+            _ => self.base.elapsed().as_nanos().min(u64::MAX as u128) as u64,
+        }
     }
 
     /// May an ID composed under generation `generation` with time `time_ms` be handed out?
     #[inline]
     pub(crate) fn admit(&self, generation: u64, time_ms: u64) -> Result<Admit> {
-        if time_ms <= self.recorded_ms.load(Ordering::Acquire)
-            && self.generation.load(Ordering::Acquire) == generation
-            && time_ms > self.floor_ms.load(Ordering::Relaxed)
-            && (!self.leased || self.now_ns() < self.deadline_ns.load(Ordering::Acquire))
+        if time_ms <= self.cells.recorded_ms.load(Ordering::Acquire)
+            && self.cells.generation.load(Ordering::Acquire) == generation
+            && time_ms > self.cells.floor_ms.load(Ordering::Relaxed)
+            && (!self.leased || self.now_ns() < self.cells.deadline_ns.load(Ordering::Acquire))
         {
             return Ok(Admit::Ok);
         }
@@ -147,16 +244,16 @@ impl Guard {
     #[cold]
     fn admit_slow(&self, generation: u64, time_ms: u64) -> Result<Admit> {
         let _one = lock(&self.slow);
-        if self.leased && self.now_ns() >= self.deadline_ns.load(Ordering::Acquire) {
+        if self.leased && self.now_ns() >= self.cells.deadline_ns.load(Ordering::Acquire) {
             return Err(lock(&self.keeper).lost());
         }
-        let floor_ms = self.floor_ms.load(Ordering::Acquire);
-        if self.generation.load(Ordering::Acquire) != generation || time_ms <= floor_ms {
+        let floor_ms = self.cells.floor_ms.load(Ordering::Acquire);
+        if self.cells.generation.load(Ordering::Acquire) != generation || time_ms <= floor_ms {
             return Ok(Admit::Retry { floor_ms });
         }
-        if time_ms > self.recorded_ms.load(Ordering::Acquire) {
+        if time_ms > self.cells.recorded_ms.load(Ordering::Acquire) {
             let recorded = lock(&self.keeper).extend(time_ms.saturating_add(self.ahead_ms))?;
-            self.recorded_ms.fetch_max(recorded, Ordering::AcqRel);
+            self.cells.recorded_ms.fetch_max(recorded, Ordering::AcqRel);
             if time_ms > recorded {
                 return Err(lock(&self.keeper).lost());
             }
@@ -172,12 +269,19 @@ impl Guard {
         let fresh = lock(&self.keeper).after_fork(layout)?;
         {
             let _one = lock(&self.slow);
-            self.node_bits.store(fresh.node_bits, Ordering::Release);
-            self.floor_ms.fetch_max(fresh.fence_ms, Ordering::AcqRel);
-            self.recorded_ms.store(fresh.fence_ms, Ordering::Release);
-            self.deadline_ns
+            self.cells
+                .node_bits
+                .store(fresh.node_bits, Ordering::Release);
+            self.cells
+                .floor_ms
+                .fetch_max(fresh.fence_ms, Ordering::AcqRel);
+            self.cells
+                .recorded_ms
+                .store(fresh.fence_ms, Ordering::Release);
+            self.cells
+                .deadline_ns
                 .store(self.ns_at(fresh.until), Ordering::Release);
-            self.generation.fetch_add(1, Ordering::AcqRel);
+            self.cells.generation.fetch_add(1, Ordering::AcqRel);
         }
         let parents = std::mem::replace(&mut *lock(&self.keeper), fresh.keeper);
         crate::fork::abandon(parents);
@@ -186,9 +290,19 @@ impl Guard {
     }
 
     fn ns_at(&self, at: Instant) -> u64 {
-        at.saturating_duration_since(self.base)
-            .as_nanos()
-            .min(u64::MAX as u128 - 1) as u64
+        match self.cells {
+            // An instant in the past is now: already over, as `admit` wants now < deadline.
+            #[cfg(all(unix, feature = "segment"))]
+            Cells::Shared(_) => self.now_ns().saturating_add(
+                at.saturating_duration_since(Instant::now())
+                    .as_nanos()
+                    .min(u64::MAX as u128 - 1) as u64,
+            ),
+            Cells::Own(_) => at
+                .saturating_duration_since(self.base)
+                .as_nanos()
+                .min(u64::MAX as u128 - 1) as u64,
+        }
     }
 
     /// The generator is going away after issuing IDs up to `last_ms`. Never reports less than
@@ -205,11 +319,13 @@ impl Guard {
 impl Guard {
     /// The fence now stands at `recorded_ms` (a renewal moved it).
     pub(crate) fn recorded(&self, recorded_ms: u64) {
-        self.recorded_ms.fetch_max(recorded_ms, Ordering::AcqRel);
+        self.cells
+            .recorded_ms
+            .fetch_max(recorded_ms, Ordering::AcqRel);
     }
 
     pub(crate) fn recorded_ms(&self) -> u64 {
-        self.recorded_ms.load(Ordering::Acquire)
+        self.cells.recorded_ms.load(Ordering::Acquire)
     }
 
     /// Renewals of the lease that failed so far.
@@ -220,35 +336,48 @@ impl Guard {
     /// `None` without a lease; else whether the lease is ours now.
     pub(crate) fn lease_held(&self) -> Option<bool> {
         self.leased
-            .then(|| self.now_ns() < self.deadline_ns.load(Ordering::Acquire))
+            .then(|| self.now_ns() < self.cells.deadline_ns.load(Ordering::Acquire))
     }
 
     /// The lease is ours until `until` (a monotonic instant).
     pub(crate) fn hold_until(&self, until: Instant) {
-        self.deadline_ns.store(self.ns_at(until), Ordering::Release);
+        let closed = lock(&self.closed);
+        if !*closed {
+            self.cells
+                .deadline_ns
+                .store(self.ns_at(until), Ordering::Release);
+        }
+    }
+
+    /// A shared lease's holder is stopping: the lease is no longer held for the processes
+    /// minting under it, and no renewal still under way may make it held again.
+    pub(crate) fn close(&self) {
+        let mut closed = lock(&self.closed);
+        *closed = true;
+        self.cells.deadline_ns.store(0, Ordering::SeqCst);
     }
 
     /// The lease is gone: no ID passes until [`Guard::hold_until`] is called again.
     pub(crate) fn drop_lease(&self) {
-        self.deadline_ns.store(0, Ordering::Release);
+        self.cells.deadline_ns.store(0, Ordering::Release);
     }
 
     /// A new node value (a lease of another value), whose IDs must carry times above `floor_ms`.
     /// Call while the lease is dropped.
     pub(crate) fn switch(&self, node_bits: u64, floor_ms: u64, recorded_ms: u64) {
         let _one = lock(&self.slow);
-        self.node_bits.store(node_bits, Ordering::Release);
-        self.floor_ms.fetch_max(floor_ms, Ordering::AcqRel);
-        self.recorded_ms.store(recorded_ms, Ordering::Release);
-        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.cells.node_bits.store(node_bits, Ordering::Release);
+        self.cells.floor_ms.fetch_max(floor_ms, Ordering::AcqRel);
+        self.cells.recorded_ms.store(recorded_ms, Ordering::Release);
+        self.cells.generation.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Raise the floor for the same node value (a re-lease found a higher fence).
     pub(crate) fn raise_floor(&self, floor_ms: u64) {
         let _one = lock(&self.slow);
-        if floor_ms > self.floor_ms.load(Ordering::Acquire) {
-            self.floor_ms.store(floor_ms, Ordering::Release);
-            self.generation.fetch_add(1, Ordering::AcqRel);
+        if floor_ms > self.cells.floor_ms.load(Ordering::Acquire) {
+            self.cells.floor_ms.store(floor_ms, Ordering::Release);
+            self.cells.generation.fetch_add(1, Ordering::AcqRel);
         }
     }
 }
@@ -256,8 +385,11 @@ impl Guard {
 impl std::fmt::Debug for Guard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Guard")
-            .field("recorded_ms", &self.recorded_ms.load(Ordering::Relaxed))
-            .field("floor_ms", &self.floor_ms.load(Ordering::Relaxed))
+            .field(
+                "recorded_ms",
+                &self.cells.recorded_ms.load(Ordering::Relaxed),
+            )
+            .field("floor_ms", &self.cells.floor_ms.load(Ordering::Relaxed))
             .field("leased", &self.leased)
             .finish_non_exhaustive()
     }

@@ -58,6 +58,11 @@ pub const SEGMENT_JS_BLOCK: u64 = 64;
 pub const LOST_NOT_RENEWED: &str = "not renewed in time";
 /// Why a lease the store no longer holds with our token is lost.
 pub const LOST_TAKEN: &str = "the store no longer holds the lease";
+/// Why a process minting under a lease another process holds for it
+/// ([`SharedLease`](crate::lease::SharedLease): PostgreSQL's backends) refuses.
+#[cfg(feature = "segment")]
+pub const LOST_NOT_HELD_SHARED: &str =
+    "the process that leases the node value for this generator does not hold it now (its log says why)";
 
 /// How often a lease of `ttl_ms` is renewed, ms.
 ///

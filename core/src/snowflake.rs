@@ -564,7 +564,10 @@ impl<C: Clock> SnowflakeBuilder<C> {
     /// PostgreSQL's shared memory, where every backend builds its own generator on the one cell
     /// and together they mint as one (idmint's PostgreSQL extension, `pg/`). Every generator on
     /// a cell must have the same layout and node values; building moves the cell forward to
-    /// this generator's start, never back. Start the cell at 0.
+    /// this generator's start, never back. Start the cell at 0. Give them one clock too (a
+    /// [`MonotonicClock`] made once and copied, e.g. across `fork()`): each `MonotonicClock::new`
+    /// fixes its own offset to the wall clock, and two that disagree by a tick make the one
+    /// behind see the other's IDs as a clock rollback.
     ///
     /// ```
     /// use std::sync::atomic::AtomicU64;
@@ -1303,6 +1306,15 @@ fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
     }
 }
 
+/// The start of the tick of the last slot handed out when the slot counter stands at `slot`
+/// (the next free slot); `None` when nothing was handed out. The inverse of [`slot_after`]: the
+/// time a holder releases its fence at.
+pub(crate) fn last_issued_ms(layout: &Layout, slot: u64) -> Option<u64> {
+    (slot > 0).then(|| {
+        layout.epoch_ms() + ((slot - 1) >> layout.sequence_field().bits()) * layout.tick_ms()
+    })
+}
+
 impl<C: Clock> Drop for Snowflake<C> {
     fn drop(&mut self) {
         if let Some(g) = &self.guard {
@@ -1312,9 +1324,10 @@ impl<C: Clock> Drop for Snowflake<C> {
                 crate::fork::abandon(Arc::clone(g));
                 return;
             }
-            let s = self.slot().load(Ordering::Acquire);
-            let last_ms = (s > 0).then(|| self.tick_start_ms((s - 1) >> self.seq_bits));
-            g.release(last_ms);
+            g.release(last_issued_ms(
+                &self.layout,
+                self.slot().load(Ordering::Acquire),
+            ));
         }
     }
 }

@@ -10,6 +10,8 @@ use super::open::open_lease_store;
 use super::store::{Grant, LeaseRequest, LeaseStore};
 use super::values::{layout_range, node_values};
 use crate::clock::{whole_ms, Clock, WallClock};
+#[cfg(unix)]
+use crate::guard::GuardCells;
 use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
 use crate::rules;
@@ -441,6 +443,38 @@ impl GuardSource for LeaseOptions {
 }
 
 impl LeaseOptions {
+    /// Leases a value for `layout` and publishes it in `cells`, shared memory other processes
+    /// mint under ([`super::SharedLease`]); renewals run until the guard is dropped.
+    #[cfg(unix)]
+    pub(crate) fn start_shared(
+        &self,
+        layout: &Layout,
+        ahead: Duration,
+        cells: &'static GuardCells,
+    ) -> Result<Arc<Guard>> {
+        let taken = self.take(layout)?;
+        let guard = Arc::new(Guard::on_shared(
+            cells,
+            Box::new(taken.keeper),
+            Some((taken.node_bits, taken.fence_ms)),
+            ahead,
+        ));
+        // Not held for the minting processes until the first renewal (at once) has moved the
+        // fence ahead of the clock: they cannot move it themselves.
+        (taken.start)(Arc::downgrade(&guard));
+        Ok(guard)
+    }
+
+    /// How long to wait before trying to lease again after a failure.
+    pub(crate) fn retry_time(&self) -> Duration {
+        share(self.ttl, rules::LEASE_RETRY_DIVISOR)
+    }
+
+    /// How often a holder checks whether it should stop.
+    pub(crate) fn renew_time(&self) -> Duration {
+        share(self.ttl, rules::LEASE_RENEW_DIVISOR)
+    }
+
     /// Opens the store (on a runtime of its own) and leases a value of the range for `layout`.
     fn take(&self, layout: &Layout) -> Result<Taken> {
         self.check()?;

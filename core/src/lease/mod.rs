@@ -56,6 +56,8 @@ mod memory;
 mod open;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(unix)]
+mod shared;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 mod sql;
 mod store;
@@ -75,6 +77,8 @@ pub(crate) use open::plan_lease_store;
 pub use open::{list_leases, open_lease_store, DEFAULT_LIST_TIMEOUT};
 #[cfg(feature = "redis")]
 pub use redis::RedisLeaseStore;
+#[cfg(unix)]
+pub use shared::SharedLease;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
 pub use sql::SqlLeaseStore;
 pub use store::{
