@@ -40,6 +40,8 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql-15)
                 [ -f /usr/include/postgresql/15/server/postgres.h ] || need+=(postgresql-server-dev-15)
                 compgen -G '/usr/lib/llvm-*/lib/libclang.so*' >/dev/null || need+=(libclang-dev)
+                # tests/pg.sh restarts the server with its wall clock stepped back.
+                compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need+=(faketime)
                 ;;
         esac
     done
@@ -186,8 +188,9 @@ cargo_pgrx() {
     local root=$IDMINT_CACHE/cargo-pgrx-$CARGO_PGRX
     export PATH=$root/bin:$PATH
     [ "$(cargo pgrx --version 2>/dev/null)" = "cargo-pgrx $CARGO_PGRX" ] && return 0
+    # A tool, never shipped: the system's cc and linker.
     CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-pgrx-build \
-        nice -n 19 cargo install cargo-pgrx --version "=$CARGO_PGRX" --locked --root "$root"
+        without_zig nice -n 19 cargo install cargo-pgrx --version "=$CARGO_PGRX" --locked --root "$root"
 }
 
 # apt_get_source DIR PACKAGE...: Debian's source of PACKAGE (bookworm) unpacked in DIR, through a

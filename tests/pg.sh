@@ -9,59 +9,50 @@
 #   - idmint_min_id / idmint_max_id / idmint_parse / idmint_time answer every vector of
 #     tests/vectors/ (time_range.json, snowflake.json) as core does, errors with core's message
 #     and kind; the time-range query is an index scan (EXPLAIN);
-#   - idmint_objectid, idmint_uuid7, idmint_ulid, idmint_typeid and idmint_decode read back.
-# Installs (tests/lib.sh): postgresql-15, postgresql-server-dev-15, libclang-dev, and cargo-pgrx
-# under ~/.cache/idmint. Run from the repository root: tests/pg.sh
+#   - idmint_objectid, idmint_uuid7, idmint_ulid, idmint_typeid and idmint_decode read back;
+#   - idmint_segment_next / idmint_segment_range on this database's idmint_segments table:
+#     8 connections drawing in transactions of which about a third roll back, beside a Node
+#     process (the package's SegmentClient) on the same tag: 0 duplicates over the committed,
+#     the rolled-back and the Node IDs; a transaction left open after a draw blocks no other
+#     connection's draw;
+#   - the node value leased (idmint.lease) from this database's idmint_workers table, as the
+#     packages lease it: 16 connections × IDMINT_PG_LEASE_ROWS (default 100000) inserts while a
+#     Python process (the package, python/tests/pg_lease_minter.py) leases, mints and releases
+#     again and again from the same table with the same layout: 0 duplicates over both, the two
+#     node values differ; the postmaster SIGKILLed mid-load and restarted: every ID after it
+#     above every ID before it (the fence); the lease row taken from under the server:
+#     idmint_snowflake() raises lease_lost and inserts nothing, and mints again once it is back;
+#     a value whose fence is 10 minutes ahead of the clock: idmint_snowflake() refuses with
+#     clock_moved_backwards (the default rollback policy) and inserts nothing; the whole
+#     server's wall clock 10 minutes back (libfaketime): refused (the value looks held), nothing
+#     inserted; with the clock right again, every ID above every earlier one.
+# Needs python/.venv with idmint installed and the Node addon (the python and node sections of
+# tests/run.sh build them). Installs (tests/lib.sh): postgresql-15, postgresql-server-dev-15,
+# libclang-dev, faketime, and cargo-pgrx under ~/.cache/idmint. Run from the repository root:
+# tests/pg.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/lib.sh
+source tests/pg_lib.sh
 
 ROWS=${IDMINT_PG_ROWS:-100000}
+LEASE_ROWS=${IDMINT_PG_LEASE_ROWS:-100000}
 CONNS=16
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
-PGBIN=/usr/lib/postgresql/15/bin
+PY=${PY_VENV:-python/.venv}/bin/python
 log() { echo "[pg] $*" >&2; }
 
-need=$(apt_packages pg)
-[ -z "$need" ] || apt_install $need
-cargo_pgrx
-
-# pgrx's own configuration (which pg_config is PostgreSQL 15), kept beside cargo-pgrx; `init`
-# with --pg15 given only writes it, it downloads nothing.
-export PGRX_HOME=$IDMINT_CACHE/pgrx-home
-[ -f "$PGRX_HOME/config.toml" ] || cargo pgrx init --pg15 "$PG_CONFIG" >/dev/null
-export CARGO_TARGET_DIR=${IDMINT_PG_TARGET_DIR:-$PWD/target/pg}
-log "building and installing the extension"
-(cd pg && nice -n 10 cargo pgrx install --release --pg-config "$PG_CONFIG") >&2
+"$PY" -c "import idmint" || { log "$PY cannot import idmint: run tests/run.sh python first"; exit 1; }
+compgen -G 'node/idmint.*.node' >/dev/null || { log "no Node addon in node/: run tests/run.sh node first"; exit 1; }
+pg_install_extension
+log "cargo fmt and clippy of pg/ (a workspace of its own, which the rust section does not check)"
+(cd pg && cargo fmt -- --check && CARGO_TARGET_DIR=$PG_TARGET_DIR without_zig cargo clippy --quiet --lib -- -D warnings) >&2
 
 DIR=$(mktemp -d /tmp/idmint-pg.XXXXXX)
-PGPID=""
-stop() {
-    [ -n "$PGPID" ] && kill -INT "$PGPID" 2>/dev/null && while kill -0 "$PGPID" 2>/dev/null; do sleep 0.1; done
-    PGPID=""
-}
-cleanup() { stop; rm -rf "$DIR"; }
-trap cleanup EXIT
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$DIR"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-as_pg "$PGBIN/initdb" -D "$DIR/data" -A trust -U postgres >"$DIR/initdb.log"
-cat >>"$DIR/data/postgresql.conf" <<EOF
-listen_addresses = '127.0.0.1'
-port = $PORT
-unix_socket_directories = '$DIR'
-max_connections = 40
-shared_preload_libraries = 'idmint'
-idmint.layout = 'twitter'
-idmint.node = 'datacenter=3,worker=17'
-EOF
-start() {
-    as_pg "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/pg.log" -w -t 60 start >/dev/null
-    PGPID=$(head -1 "$DIR/data/postmaster.pid")
-}
-start
-export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
-q() { psql -X -q -tA -v ON_ERROR_STOP=1 -c "$1"; }
+trap 'pg_stop; rm -rf "$DIR"' EXIT
+# Each backend that draws segments has a connection of its own to the same database.
+pg_init "$DIR" "max_connections = 100" "idmint.layout = 'twitter'" "idmint.node = 'datacenter=3,worker=17'"
+echo "idmint.segment_store = 'postgres://postgres@127.0.0.1:$PORT/postgres'" >>"$DIR/data/postgresql.conf"
+pg_start
 failures=0
 check() { # check NAME GOT WANT
     if [ "$2" = "$3" ]; then
@@ -75,11 +66,11 @@ check() { # check NAME GOT WANT
 q "CREATE EXTENSION idmint"
 q "CREATE TABLE minted (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
 
-load() { # load ROWS: CONNS connections each inserting ROWS rows, in batches of 10000
-    local pids=() c
+load() { # load ROWS [TABLE]: CONNS connections each inserting ROWS rows, in batches of 10000
+    local pids=() c table=${2:-minted}
     for c in $(seq 1 $CONNS); do
         psql -X -q -v ON_ERROR_STOP=1 -c "DO \$\$ BEGIN FOR i IN 1..$(($1 / 10000 > 0 ? $1 / 10000 : 1)) LOOP
-            INSERT INTO minted (conn) SELECT $c FROM generate_series(1, $(($1 < 10000 ? $1 : 10000)));
+            INSERT INTO $table (conn) SELECT $c FROM generate_series(1, $(($1 < 10000 ? $1 : 10000)));
             COMMIT; END LOOP; END \$\$" >/dev/null 2>&1 &
         pids+=($!)
     done
@@ -107,7 +98,7 @@ while kill -0 "$PGPID" 2>/dev/null; do sleep 0.1; done
 # The killed postmaster's children leave with it; the next start recovers from the WAL.
 until ! pgrep -u postgres -f "$DIR/data" >/dev/null; do sleep 0.1; done
 PGPID=""
-start
+pg_start
 failed=$(load 10000)
 check "load after the restart committed" "$failed" 0
 check "duplicate IDs across the restart" "$(q "SELECT count(*) - count(DISTINCT id) FROM minted")" 0
@@ -150,7 +141,203 @@ check "ulid" "$(q "SELECT idmint_decode(idmint_ulid())->>'format'")" ulid
 check "typeid" "$(q "SELECT idmint_typeid('user') LIKE 'user\\_%'")" t
 check "decode a snowflake" "$(q "SELECT idmint_decode('1541815603606036480', 'twitter')->'parts'->>'worker'")" 26
 
-stop
+log "segment draws from SQL, a third of them rolled back, beside a Node process on the same tag"
+SEG_CONNS=8 SEG_LOOPS=${IDMINT_PG_SEGMENT_LOOPS:-400} NODE_COUNT=${IDMINT_PG_SEGMENT_NODE:-50000}
+TAG="pg_$(date +%s)_$$"
+q "CREATE TABLE seg_committed (id bigint)"
+# Each loop draws one ID and a range of 20 in a transaction of its own and rolls back about a
+# third of them; what rolled back is told as a NOTICE, which leaves the connection whatever the
+# transaction does, so that the count covers it too.
+seg_pids=()
+for c in $(seq 1 $SEG_CONNS); do
+    psql -X -q -v ON_ERROR_STOP=1 -c "DO \$\$ DECLARE one bigint; r int8range; BEGIN
+        FOR i IN 1..$SEG_LOOPS LOOP
+            one := idmint_segment_next('$TAG');
+            r := idmint_segment_range('$TAG', 20);
+            INSERT INTO seg_committed SELECT one UNION ALL SELECT generate_series(lower(r), upper(r) - 1);
+            IF random() < 0.33 THEN
+                RAISE NOTICE 'rolled back %', (SELECT string_agg(g::text, ' ') FROM
+                    (SELECT one AS g UNION ALL SELECT generate_series(lower(r), upper(r) - 1)) x);
+                ROLLBACK;
+            ELSE
+                COMMIT;
+            END IF;
+        END LOOP; END \$\$" >/dev/null 2>"$DIR/seg.$c.notices" &
+    seg_pids+=($!)
+done
+node node/test/segment-worker.mjs "postgres://postgres@127.0.0.1:$PORT/postgres" "$TAG" "$NODE_COUNT" 2 "$DIR/seg.node" &
+seg_pids+=($!)
+seg_failed=0
+for p in "${seg_pids[@]}"; do wait "$p" || seg_failed=$((seg_failed + 1)); done
+check "segment: every SQL loop and the Node process finished" "$seg_failed" 0
+sed -n 's/^NOTICE:  rolled back //p' "$DIR"/seg.*.notices | tr ' ' '\n' >"$DIR/seg.rolled"
+q "SELECT id FROM seg_committed" >"$DIR/seg.committed"
+rolled=$(wc -l <"$DIR/seg.rolled")
+log "segment: $(wc -l <"$DIR/seg.committed") committed, $rolled rolled back, $(wc -l <"$DIR/seg.node") drawn by Node"
+check "segment: SQL IDs, committed and rolled back" "$(($(wc -l <"$DIR/seg.committed") + rolled))" "$((SEG_CONNS * SEG_LOOPS * 21))"
+check "segment: some transactions rolled back" "$([ "$rolled" -gt 0 ] && echo yes)" yes
+check "segment: Node IDs" "$(wc -l <"$DIR/seg.node")" "$((NODE_COUNT * 2))"
+check "segment: duplicate IDs, committed, rolled back and Node together" \
+    "$(cat "$DIR/seg.committed" "$DIR/seg.rolled" "$DIR/seg.node" | sort -n | uniq -d | wc -l)" 0
+# A transaction that drew and stays open holds nothing another draw waits for: a new
+# connection (nothing buffered, so it must go to the table) draws while it is open.
+mkfifo "$DIR/open.fifo"
+psql -X -q -v ON_ERROR_STOP=1 <"$DIR/open.fifo" >"$DIR/open.out" 2>&1 &
+open_pid=$!
+exec 7>"$DIR/open.fifo"
+echo "BEGIN; SELECT idmint_segment_next('$TAG'); \\echo drawn" >&7
+until grep -q drawn "$DIR/open.out"; do kill -0 "$open_pid" || break; sleep 0.05; done
+other=$(timeout 120 psql -X -q -tA -c "SELECT lower(idmint_segment_range('$TAG', 10000)) > 0" 2>&1 || echo "blocked or failed")
+check "segment: a draw beside an open transaction that drew" "$other" t
+echo "COMMIT;" >&7
+exec 7>&-
+wait "$open_pid" || true
+err=$(psql -X -q -c "SELECT idmint_segment_range('$TAG', -1)" 2>&1 || true)
+check "segment: a bad count is core's error" "$(grep -c 'ERROR:  invalid argument `n` = -1: a count 0..=16777216' <<<"$err")" 1
+
+log "the node value leased from this database's idmint_workers table (idmint.lease)"
+pg_stop
+LEASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
+sed -i '/^idmint.node/d' "$DIR/data/postgresql.conf"
+# One value for the server (1), so that a lost lease cannot move to another and a restart
+# takes the same value back past its fence; the Python process may take 0 or 1, whichever is free.
+cat >>"$DIR/data/postgresql.conf" <<EOF
+idmint.lease = '$LEASE_URL'
+idmint.lease_range = '1..1'
+idmint.lease_ttl = 6000
+EOF
+pg_start
+# Wait on a signal: the background worker has leased the value and published it (after a
+# SIGKILL the value is free again once its lease and freeze, 12 s, have run out).
+minting() {
+    local i
+    for i in $(seq 1 1200); do
+        q "SELECT idmint_snowflake()" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    log "idmint_snowflake() still refuses: $(psql -X -q -c "SELECT idmint_snowflake()" 2>&1 | head -2)"
+    return 1
+}
+node_values() { q "SELECT coalesce(string_agg(DISTINCT ((id >> 12) & 1023)::text, ','), 'none') FROM $1"; }
+check "leased: the worker holds a value" "$(minting && echo yes)" yes
+q "CREATE TABLE leased (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
+log "$CONNS connections × $LEASE_ROWS leased inserts beside a Python process leasing from the same table"
+touch "$DIR/loading"
+"$PY" python/tests/pg_lease_minter.py "$LEASE_URL" 0..1 25000 "$DIR/loading" "$DIR/py.ids" \
+    >"$DIR/py.rounds" 2>"$DIR/py.err" &
+minter=$!
+failed=$(load "$LEASE_ROWS" leased)
+rm "$DIR/loading"
+py_ok=yes
+wait "$minter" || { py_ok=no; log "Python: $(tail -3 "$DIR/py.err")"; }
+check "leased: every connection's load committed" "$failed" 0
+check "leased: rows" "$(q "SELECT count(*) FROM leased")" "$((CONNS * LEASE_ROWS))"
+check "leased: the Python process finished" "$py_ok" yes
+rounds=$(cat "$DIR/py.rounds")
+log "leased: the Python process leased, minted and released $rounds times"
+q "CREATE TABLE py_ids (id bigint)"
+psql -X -q -v ON_ERROR_STOP=1 -c "\\copy py_ids FROM '$DIR/py.ids'"
+check "leased: Python IDs" "$(q "SELECT count(*) FROM py_ids")" "$((rounds * 25000))"
+check "leased: duplicate IDs, database and Python together" \
+    "$(q "SELECT count(*) - count(DISTINCT id) FROM (SELECT id FROM leased UNION ALL SELECT id FROM py_ids) u")" 0
+check "leased: the server's node value" "$(node_values leased)" 1
+check "leased: the Python process's node value" "$(node_values py_ids)" 0
+
+log "leased: postmaster SIGKILLed mid-load, restarted"
+before=$(q "SELECT count(*) FROM leased")
+(load "$LEASE_ROWS" leased >/dev/null) &
+loader=$!
+until [ "$(q "SELECT count(*) > $before FROM leased" 2>/dev/null)" = t ]; do sleep 0.05; done
+# The postmaster's children (backends, the lease worker) leave once they see it gone; the next
+# start needs every one of them out of the old shared memory.
+children=$(pgrep -P "$PGPID" | tr "\n" " " || true)
+kill -KILL "$PGPID"
+wait "$loader" || true
+for p in $PGPID $children; do while kill -0 "$p" 2>/dev/null; do sleep 0.1; done; done
+PGPID=""
+pg_start
+check "leased: the worker holds the value again after the restart" "$(minting && echo yes)" yes
+q "CREATE TABLE leased_after (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
+failed=$(load 10000 leased_after)
+check "leased: load after the restart committed" "$failed" 0
+check "leased: node value after the restart" "$(node_values leased_after)" 1
+check "leased: IDs after the restart not above every ID before it" \
+    "$(q "SELECT count(*) FROM leased_after WHERE id <= (SELECT max(id) FROM leased)")" 0
+
+log "leased: the lease row taken from under the server"
+# Held by someone else for an hour: the worker's next renewal finds it gone and no other
+# value of its range free.
+q "UPDATE idmint_workers SET holder = 'tests/pg.sh', token = 'taken-by-the-test',
+   expires_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 3600000 WHERE value = 1"
+err=""
+for i in $(seq 1 1200); do
+    err=$(psql -X -q -v ON_ERROR_STOP=1 -c "INSERT INTO leased_after (conn) VALUES (0)" 2>&1) || break
+    err=""
+    sleep 0.1
+done
+check "lease taken: idmint_snowflake() raises core's kind" "$(grep -c 'DETAIL:  kind: lease_lost' <<<"$err")" 1
+check "lease taken: with core's message" "$(grep -c 'ERROR:  lease of worker value 1 at postgres://127.0.0.1:' <<<"$err")" 1
+rows=$(q "SELECT count(*) FROM leased_after")
+refused=0
+for i in $(seq 1 20); do
+    psql -X -q -c "INSERT INTO leased_after (conn) VALUES (0)" >/dev/null 2>&1 || refused=$((refused + 1))
+done
+check "lease taken: inserts refused" "$refused" 20
+check "lease taken: rows inserted meanwhile" "$(q "SELECT count(*) FROM leased_after")" "$rows"
+q "CREATE TABLE leased_back (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
+q "UPDATE idmint_workers SET holder = '', token = '', expires_at = 0 WHERE value = 1"
+check "lease back: the worker holds the value again" "$(minting && echo yes)" yes
+failed=$(load 1000 leased_back)
+check "lease back: load committed" "$failed" 0
+check "lease back: IDs not above every earlier ID" \
+    "$(q "SELECT count(*) FROM leased_back WHERE id <= (SELECT max(id) FROM leased_after)")" 0
+
+log "leased: a value whose fence is 10 minutes ahead of the clock (as after the clock was stepped back)"
+# Value 2's row carries a fence 10 minutes ahead, and the server is restarted to lease only it.
+q "INSERT INTO idmint_workers (value, last_time_ms)
+   VALUES (2, (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 600000)"
+pg_stop
+sed -i "s/^idmint.lease_range = .*/idmint.lease_range = '2..2'/" "$DIR/data/postgresql.conf"
+pg_start
+q "CREATE TABLE clock_back (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
+# Refused with lease_lost until the worker holds the value, then by the rollback policy
+# (on_rollback error: the clock is behind the fence by far more than a tick).
+err=""
+for i in $(seq 1 1200); do
+    err=$(psql -X -q -v ON_ERROR_STOP=1 -c "INSERT INTO clock_back (conn) VALUES (0)" 2>&1) && break
+    grep -q 'kind: clock_moved_backwards' <<<"$err" && break
+    sleep 0.1
+done
+check "clock behind: idmint_snowflake() refuses with core's kind" "$(grep -c 'DETAIL:  kind: clock_moved_backwards' <<<"$err")" 1
+check "clock behind: with core's message" "$(grep -c 'ERROR:  clock moved backwards: it is [0-9]* ms behind' <<<"$err")" 1
+check "clock behind: rows inserted" "$(q "SELECT count(*) FROM clock_back")" 0
+
+log "leased: the whole server's wall clock 10 minutes back (libfaketime)"
+pg_stop
+sed -i "s/^idmint.lease_range = .*/idmint.lease_range = '1..1'/" "$DIR/data/postgresql.conf"
+tried() { grep -c 'idmint: leasing a node value failed' "$DIR/pg.log" || true; }
+before=$(tried)
+# The monotonic clock stays true: only the wall clock is stepped back, as NTP or an operator
+# would step it. The lease store reads the database's clock, stepped back too: value 1,
+# released a moment ago by the real clock, looks held for 10 more minutes.
+LD_PRELOAD=$(compgen -G '/usr/lib/*/faketime/libfaketime.so.1' | head -1) FAKETIME=-600s \
+    DONT_FAKE_MONOTONIC=1 pg_start
+# Wait on the worker's own report that it tried and was refused.
+for i in $(seq 1 1200); do [ "$(tried)" -gt "$before" ] && break; sleep 0.1; done
+check "wall clock back: the worker reports it cannot lease" "$([ "$(tried)" -gt "$before" ] && echo yes)" yes
+err=$(psql -X -q -v ON_ERROR_STOP=1 -c "INSERT INTO clock_back (conn) VALUES (0)" 2>&1 || true)
+check "wall clock back: idmint_snowflake() refuses" "$(grep -c 'DETAIL:  kind: lease_lost' <<<"$err")" 1
+check "wall clock back: rows inserted" "$(q "SELECT count(*) FROM clock_back")" 0
+pg_stop
+pg_start
+check "clock right: the worker holds value 1 again" "$(minting && echo yes)" yes
+failed=$(load 1000 clock_back)
+check "clock right: load committed" "$failed" 0
+check "clock right: IDs not above every earlier ID" \
+    "$(q "SELECT count(*) FROM clock_back WHERE id <= (SELECT max(id) FROM leased_back)")" 0
+check "clock right: the node value" "$(node_values clock_back)" 1
+
+pg_stop
 if [ "$failures" -ne 0 ]; then
     echo "pg: $failures checks failed" >&2
     exit 1

@@ -99,6 +99,7 @@ start_prep() {
                 prep wasm-bindgen wasm_bindgen_cli
                 ;;&
             jvm | packages) prep jvm-bindgen jvm_bindgen ;;
+            pg) prep cargo-pgrx cargo_pgrx ;;
         esac
     done
     prep rustup rustup_parts $wasm $arm
@@ -203,7 +204,9 @@ section_server() {
 
 section_pg() {
     # The PostgreSQL extension (pg/, pgrx) in a PostgreSQL 15 cluster of its own: tests/pg.sh.
-    # Not in ALL yet (a first run builds cargo-pgrx and the extension: tens of minutes on 2 cores).
+    # Its Python and Node processes are the packages the python and node sections built.
+    await cargo-pgrx
+    step "tests/pg.sh (build and install the extension, then a PostgreSQL 15 of its own)"
     bash tests/pg.sh
 }
 
@@ -409,7 +412,7 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust server partition python jvm node mixed web packages fuzz)
+ALL=(rust server partition python jvm node mixed pg web packages fuzz)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
@@ -424,7 +427,7 @@ done
 zig_env
 for s in "${SECTIONS[@]}"; do
     declare -F "section_$s" >/dev/null || {
-        echo "unknown section '$s'; sections: ${ALL[*]} segment pg" >&2
+        echo "unknown section '$s'; sections: ${ALL[*]} segment" >&2
         exit 2
     }
 done

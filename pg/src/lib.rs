@@ -4,8 +4,12 @@
 //! - `idmint_snowflake()`: one generator per database server. Its whole state (core's slot,
 //!   see `idmint_core::snowflake`) is one `AtomicU64` in shared memory; every backend builds
 //!   core's `Snowflake` on that cell (`SnowflakeBuilder::shared_state`), so all backends mint as
-//!   one generator. Needs `shared_preload_libraries = 'idmint'`; the layout and node values are
-//!   the settings `idmint.layout` and `idmint.node`, read at server start.
+//!   one generator. Needs `shared_preload_libraries = 'idmint'`; the layout is the setting
+//!   `idmint.layout`, the node values the setting `idmint.node`, or, with `idmint.lease` (a
+//!   lease store's URL, normally this database's own `idmint_workers` table), leased: a
+//!   background worker holds the lease with core's `SharedLease::hold` (the packages' table,
+//!   renewals and fence) and publishes it in shared memory, and every backend mints under it
+//!   (`SnowflakeBuilder::shared_lease`), refusing while it is not held.
 //! - `idmint_parse`, `idmint_time`, `idmint_min_id`, `idmint_max_id`, `idmint_decode`: core's
 //!   `Layout` and `formats::decode`.
 //! - `idmint_objectid`, `idmint_uuid7`, `idmint_ulid`, `idmint_typeid`: core's generators, one
@@ -18,12 +22,22 @@
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::time::Duration;
 
+use idmint_core::lease::{parse_range, LeaseOptions, SharedLease};
+use idmint_core::segment::SegmentClient;
 use idmint_core::{
-    formats, sql_script, Error, Layout, ObjectIdGenerator, Snowflake, Uuid7Generator,
+    args, formats, sql_script, Error, Layout, MonotonicClock, ObjectIdGenerator, Snowflake,
+    Uuid7Generator,
 };
+use pgrx::bgworkers::{
+    BackgroundWorker, BackgroundWorkerBuilder, BgWorkerStartTime, SignalWakeFlags,
+};
+use pgrx::datum::{Range, RangeBound};
 use pgrx::prelude::*;
-use pgrx::{pg_shmem_init, GucContext, GucFlags, GucRegistry, GucSetting, JsonB, PgAtomic};
+use pgrx::{
+    pg_shmem_init, GucContext, GucFlags, GucRegistry, GucSetting, JsonB, PGRXSharedMemory, PgAtomic,
+};
 
 ::pgrx::pg_module_magic!();
 
@@ -31,10 +45,28 @@ use pgrx::{pg_shmem_init, GucContext, GucFlags, GucRegistry, GucSetting, JsonB, 
 static SLOT: PgAtomic<AtomicU64> = unsafe { PgAtomic::new(c"idmint_snowflake_slot") };
 static LAYOUT: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(Some(c"twitter"));
 static NODE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+static LEASE_URL: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+static LEASE_RANGE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+static LEASE_TTL_MS: GucSetting<i32> = GucSetting::<i32>::new(0);
+static SEGMENT_STORE: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// The leased generator's shared memory (core's `SharedLease`: the lease as the background
+/// worker publishes it, and the slot), used instead of `SLOT` when `idmint.lease` is set.
+#[repr(transparent)]
+struct Lease(SharedLease);
+// SAFETY: only atomics, valid at any address and in every process that maps them.
+unsafe impl PGRXSharedMemory for Lease {}
+static LEASE: PgAtomic<Lease> = unsafe { PgAtomic::new(c"idmint_snowflake_lease") };
 
 /// Whether the library was loaded at server start, so that `SLOT` exists: set in the
 /// postmaster, and so in every backend it forks.
 static PRELOADED: AtomicBool = AtomicBool::new(false);
+
+/// The one clock every backend mints with: made in the postmaster, copied into each backend
+/// by `fork()`. A clock of each backend's own would fix its own offset between the wall clock
+/// and the machine's monotonic clock, and two backends a tick apart would see each other's
+/// IDs on the shared slot as a clock rollback.
+static CLOCK: OnceLock<MonotonicClock> = OnceLock::new();
 
 #[pg_guard]
 #[allow(non_snake_case)]
@@ -55,9 +87,98 @@ pub extern "C-unwind" fn _PG_init() {
         GucContext::Postmaster,
         GucFlags::default(),
     );
+    GucRegistry::define_string_guc(
+        c"idmint.lease",
+        c"Lease the node value of idmint_snowflake() from this lease store (a URL) instead of idmint.node.",
+        c"Normally this database's own: postgres://USER@127.0.0.1:PORT/DB, the idmint_workers table the packages lease from. A background worker holds the lease.",
+        &LEASE_URL,
+        GucContext::Postmaster,
+        GucFlags::default(),
+    );
+    GucRegistry::define_string_guc(
+        c"idmint.lease_range",
+        c"The node values idmint.lease may take, FIRST..LAST; default: every value of the layout.",
+        c"Read at server start.",
+        &LEASE_RANGE,
+        GucContext::Postmaster,
+        GucFlags::default(),
+    );
+    GucRegistry::define_int_guc(
+        c"idmint.lease_ttl",
+        c"How long the lease of idmint.lease lasts unless renewed, in ms; 0: idmint's default.",
+        c"Read at server start.",
+        &LEASE_TTL_MS,
+        0,
+        i32::MAX,
+        GucContext::Postmaster,
+        GucFlags::UNIT_MS,
+    );
+    GucRegistry::define_string_guc(
+        c"idmint.segment_store",
+        c"The segment store of idmint_segment_next() and idmint_segment_range(), a URL.",
+        c"Normally this database's own: postgres://USER@127.0.0.1:PORT/DB, the idmint_segments table the packages and idmint serve draw from. Each backend draws its ranges over a connection of its own, committed at once.",
+        &SEGMENT_STORE,
+        GucContext::Sighup,
+        GucFlags::default(),
+    );
     if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
         pg_shmem_init!(SLOT = AtomicU64::new(0));
+        pg_shmem_init!(LEASE = Lease(SharedLease::new()));
+        CLOCK.get_or_init(MonotonicClock::new);
         PRELOADED.store(true, Ordering::Relaxed);
+        if setting(&LEASE_URL).is_some() {
+            BackgroundWorkerBuilder::new("idmint lease")
+                .set_function("idmint_lease_worker")
+                .set_library("idmint")
+                .set_start_time(BgWorkerStartTime::RecoveryFinished)
+                // Restarted after an error; a SIGTERM (server shutdown) stops it for good.
+                .set_restart_time(Some(Duration::from_secs(5)))
+                .load();
+        }
+    }
+}
+
+/// The lease options of the settings `idmint.lease`, `idmint.lease_range`, `idmint.lease_ttl`.
+fn lease_options(url: &str) -> idmint_core::Result<LeaseOptions> {
+    let mut options = LeaseOptions::url(url);
+    if let Some(range) = setting(&LEASE_RANGE) {
+        let (first, last) = parse_range(&range)?;
+        options = options.range(first, last);
+    }
+    match LEASE_TTL_MS.get() {
+        0 => {}
+        ms => options = options.ttl(args::duration_ms("idmint.lease_ttl", ms)?),
+    }
+    Ok(options)
+}
+
+/// The background worker holding the lease of `idmint.lease` for every backend: core's
+/// `SharedLease::hold`, which leases, renews and re-leases on its own threads and returns once
+/// the worker is told to stop (SIGTERM) or the settings can never lease.
+#[pg_guard]
+#[no_mangle]
+pub extern "C-unwind" fn idmint_lease_worker(_arg: pg_sys::Datum) {
+    BackgroundWorker::attach_signal_handlers(SignalWakeFlags::SIGHUP | SignalWakeFlags::SIGTERM);
+    let Some(url) = setting(&LEASE_URL) else {
+        return;
+    };
+    let held = Layout::parse(&setting(&LAYOUT).unwrap_or_else(|| Layout::DEFAULT_PRESET.into()))
+        .and_then(|layout| {
+            let options = lease_options(&url)?;
+            LEASE.get().0.hold(
+                &layout,
+                &options,
+                |wait| BackgroundWorker::wait_latch(Some(wait)),
+                |err| {
+                    log!(
+                        "idmint: leasing a node value failed, trying again: {err} (kind: {})",
+                        err.kind()
+                    )
+                },
+            )
+        });
+    if let Err(err) = held {
+        raise(err);
     }
 }
 
@@ -86,8 +207,12 @@ fn setting(s: &GucSetting<Option<CString>>) -> Option<String> {
     s.get().map(|c| c.to_string_lossy().into_owned())
 }
 
+fn clock() -> MonotonicClock {
+    *CLOCK.get().expect("made in _PG_init with PRELOADED")
+}
+
 /// This backend's generator on the shared slot, built on first use.
-fn generator() -> &'static Snowflake {
+fn generator() -> &'static Snowflake<MonotonicClock> {
     static GEN: OnceLock<Snowflake> = OnceLock::new();
     if let Some(g) = GEN.get() {
         return g;
@@ -103,22 +228,22 @@ fn generator() -> &'static Snowflake {
     let layout = ok(Layout::parse(
         &setting(&LAYOUT).unwrap_or_else(|| Layout::DEFAULT_PRESET.into()),
     ));
-    let node = setting(&NODE).unwrap_or_default();
-    let mut nodes = Vec::new();
-    for item in node.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let parsed = item
-            .split_once('=')
-            .and_then(|(n, v)| Some((n.trim().to_string(), v.trim().parse::<i128>().ok()?)));
-        match parsed {
-            Some(pair) => nodes.push(pair),
-            None => raise(Error::InvalidArgument {
-                name: "idmint.node".into(),
-                value: format!("`{item}`"),
-                expected: "NAME=VALUE pairs separated by commas, e.g. datacenter=1,worker=7".into(),
-            }),
+    if let Some(url) = setting(&LEASE_URL) {
+        // With a node value set too, core refuses: the lease fills every node field.
+        let mut builder = Snowflake::with_clock(layout, clock()).shared_lease(&LEASE.get().0, &url);
+        if let Some(node) = setting(&NODE) {
+            builder = builder.nodes(
+                ok(args::node_pairs("idmint.node", &node))
+                    .iter()
+                    .map(|(n, v)| (n.as_str(), *v)),
+            );
         }
+        let built = builder.build();
+        return GEN.get_or_init(|| ok(built));
     }
-    let built = Snowflake::builder(layout)
+    let node = setting(&NODE).unwrap_or_default();
+    let nodes = ok(args::node_pairs("idmint.node", &node));
+    let built = Snowflake::with_clock(layout, clock())
         .nodes(nodes.iter().map(|(n, v)| (n.as_str(), *v)))
         .shared_state(SLOT.get())
         .build();
@@ -144,7 +269,47 @@ fn idmint_snowflake(layout: default!(Option<&str>, "NULL")) -> i64 {
             });
         }
     }
-    ok(g.next_id()) as i64
+    ok(args::bigint("id", ok(g.next_id())))
+}
+
+/// This backend's segment client on `idmint.segment_store`, built on first use. Its ranges are
+/// taken over its own connection and committed at once, outside the caller's transaction: a
+/// caller that rolls back loses its IDs (as a sequence does) but never gets them handed out
+/// again, and no row lock is held until the caller commits.
+fn segments() -> &'static SegmentClient {
+    static CLIENT: OnceLock<SegmentClient> = OnceLock::new();
+    if let Some(c) = CLIENT.get() {
+        return c;
+    }
+    let Some(url) = setting(&SEGMENT_STORE) else {
+        raise(Error::InvalidArgument {
+            name: "idmint.segment_store".into(),
+            value: "unset".into(),
+            expected:
+                "a segment store URL, normally this database's own (postgres://USER@HOST:PORT/DB)"
+                    .into(),
+        });
+    };
+    let built = SegmentClient::builder().store_url(&url).connect_blocking();
+    CLIENT.get_or_init(|| ok(built))
+}
+
+/// The next ID of segment tag `tag`, from the `idmint_segments` table of `idmint.segment_store`
+/// (the one the packages and `idmint serve` use).
+#[pg_extern(volatile, parallel_unsafe)]
+fn idmint_segment_next(tag: &str) -> i64 {
+    ok(args::bigint("id", ok(segments().next_id(tag))))
+}
+
+/// `n` consecutive IDs of segment tag `tag`, as the range `[first, last + 1)`.
+#[pg_extern(volatile, parallel_unsafe)]
+fn idmint_segment_range(tag: &str, n: i64) -> Range<i64> {
+    let n = ok(args::count("n", n)) as u64;
+    let range = ok(segments().next_ids(tag, n));
+    Range::new(
+        ok(args::bigint("first id", range.start)),
+        RangeBound::Exclusive(ok(args::bigint("the range's end", range.end))),
+    )
 }
 
 fn layout_of(spec: Option<&str>) -> Layout {
