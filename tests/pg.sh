@@ -5,6 +5,8 @@
 # its PID) and checks it:
 #   - 16 connections × IDMINT_PG_ROWS (default 100000) inserts with DEFAULT idmint_snowflake():
 #     0 duplicate keys, every ID of the configured node;
+#   - refusals of the settings (a layout other than idmint.layout; idmint.segment_store unset,
+#     then set with ALTER SYSTEM and a reload): core's message and kind;
 #   - the postmaster SIGKILLed mid-load and restarted, the load resumed: still 0 duplicates;
 #   - idmint_min_id / idmint_max_id / idmint_parse / idmint_time answer every vector of
 #     tests/vectors/ (time_range.json, snowflake.json) as core does, errors with core's message
@@ -51,7 +53,6 @@ DIR=$(mktemp -d /tmp/idmint-pg.XXXXXX)
 trap 'pg_stop; rm -rf "$DIR"' EXIT
 # Each backend that draws segments has a connection of its own to the same database.
 pg_init "$DIR" "max_connections = 100" "idmint.layout = 'twitter'" "idmint.node = 'datacenter=3,worker=17'"
-echo "idmint.segment_store = 'postgres://postgres@127.0.0.1:$PORT/postgres'" >>"$DIR/data/postgresql.conf"
 pg_start
 failures=0
 check() { # check NAME GOT WANT
@@ -65,6 +66,22 @@ check() { # check NAME GOT WANT
 
 q "CREATE EXTENSION idmint"
 q "CREATE TABLE minted (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)"
+
+log "refusals of the settings: another layout than idmint.layout, idmint.segment_store unset"
+check "the server's layout named: minted" "$(q "SELECT idmint_snowflake('twitter') > 0")" t
+err=$(psql -X -q -v VERBOSITY=default -c "SELECT idmint_snowflake('sonyflake')" 2>&1 || true)
+check "another layout: core's message" "$(grep -c "ERROR:  invalid argument \`layout\` = \`sonyflake\`: the server's idmint.layout, twitter (one generator per server)" <<<"$err")" 1
+check "another layout: core's kind" "$(grep -c 'DETAIL:  kind: invalid_argument' <<<"$err")" 1
+err=$(psql -X -q -v VERBOSITY=default -c "SELECT idmint_segment_next('unset')" 2>&1 || true)
+check "segment store unset: core's message" "$(grep -c 'ERROR:  invalid argument `idmint.segment_store` = unset: a segment store URL' <<<"$err")" 1
+check "segment store unset: core's kind" "$(grep -c 'DETAIL:  kind: invalid_argument' <<<"$err")" 1
+# Set as docs/database.md says (ALTER SYSTEM, a reload): backends started after the postmaster
+# has read it see it. Waited for on the setting itself, in new connections.
+STORE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
+q "ALTER SYSTEM SET idmint.segment_store = '$STORE_URL'"
+q "SELECT pg_reload_conf()" >/dev/null
+for _ in $(seq 1200); do [ "$(q "SHOW idmint.segment_store")" = "$STORE_URL" ] && break; sleep 0.1; done
+check "idmint.segment_store set by ALTER SYSTEM and a reload" "$(q "SHOW idmint.segment_store")" "$STORE_URL"
 
 load() { # load ROWS [TABLE]: CONNS connections each inserting ROWS rows, in batches of 10000
     local pids=() c table=${2:-minted}

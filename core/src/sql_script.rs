@@ -533,3 +533,77 @@ fn signal(err: &Error, slot: &str, expr: &str) -> String {
 fn literal(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
+
+/// The refusals of idmint's PostgreSQL extension (`pg/`) that come from how the server is set
+/// up rather than from a generator or a store: kept in core with every other error text, so the
+/// extension only raises them.
+pub mod extension {
+    use crate::{Error, Layout, Result};
+
+    /// `idmint_snowflake()` in a server started without `shared_preload_libraries = 'idmint'`:
+    /// its backends could not share one generator (and one sequence), so it refuses.
+    ///
+    /// ```
+    /// let e = idmint_core::sql_script::extension::not_preloaded();
+    /// assert_eq!(e.kind(), "invalid_argument");
+    /// assert!(e.to_string().contains("shared_preload_libraries"));
+    /// ```
+    pub fn not_preloaded() -> Error {
+        Error::InvalidArgument {
+            name: "shared_preload_libraries".into(),
+            value: "without idmint".into(),
+            expected: "'idmint': idmint_snowflake() needs the server started with it, so that \
+                       every backend mints as one generator"
+                .into(),
+        }
+    }
+
+    /// Checks the layout a column default names (`idmint_snowflake('twitter')`) against the
+    /// server's one generator (`idmint.layout`): a server mints with one layout only.
+    ///
+    /// ```
+    /// use idmint_core::{sql_script::extension::same_layout, Layout};
+    /// let server = Layout::preset("twitter")?;
+    /// assert!(same_layout("twitter", &server).is_ok());
+    /// let e = same_layout("sonyflake", &server).unwrap_err();
+    /// assert_eq!(e.kind(), "invalid_argument");
+    /// assert!(e.to_string().contains("idmint.layout"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn same_layout(asked: &str, server: &Layout) -> Result<()> {
+        if Layout::parse(asked)?.spec() == server.spec() {
+            return Ok(());
+        }
+        Err(Error::InvalidArgument {
+            name: "layout".into(),
+            value: format!("`{asked}`"),
+            expected: format!(
+                "the server's idmint.layout, {} (one generator per server)",
+                server.spec()
+            ),
+        })
+    }
+
+    /// The segment store URL of `idmint_segment_next()` and `idmint_segment_range()`, the
+    /// setting `idmint.segment_store`, which must be set.
+    ///
+    /// ```
+    /// use idmint_core::sql_script::extension::segment_store;
+    /// let url = "postgres://postgres@127.0.0.1:5432/app";
+    /// assert_eq!(segment_store(Some(url.into()))?, url);
+    /// let e = segment_store(None).unwrap_err();
+    /// assert_eq!(e.kind(), "invalid_argument");
+    /// assert!(e.to_string().contains("idmint.segment_store"));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn segment_store(setting: Option<String>) -> Result<String> {
+        setting.ok_or_else(|| Error::InvalidArgument {
+            name: "idmint.segment_store".into(),
+            value: "unset".into(),
+            expected: "a segment store URL, normally this database's own \
+                       (postgres://USER@HOST:PORT/DB); set it in postgresql.conf or with \
+                       ALTER SYSTEM, then reload"
+                .into(),
+        })
+    }
+}

@@ -218,12 +218,7 @@ fn generator() -> &'static Snowflake<MonotonicClock> {
         return g;
     }
     if !PRELOADED.load(Ordering::Relaxed) {
-        ereport!(
-            ERROR,
-            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-            "idmint_snowflake() needs the server started with shared_preload_libraries = 'idmint', so that every backend mints as one generator",
-            "kind: invalid_argument"
-        );
+        raise(sql_script::extension::not_preloaded());
     }
     let layout = ok(Layout::parse(
         &setting(&LAYOUT).unwrap_or_else(|| Layout::DEFAULT_PRESET.into()),
@@ -257,17 +252,7 @@ fn generator() -> &'static Snowflake<MonotonicClock> {
 fn idmint_snowflake(layout: default!(Option<&str>, "NULL")) -> i64 {
     let g = generator();
     if let Some(spec) = layout {
-        let asked = ok(Layout::parse(spec));
-        if asked.spec() != g.layout().spec() {
-            raise(Error::InvalidArgument {
-                name: "layout".into(),
-                value: format!("`{spec}`"),
-                expected: format!(
-                    "the server's idmint.layout, {} (one generator per server)",
-                    g.layout().spec()
-                ),
-            });
-        }
+        ok(sql_script::extension::same_layout(spec, g.layout()));
     }
     ok(args::bigint("id", ok(g.next_id())))
 }
@@ -281,15 +266,9 @@ fn segments() -> &'static SegmentClient {
     if let Some(c) = CLIENT.get() {
         return c;
     }
-    let Some(url) = setting(&SEGMENT_STORE) else {
-        raise(Error::InvalidArgument {
-            name: "idmint.segment_store".into(),
-            value: "unset".into(),
-            expected:
-                "a segment store URL, normally this database's own (postgres://USER@HOST:PORT/DB)"
-                    .into(),
-        });
-    };
+    let url = ok(sql_script::extension::segment_store(setting(
+        &SEGMENT_STORE,
+    )));
     let built = SegmentClient::builder().store_url(&url).connect_blocking();
     CLIENT.get_or_init(|| ok(built))
 }
