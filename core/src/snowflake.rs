@@ -1308,11 +1308,10 @@ fn slot_after(layout: &Layout, floor_ms: u64) -> u64 {
 
 /// The start of the tick of the last slot handed out when the slot counter stands at `slot`
 /// (the next free slot); `None` when nothing was handed out. The inverse of [`slot_after`]: the
-/// time a holder releases its fence at.
-pub(crate) fn last_issued_ms(layout: &Layout, slot: u64) -> Option<u64> {
-    (slot > 0).then(|| {
-        layout.epoch_ms() + ((slot - 1) >> layout.sequence_field().bits()) * layout.tick_ms()
-    })
+/// time a holder releases its fence at. Takes the layout's numbers rather than the [`Layout`]:
+/// a generator's `Drop` has them at hand, and the browser's module pays for every byte of it.
+pub(crate) fn last_issued_ms(slot: u64, seq_bits: u32, epoch_ms: u64, tick_ms: u64) -> Option<u64> {
+    (slot > 0).then(|| epoch_ms + ((slot - 1) >> seq_bits) * tick_ms)
 }
 
 impl<C: Clock> Drop for Snowflake<C> {
@@ -1325,8 +1324,10 @@ impl<C: Clock> Drop for Snowflake<C> {
                 return;
             }
             g.release(last_issued_ms(
-                &self.layout,
                 self.slot().load(Ordering::Acquire),
+                self.seq_bits,
+                self.epoch_ms,
+                self.tick_ms,
             ));
         }
     }

@@ -137,7 +137,13 @@ impl SharedLease {
         // the deadline before it reads the slot. Either it saw the deadline cleared, or its
         // slot (and the clock it read) is seen here.
         std::sync::atomic::fence(Ordering::SeqCst);
-        let last_ms = last_issued_ms(layout, self.slot.load(Ordering::SeqCst)).unwrap_or(0);
+        let last_ms = last_issued_ms(
+            self.slot.load(Ordering::SeqCst),
+            layout.sequence_field().bits(),
+            layout.epoch_ms(),
+            layout.tick_ms(),
+        )
+        .unwrap_or(0);
         guard.release(Some(last_ms.max(WallClock.now_ms())));
     }
 }
