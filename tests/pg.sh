@@ -70,7 +70,7 @@ q "CREATE TABLE minted (id bigint NOT NULL DEFAULT idmint_snowflake(), conn int)
 log "refusals of the settings: another layout than idmint.layout, idmint.segment_store unset"
 check "the server's layout named: minted" "$(q "SELECT idmint_snowflake('twitter') > 0")" t
 err=$(psql -X -q -v VERBOSITY=default -c "SELECT idmint_snowflake('sonyflake')" 2>&1 || true)
-check "another layout: core's message" "$(grep -c "ERROR:  invalid argument \`layout\` = \`sonyflake\`: the server's idmint.layout, twitter (one generator per server)" <<<"$err")" 1
+check "another layout: core's message" "$(grep -c "ERROR:  invalid argument \`layout\` = \`sonyflake\`: the server's idmint.layout, twitter (time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657); one generator per server" <<<"$err")" 1
 check "another layout: core's kind" "$(grep -c 'DETAIL:  kind: invalid_argument' <<<"$err")" 1
 err=$(psql -X -q -v VERBOSITY=default -c "SELECT idmint_segment_next('unset')" 2>&1 || true)
 check "segment store unset: core's message" "$(grep -c 'ERROR:  invalid argument `idmint.segment_store` = unset: a segment store URL' <<<"$err")" 1

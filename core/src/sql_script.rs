@@ -567,19 +567,22 @@ pub mod extension {
     /// assert!(same_layout("twitter", &server).is_ok());
     /// let e = same_layout("sonyflake", &server).unwrap_err();
     /// assert_eq!(e.kind(), "invalid_argument");
-    /// assert!(e.to_string().contains("idmint.layout"));
+    /// assert!(e.to_string().contains("the server's idmint.layout, twitter (time:41@1ms,"));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn same_layout(asked: &str, server: &Layout) -> Result<()> {
         if Layout::parse(asked)?.spec() == server.spec() {
             return Ok(());
         }
+        let server_layout = match server.preset_name() {
+            Some(name) => format!("{name} ({})", server.spec()),
+            None => server.spec(),
+        };
         Err(Error::InvalidArgument {
             name: "layout".into(),
             value: format!("`{asked}`"),
             expected: format!(
-                "the server's idmint.layout, {} (one generator per server)",
-                server.spec()
+                "the server's idmint.layout, {server_layout}; one generator per server"
             ),
         })
     }
