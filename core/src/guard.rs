@@ -163,14 +163,24 @@ impl Guard {
         ahead: Duration,
         leased: bool,
     ) -> Guard {
-        Guard {
-            cells: Cells::Own(GuardCells {
+        Guard::with_cells(
+            Cells::Own(GuardCells {
                 recorded_ms: AtomicU64::new(recorded_ms),
                 floor_ms: AtomicU64::new(floor_ms),
                 generation: AtomicU64::new(0),
                 node_bits: AtomicU64::new(node_bits),
                 deadline_ns: AtomicU64::new(if leased { 0 } else { u64::MAX }),
             }),
+            keeper,
+            ahead,
+            leased,
+        )
+    }
+
+    /// The guard on `cells`, its own or shared, every other part fresh.
+    fn with_cells(cells: Cells, keeper: Box<dyn Keeper>, ahead: Duration, leased: bool) -> Guard {
+        Guard {
+            cells,
             leased,
             closed: Default::default(),
             base: Instant::now(),
@@ -190,15 +200,7 @@ impl Guard {
         held: Option<(u64, u64)>,
         ahead: Duration,
     ) -> Guard {
-        let guard = Guard {
-            cells: Cells::Shared(cells),
-            leased: true,
-            closed: Default::default(),
-            base: Instant::now(),
-            ahead_ms: crate::clock::whole_ms(ahead),
-            slow: Mutex::new(()),
-            keeper: Mutex::new(keeper),
-        };
+        let guard = Guard::with_cells(Cells::Shared(cells), keeper, ahead, true);
         if let Some((node_bits, fence_ms)) = held {
             guard.drop_lease();
             guard.switch(node_bits, fence_ms, fence_ms);
