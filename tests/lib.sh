@@ -4,6 +4,8 @@
 
 IDMINT_ROOT=${IDMINT_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 SUDO=""
+# What is installed or built once per machine and reused by every clone.
+IDMINT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/idmint
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
 apt_packages() { # the Debian packages the named sections need and this machine lacks
@@ -16,23 +18,18 @@ apt_packages() { # the Debian packages the named sections need and this machine 
                 command -v iptables >/dev/null || need+=(iptables)
                 compgen -G '/usr/lib/*/faketime/libfaketimeMT.so.1' >/dev/null || need+=(faketime)
                 ;;&
-            rust | segment | partition)
+            rust | core | segment | partition)
                 command -v redis-server >/dev/null || need+=(redis-server)
                 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
                 command -v mariadbd >/dev/null || need+=(mariadb-server)
                 command -v etcd >/dev/null || need+=(etcd-server)
                 [ -e /usr/share/java/zookeeper.jar ] || need+=(zookeeper)
                 ;;&
-            rust | segment | partition | python | node | jvm | packages | server)
+            rust | core | segment | partition | python | node | jvm | packages | server)
                 # idmint-core's `etcd` feature compiles etcd's protos with protoc.
                 command -v protoc >/dev/null || need+=(protobuf-compiler)
                 ;;&
             web | packages) [ -x /usr/bin/chromium ] || need+=(chromium) ;;&
-            packages)
-                # The foreign systems the packages' smoke tests run in (tests/rootfs.sh).
-                command -v debootstrap >/dev/null || need+=(debootstrap)
-                [ -x /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || need+=(qemu-user-static)
-                ;;
             server) command -v promtool >/dev/null || need+=(prometheus) ;;
             pg)
                 # The extension (pg/, pgrx) compiles against PostgreSQL 15's server headers, its
@@ -105,7 +102,15 @@ zig_env() {
     if ! [ -x "$PACKAGES_TOOLS/bin/maturin" ] || ! "$PACKAGES_TOOLS/bin/python" -c 'import ziglang' 2>/dev/null; then
         packages_tools
     fi
-    local z=$IDMINT_ROOT/tests/zig
+    # The wrappers from a copy at a path of the machine's, not of the clone's: cargo counts the
+    # linker and the C compiler (CC_*, through cc-rs's build scripts) in every crate's
+    # fingerprint, so a clone elsewhere pointing at its own tests/zig would compile every
+    # dependency again in the shared build directory (tests/run.sh). Replaced when they differ.
+    local z=$IDMINT_CACHE/zig
+    if ! diff -r --no-dereference "$IDMINT_ROOT/tests/zig" "$z" >/dev/null 2>&1; then
+        mkdir -p "$IDMINT_CACHE"
+        rm -rf "$z.$$" && cp -a "$IDMINT_ROOT/tests/zig" "$z.$$" && rm -rf "$z" && mv "$z.$$" "$z"
+    fi
     export IDMINT_MATURIN=$PACKAGES_TOOLS/bin/maturin
     CARGO_ZIGBUILD_ZIG_PATH=$("$PACKAGES_TOOLS/bin/python" -c 'import os, ziglang
 print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
@@ -177,19 +182,20 @@ cargo_fuzz() {
 # ---- the release matrix's foreign runtimes (tests/packages.sh run directly; never in CI) ----------
 # Each is installed once per machine under ~/.cache/idmint/ (like tests/rootfs.sh's root
 # filesystems) and reused; registries and the Debian mirror only, nothing from GitHub.
-IDMINT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/idmint
 
 # cargo-pgrx at exactly the version pg/Cargo.toml pins pgrx to (the two must match): installed
 # once per machine under ~/.cache/idmint/ at the lowest CPU priority, and put on PATH. 0.18.1 is
-# the newest that builds on the project's Rust 1.95 (0.19 needs 1.96). About 10 minutes of one
-# core the first time; nothing after.
+# the newest that builds on the project's Rust 1.95 (0.19 needs 1.96). Minutes of one core the
+# first time (docs/ci.md); nothing after.
 CARGO_PGRX=$(sed -n 's/^pgrx = "=\(.*\)"$/\1/p' "$IDMINT_ROOT/pg/Cargo.toml")
 cargo_pgrx() {
     local root=$IDMINT_CACHE/cargo-pgrx-$CARGO_PGRX
     export PATH=$root/bin:$PATH
     [ "$(cargo pgrx --version 2>/dev/null)" = "cargo-pgrx $CARGO_PGRX" ] && return 0
-    # A tool, never shipped: the system's cc and linker.
-    CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-pgrx-build \
+    # A tool, never shipped: the system's cc and linker; and, as wasm-bindgen-cli, a quick build
+    # rather than a fast tool (it runs for seconds per build of the extension).
+    CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-pgrx-build CARGO_PROFILE_RELEASE_LTO=false \
+        CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
         without_zig nice -n 19 cargo install cargo-pgrx --version "=$CARGO_PGRX" --locked --root "$root"
 }
 

@@ -4,16 +4,21 @@
 #
 # Two modes:
 #   tests/packages.sh build smoke   CI (tests/run.sh section packages, cargo profile `ci`, ~4 min):
-#                                   the Linux glibc packages (x86-64 and ARM64), smoke-tested here
-#                                   and in Debian root filesystems. The loaders' choice of platform
-#                                   and their refusals are unit-tested in the language sections
+#                                   the host's packages (Linux x86-64 glibc), smoke-tested here.
+#                                   The loaders' choice of platform and their refusals are
+#                                   unit-tested in the language sections
 #                                   (node/test/platform.test.mjs, python/tests/test_platform.py,
-#                                   the JVM's SnowflakeTest), which cost seconds.
+#                                   the JVM's SnowflakeTest), which cost seconds. The ARM64
+#                                   cross-build and the Debian root filesystems under qemu are
+#                                   the release matrix's (docs/ci.md: a cold machine spent ~15
+#                                   of CI's minutes making them).
 #   tests/packages.sh [release]     the release matrix (run directly; a release, profile `release`;
 #                                   ~40 min warm on 2 cores, more the first time): `build smoke`
-#                                   for every platform below, then `matrix`: the other platforms'
-#                                   smoke tests as far as this Linux x86-64 machine can run them,
-#                                   then tests/image.sh (the static binary and the OCI image).
+#                                   for every platform below (ARM64 glibc too, and the packages
+#                                   run in Debian root filesystems), then `matrix`: the other
+#                                   platforms' smoke tests as far as this Linux x86-64 machine can
+#                                   run them, then tests/image.sh (the static binary and the OCI
+#                                   image), then the live fuzz runs (tests/run.sh fuzz).
 #   tests/packages.sh matrix        only the other platforms' checks (after a release `build`)
 #   tests/packages.sh windows       only the matrix's Windows checks under wine64 (after a
 #                                   release `build`; the Maven consumer is compiled here first)
@@ -21,7 +26,8 @@
 #   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
 #
 # Platforms (README.md, "Platforms", has the table of what runs where):
-#   linux x86-64/ARM64 glibc 2.17+  both modes; run here and in Debian root filesystems
+#   linux x86-64 glibc 2.17+        both modes; run here (release: and in Debian root filesystems)
+#   linux ARM64 glibc 2.17+         release; run in a Debian ARM64 root filesystem under qemu
 #   linux x86-64 musl               release; run: the wheel in a musl CPython built from Debian's
 #                                   source, the addon under Bun's musl build (a stand-in for Node:
 #                                   no musl Node is on npm); no musl library in the jar (the
@@ -38,8 +44,8 @@
 #                                 Release: + musllinux_1_2 x86_64/aarch64, win_amd64,
 #                                 macosx_10_12_x86_64, macosx_11_0_arm64, and idmint-*.tar.gz
 #   npm/idmint-*.tgz              JS + types; `optionalDependencies` on each platform package
-#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu,
-#                                 linux-arm64-gnu; release: + linux-x64-musl, linux-arm64-musl,
+#   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu;
+#                                 release: + linux-arm64-gnu, linux-x64-musl, linux-arm64-musl,
 #                                 win32-x64-gnu, darwin-x64, darwin-arm64
 #   npm/idmint-web-*.tgz          the wasm package
 #   maven-repo/                   a local repository holding io.idmint:idmint (jar with
@@ -151,11 +157,15 @@ build_python() {
     step "python: maturin build (abi3, manylinux2014, x86-64, cargo profile $PROFILE)"
     (cd python && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
         --compatibility manylinux2014 --auditwheel check)
-    step "python: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
-    (cd python && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
-        --compatibility manylinux2014 --auditwheel check --target "$CROSS")
+    local want=1
+    if [ "$MATRIX" = 1 ]; then
+        step "python: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
+        (cd python && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
+            --compatibility manylinux2014 --auditwheel check --target "$CROSS")
+        want=2
+    fi
     local wheels=("$OUT"/python/*manylinux*.whl)
-    [ ${#wheels[@]} -eq 2 ] || die "expected two manylinux wheels, got: ${wheels[*]}"
+    [ ${#wheels[@]} -eq $want ] || die "expected $want manylinux wheel(s), got: ${wheels[*]}"
     for wheel in "${wheels[@]}"; do
         # maturin tags a manylinux2014 wheel with both names of the policy (PEP 600's and PEP
         # 599's); auditwheel, the tool PyPI's guidance names, must find the same glibc 2.17 policy
@@ -193,10 +203,13 @@ build_python_more() {
 }
 
 build_node() {
-    local key host stage=$OUT/stage keys=(linux-x64-gnu linux-arm64-gnu) t target
+    local key host stage=$OUT/stage keys=(linux-x64-gnu) t target
     host=$(node -p "require('./node/platform.js').platformKey()")
     [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
-    if [ "$MATRIX" = 1 ]; then for t in "${MORE[@]}"; do read -r _ _ key _ <<<"$t"; keys+=("$key"); done; fi
+    if [ "$MATRIX" = 1 ]; then
+        keys+=(linux-arm64-gnu)
+        for t in "${MORE[@]}"; do read -r _ _ key _ <<<"$t"; keys+=("$key"); done
+    fi
     rm -rf "$stage"
     mkdir -p "$stage/main" "$OUT/npm"
     for key in "${keys[@]}"; do
@@ -255,16 +268,22 @@ build_java() {
     mkdir -p "$repo"
     [ -d "$HOME/.m2/repository" ] && cp -a "$HOME/.m2/repository/." "$repo/"
     rm -rf "$repo/io/idmint"
-    # The ARM64 library first, where the jar takes its libraries from (java/target/native/<os-arch>/,
-    # JNA's names); mvn then builds the host's beside it (java/build-native.sh).
-    local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET}
-    CARGO_TARGET_DIR=$jvm_target cross cargo build --quiet --profile "$PROFILE" --target "$CROSS" \
-        -p idmint-jvm --lib
-    mkdir -p java/target/native/linux-aarch64
-    cp "$jvm_target/$CROSS/$PROFILE/libidmint_jvm.so" java/target/native/linux-aarch64/
+    # The release matrix's ARM64 library first, where the jar takes its libraries from
+    # (java/target/native/<os-arch>/, JNA's names); mvn then builds the host's beside it
+    # (java/build-native.sh).
+    local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET} jar_prefixes=(linux-x86-64)
+    if [ "$MATRIX" = 1 ]; then
+        CARGO_TARGET_DIR=$jvm_target cross cargo build --quiet --profile "$PROFILE" --target "$CROSS" \
+            -p idmint-jvm --lib
+        mkdir -p java/target/native/linux-aarch64
+        cp "$jvm_target/$CROSS/$PROFILE/libidmint_jvm.so" java/target/native/linux-aarch64/
+        jar_prefixes+=(linux-aarch64)
+    else
+        rm -rf java/target/native/linux-aarch64 # a CI jar carries what CI built, nothing older
+    fi
     # The release matrix's Windows and macOS libraries beside them (none for musl: JNA names musl
     # Linux as glibc Linux and the jar's loader refuses musl by name; README "Platforms").
-    local t target prefix lib jar_prefixes=(linux-x86-64 linux-aarch64)
+    local t target prefix lib
     for t in "${MORE[@]}"; do
         read -r target _ _ prefix <<<"$t"
         [ "$prefix" != - ] || continue
@@ -334,7 +353,7 @@ sizes() {
 build() {
     check_versions
     zig_env
-    rustup_parts aarch64
+    if [ "$MATRIX" = 1 ]; then rustup_parts aarch64; else rustup_parts; fi
     rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
@@ -476,8 +495,15 @@ smoke() {
     smoke_node
     smoke_java
     smoke_web
-    smoke_in bookworm-arm64
-    smoke_in bullseye-amd64
+    if [ "$MATRIX" = 1 ]; then
+        # Debian's tools for the foreign systems (tests/rootfs.sh), installed when missing.
+        local need=()
+        command -v debootstrap >/dev/null || need+=(debootstrap)
+        [ -x /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || need+=(qemu-user-static)
+        [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
+        smoke_in bookworm-arm64
+        smoke_in bullseye-amd64
+    fi
     step "every package installed and ran without a Rust toolchain"
 }
 
@@ -732,6 +758,9 @@ release() {
     # The static idmint and the OCI image (tests/image.sh): release matrix only; CI names its
     # steps (`build`, then `smoke`) and never reaches this.
     tests/image.sh
+    # The live libFuzzer runs of the core's parsers (cargo-fuzz, nightly); CI replays their
+    # committed seeds in its stable test build (core/tests/fuzz_corpus.rs).
+    tests/run.sh --force fuzz
 }
 
 [ $# -gt 0 ] || set -- release

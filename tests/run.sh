@@ -27,6 +27,21 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 PROFILE=$IDMINT_CARGO_PROFILE
 # The install helpers (shared with the packages' own test scripts).
 source tests/lib.sh
+# Cargo's intermediate artifacts (build-dir: dependencies, build scripts, test binaries) in one
+# directory per machine, outside the clone; what the scripts run (the idmint binary, the
+# libraries the packages take) is still copied to target/. A fresh clone on a machine that ran
+# the tests before then compiles only the workspace's own crates, not its ~500 dependencies
+# (docs/ci.md has the figures). Cargo names a path crate's artifacts by its path inside the
+# workspace, so every clone reuses the same files and the directory does not grow per clone;
+# the C compiler and linker are at a path outside the clone too (zig_env), since cargo counts
+# them in every crate's fingerprint. IDMINT_BUILD_DIR moves it; `none` keeps it in target/.
+IDMINT_BUILD_DIR=${IDMINT_BUILD_DIR:-$IDMINT_CACHE/cargo-build}
+if [ "$IDMINT_BUILD_DIR" != none ]; then
+    export CARGO_BUILD_BUILD_DIR=$IDMINT_BUILD_DIR
+fi
+# Each compile writes cargo's --timings report (which crate took how long, how busy the cores
+# were) to target/cargo-timings/; docs/ci.md reads them.
+TIMINGS=--timings
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -85,14 +100,13 @@ start_prep() {
     local pkgs
     mapfile -t pkgs < <(apt_packages "$@")
     [ ${#pkgs[@]} -eq 0 ] || prep apt apt_install "${pkgs[@]}"
-    local s wasm="" arm=""
+    local s wasm=""
     for s in "$@"; do
         case $s in
             python) prep python-tools python_tools ;;
             node) prep npm-node npm_ci node --ignore-scripts ;;
             fuzz) prep fuzz-build fuzz_build ;;
             rust | server) prep server-tools server_tools ;;
-            packages) arm=aarch64 ;;&
             web | packages)
                 wasm=wasm
                 prep npm-web npm_ci web
@@ -102,7 +116,7 @@ start_prep() {
             pg) prep cargo-pgrx cargo_pgrx ;;
         esac
     done
-    prep rustup rustup_parts $wasm $arm
+    prep rustup rustup_parts $wasm
 }
 
 # ---- the sections ------------------------------------------------------------------------------
@@ -155,18 +169,18 @@ section_rust() {
     step "cargo fmt"
     cargo fmt --all -- --check
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
-    cargo clippy --workspace --all-targets -- -D warnings
+    cargo clippy $TIMINGS --workspace --all-targets -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     # With the examples, so the dev-dependencies take part in choosing features as they do in
     # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
     # clippy's features and are not checked a second time.
-    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --lib --bins --examples --quiet
+    RUSTDOCFLAGS="-D warnings" cargo doc $TIMINGS --workspace --no-deps --lib --bins --examples --quiet
     step "test servers: Redis (one server, a Cluster, Sentinel), PostgreSQL, MariaDB, etcd, ZooKeeper (apt-installed if missing)"
     start_ha_servers
     step "cargo test --workspace --profile $PROFILE (with the servers: store tests fail, not skip)"
     # The server's gRPC test (cli/tests/serve_grpc.rs) runs a Python grpcio client.
     await server-tools
-    IDMINT_PYTHON=$SERVER_VENV/bin/python cargo test --workspace --profile "$PROFILE"
+    IDMINT_PYTHON=$SERVER_VENV/bin/python cargo test $TIMINGS --workspace --profile "$PROFILE"
     # The package sections build the Node and JVM libraries with `cargo build -p`: that must
     # reuse the core and dependencies just compiled, not make a second copy with other features.
     step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
@@ -208,6 +222,18 @@ section_pg() {
     await cargo-pgrx
     step "tests/pg.sh (build and install the extension, then a PostgreSQL 15 of its own)"
     bash tests/pg.sh
+}
+
+section_core() {
+    # The contributor's quick loop (not in the default run; docs/ci.md): idmint-core's own tests
+    # (units, integration tests against the store servers, doctests), with the features every
+    # binding turns on (idmint-workspace-hack beside it), so what it compiles is what the
+    # language sections link. `tests/run.sh core python` adds one language.
+    await rustup
+    start_ha_servers
+    step "core: cargo test -p idmint-core (every store feature, with the servers)"
+    cargo test -p idmint-core -p idmint-workspace-hack --profile "$PROFILE" \
+        --features idmint-core/sqlite,idmint-core/postgres,idmint-core/mysql,idmint-core/redis,idmint-core/etcd,idmint-core/zookeeper
 }
 
 section_segment() {
@@ -384,7 +410,7 @@ section_packages() {
     # JUnit test, a Vite app's page in headless Chromium.
     await jvm-bindgen
     await rustup
-    rustup_parts wasm aarch64
+    rustup_parts wasm
     await wasm-bindgen
     await npm-web
     await apt
@@ -412,7 +438,11 @@ tree_key() {
 }
 
 # ---- main ----------------------------------------------------------------------------------------
-ALL=(rust server partition python jvm node mixed pg web packages fuzz)
+# `fuzz` (the live libFuzzer runs, on nightly with cargo-fuzz) is not among them: CI replays the
+# fuzz targets' committed seeds through the same checks in the rust section's stable test build
+# (core/tests/fuzz_corpus.rs), and the live runs are the release matrix's (tests/packages.sh
+# release; docs/ci.md). `tests/run.sh fuzz` runs them by name.
+ALL=(rust server partition python jvm node mixed pg web packages)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
@@ -427,7 +457,7 @@ done
 zig_env
 for s in "${SECTIONS[@]}"; do
     declare -F "section_$s" >/dev/null || {
-        echo "unknown section '$s'; sections: ${ALL[*]} segment" >&2
+        echo "unknown section '$s'; sections: ${ALL[*]} core fuzz segment" >&2
         exit 2
     }
 done
