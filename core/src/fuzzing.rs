@@ -1,6 +1,7 @@
 //! The URL readers of the stores, without connecting: what the fuzz targets in `fuzz/` call
-//! (cargo feature `fuzzing`, which nothing else turns on). Each function runs the same code
-//! the openers run before they connect, so a finding here is a finding in them.
+//! (cargo feature `fuzzing`, on in the workspace build too, for `tests/fuzz_corpus.rs`, which
+//! replays the targets' seeds). Each function runs the same code the openers run before they
+//! connect, so a finding here is a finding in them.
 
 use crate::lease::plan_lease_store;
 use crate::segment::{plan_daily_counter, plan_store};

@@ -1,16 +1,11 @@
-//! Worker-lease store URLs: as the segment store URLs, with the lease defaults.
+//! Fuzz target `lease_url`: runs checks/lease_url.rs (as core/tests/fuzz_corpus.rs does).
 #![no_main]
 
-mod common;
+mod checks {
+    mod common;
+    pub mod lease_url;
+}
 
-use idmint_core::fuzzing::lease_url;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(url) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(plan) = lease_url(url) {
-        common::check_plan(url, &plan);
-    }
-});
+fuzz_target!(|data: &[u8]| checks::lease_url::check(data));

@@ -1,24 +1,11 @@
-//! Segment store URLs, the table-mapping options included: a URL that is read gives a driver URL
-//! from which every idmint parameter was taken (reading it again changes nothing), and the
-//! driver's own parser takes it or refuses it, never panics.
+//! Fuzz target `store_url`: runs checks/store_url.rs (as core/tests/fuzz_corpus.rs does).
 #![no_main]
 
-mod common;
+mod checks {
+    mod common;
+    pub mod store_url;
+}
 
-use idmint_core::fuzzing::store_url;
-use idmint_core::segment::describe_url;
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(url) = std::str::from_utf8(data) else {
-        return;
-    };
-    // The description shown in messages never carries the credentials.
-    let shown = describe_url(url);
-    if let Some((_, rest)) = shown.split_once("://") {
-        assert!(!rest.contains('@'), "{url:?} -> {shown:?}");
-    }
-    if let Ok(plan) = store_url(url) {
-        common::check_plan(url, &plan);
-    }
-});
+fuzz_target!(|data: &[u8]| checks::store_url::check(data));
