@@ -53,9 +53,10 @@ bindgen="$bindgen_out/idmint-jvm-bindgen"
 [ -x "$bindgen" ] || echo "idmint: building the Java generator (first build: minutes)" >&2
 # The generator runs here and never ships: it links with the system's tools even where the
 # release build links with zig (tests/lib.sh zig_env), which keeps its cache outside the
-# repository valid for every clone.
+# repository valid for every clone; and in its own directory, not tests/run.sh's shared build
+# directory, whose lock it would hold while the main build waits.
 (cd "$ROOT" && CARGO_TARGET_DIR="$bindgen_target_dir" env -u CC_x86_64_unknown_linux_gnu \
-    -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER cargo build --quiet --profile "$profile" \
+    -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER -u CARGO_BUILD_BUILD_DIR cargo build --quiet --profile "$profile" \
     -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
 [ "${1:-}" = --generator ] && exit 0
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \

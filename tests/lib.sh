@@ -68,7 +68,7 @@ wasm_bindgen_cli() {
     [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WASM_BINDGEN" ] && return 0
     CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
         CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/tools" \
-        nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
+        without_zig nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
 }
 
 # The JVM package's Java generator (bindings/jvm/bindgen with `generate`: uniffi-bindgen-java,
@@ -136,9 +136,12 @@ print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
 }
 
 # without_zig CMD...: CMD with the system's cc and linker, for builds that never ship and keep
-# their own cache (the fuzz targets with libFuzzer's C++, the JVM's Java generator).
+# their own cache (the tools, the fuzz targets with libFuzzer's C++, the PostgreSQL extension);
+# also outside tests/run.sh's shared build directory, whose lock would otherwise hold the main
+# build back while a tool compiles in the background.
 without_zig() {
-    env -u CC_x86_64_unknown_linux_gnu -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER "$@"
+    env -u CC_x86_64_unknown_linux_gnu -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER \
+        -u CARGO_BUILD_BUILD_DIR "$@"
 }
 
 # rustfmt and clippy, the wasm32 target when `web` runs (`rustup_parts wasm`), the ARM64 one for
@@ -176,7 +179,7 @@ cargo_fuzz() {
     rustup run nightly rustc -V >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
     [ "$(cargo fuzz --version 2>/dev/null)" = "cargo-fuzz $CARGO_FUZZ" ] && return 0
     CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/tools" \
-        nice -n 19 cargo install cargo-fuzz --version "$CARGO_FUZZ" --locked --force
+        without_zig nice -n 19 cargo install cargo-fuzz --version "$CARGO_FUZZ" --locked --force
 }
 
 # ---- the release matrix's foreign runtimes (tests/packages.sh run directly; never in CI) ----------
