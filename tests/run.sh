@@ -56,7 +56,18 @@ prep() {
     shift
     # Two sections may need one install (web and packages: npm-web): it runs once.
     [ -z "${PREP_PID[$name]:-}" ] || return 0
-    ("$@") >"$PREP_DIR/$name.log" 2>&1 &
+    # Its wall time goes to test-prep/times.tsv (docs/ci.md: what a new machine installs and
+    # builds, and for how long).
+    (
+        t0=$SECONDS
+        # (in a subshell of its own, so that `set -e` still stops the job at its first failure)
+        set +e
+        (set -e; "$@")
+        rc=$?
+        set -e
+        printf '%s\t%d\t%s\n' "$name" $((SECONDS - t0)) "$([ $rc -eq 0 ] && echo ok || echo "failed ($rc)")" >>"$PREP_DIR/times.tsv"
+        exit $rc
+    ) >"$PREP_DIR/$name.log" 2>&1 &
     PREP_PID[$name]=$!
 }
 
@@ -113,10 +124,23 @@ start_prep() {
                 prep wasm-bindgen wasm_bindgen_cli
                 ;;&
             jvm | packages) prep jvm-bindgen jvm_bindgen ;;
-            pg) prep cargo-pgrx cargo_pgrx ;;
+            pg) prep pg-build pg_build ;;
         esac
     done
     prep rustup rustup_parts $wasm
+}
+
+# pg_build: cargo-pgrx, then the extension built and installed into Debian's PostgreSQL 15 (what
+# tests/pg.sh does first, which then finds it done), at the lowest CPU priority: on a new machine
+# its minutes of compiling go where the rust section's tests leave the cores idle, not into the
+# pg section. The server headers and libclang come with the background apt job: it waits while
+# apt runs, and installs what is still missing itself (pg_install_extension) once it has ended.
+pg_build() {
+    renice -n 19 -p $BASHPID >/dev/null
+    source tests/pg_lib.sh
+    cargo_pgrx
+    while [ -n "$(apt_packages pg)" ] && pgrep -x 'apt-get|dpkg' >/dev/null; do sleep 5; done
+    pg_install_extension
 }
 
 # ---- the sections ------------------------------------------------------------------------------
@@ -219,7 +243,8 @@ section_server() {
 section_pg() {
     # The PostgreSQL extension (pg/, pgrx) in a PostgreSQL 15 cluster of its own: tests/pg.sh.
     # Its Python and Node processes are the packages the python and node sections built.
-    await cargo-pgrx
+    step "the extension built and installed (in the background since the start)"
+    await pg-build
     step "tests/pg.sh (build and install the extension, then a PostgreSQL 15 of its own)"
     bash tests/pg.sh
 }

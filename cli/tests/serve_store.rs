@@ -67,6 +67,16 @@ fn client_waiting(url: &str, max_wait: Duration) -> SegmentClient {
         .expect("a client of the server")
 }
 
+/// Sets `stop` and clears `paused` when dropped, also while a failed assertion unwinds.
+struct Release<'a>(&'a AtomicBool, &'a AtomicBool);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+        self.1.store(false, Ordering::SeqCst);
+    }
+}
+
 #[test]
 fn segment_clients_and_leases_draw_from_the_server() {
     let s = Served::start("[leases]\ndefault_ttl_ms = 3000\n");
@@ -338,15 +348,30 @@ fn server_killed_while_clients_draw_then_restarted_on_its_port() {
                 std::thread::sleep(Duration::from_millis(10));
             }
         };
+        // A failed check below must not leave the threads held still forever (the scope would
+        // wait for them, and the test hang instead of failing): on any way out, they stop.
+        let _release = Release(&stop, &paused);
         wait_for("200,000 IDs", &|| drawn.load(Ordering::Relaxed) >= 200_000);
-        // SIGKILL with ranges in the clients' memory, the threads held still meanwhile.
-        paused.store(true, Ordering::SeqCst);
-        wait_for("the threads to pause", &|| {
-            waiting.load(Ordering::SeqCst) == 4
-        });
-        wait_for("buffered IDs", &|| {
-            clients.iter().all(|c| c.metrics()[0].remaining > 0)
-        });
+        // SIGKILL with ranges in the clients' memory, the threads held still meanwhile. A client
+        // can hold none at the moment they stop (its range just ran out, its next one not in
+        // yet, or a refill its callers stopped waiting for); only a draw fetches again, so
+        // the threads draw on and are stopped again until every client holds IDs.
+        let started = Instant::now();
+        loop {
+            paused.store(true, Ordering::SeqCst);
+            wait_for("the threads to pause", &|| {
+                waiting.load(Ordering::SeqCst) == 4
+            });
+            if clients.iter().all(|c| c.metrics()[0].remaining > 0) {
+                break;
+            }
+            paused.store(false, Ordering::SeqCst);
+            assert!(
+                started.elapsed() < LIMIT,
+                "no moment within {LIMIT:?} when every client held IDs"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
         s.kill();
         let held: u64 = clients.iter().map(|c| c.metrics()[0].remaining).sum();
         killed.store(true, Ordering::SeqCst);
