@@ -5,11 +5,13 @@
 #
 #   tests/run.sh [--force] [SECTION ...]
 #
-# Built once: every section compiles in the one target/ directory, in the one cargo profile
-# `ci` (optimized, so the uniqueness tests mint their tens of millions of IDs at speed, but
-# without LTO so a cold build is quick) and with one feature set (the bindings and the CLI all
-# turn on every store feature of idmint-core), so idmint-core and its dependencies are compiled
-# once for the tests, the Python wheel, the Node addon and the JVM library together.
+# Built once: every section compiles in the one cargo build directory (per machine, below), in
+# the one cargo profile `ci` (the workspace's crates optimized, so the uniqueness tests mint
+# their tens of millions of IDs at speed; the dependencies at opt-level 1 and no LTO, so a cold
+# build is quick) and with one feature set (the bindings and the CLI all turn on every store
+# feature of idmint-core), so idmint-core and its dependencies are compiled once for the tests,
+# the Python wheel, the Node addon and the JVM library together. Where each check runs (here or
+# in the release matrix, tests/packages.sh) and what a run costs: docs/ci.md.
 #
 # Done once: a section that passed is not run again while nothing it could read has changed
 # (every file git tracks or would track, and the toolchains' versions); `--force` (or
@@ -35,8 +37,15 @@ source tests/lib.sh
 # workspace, so every clone reuses the same files and the directory does not grow per clone;
 # the C compiler and linker are at a path outside the clone too (zig_env), since cargo counts
 # them in every crate's fingerprint. IDMINT_BUILD_DIR moves it; `none` keeps it in target/.
+# Cargo keeps what older trees compiled (other dependency versions) there too and has no
+# stable collector yet: past IDMINT_BUILD_DIR_MAX_GB (default 40) it starts again empty.
 IDMINT_BUILD_DIR=${IDMINT_BUILD_DIR:-$IDMINT_CACHE/cargo-build}
 if [ "$IDMINT_BUILD_DIR" != none ]; then
+    if [ -d "$IDMINT_BUILD_DIR" ] &&
+        [ "$(du -s --block-size=1G "$IDMINT_BUILD_DIR" | cut -f1)" -gt "${IDMINT_BUILD_DIR_MAX_GB:-40}" ]; then
+        echo "the build directory $IDMINT_BUILD_DIR is over ${IDMINT_BUILD_DIR_MAX_GB:-40} GB: emptied" >&2
+        rm -rf "$IDMINT_BUILD_DIR"
+    fi
     export CARGO_BUILD_BUILD_DIR=$IDMINT_BUILD_DIR
 fi
 # Each compile writes cargo's --timings report (which crate took how long, how busy the cores
