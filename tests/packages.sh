@@ -3,7 +3,7 @@
 # user would, each into a clean project, with no Rust toolchain on PATH.
 #
 # Two modes:
-#   tests/packages.sh build smoke   CI (tests/run.sh section packages, cargo profile `ci`, ~4 min):
+#   tests/packages.sh build smoke   CI (tests/run.sh section packages, cargo profile `ci`, ~2 min):
 #                                   the host's packages (Linux x86-64 glibc), smoke-tested here.
 #                                   The loaders' choice of platform and their refusals are
 #                                   unit-tested in the language sections
