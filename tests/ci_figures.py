@@ -43,7 +43,7 @@ def timing_report(path):
         what = "cargo clippy"
     else:
         what = f"cargo test --profile {profile.group(1) if profile else '?'}"
-    top = sorted(((u["duration"], f'{u["name"]}{u["target"]}') for u in units), reverse=True)[:8]
+    top = sorted(((u["duration"], f'{u["name"]}{u["target"]}') for u in units), reverse=True)[:5]
     return what, float(wall.group(1)) if wall else 0.0, len(units), sum(u["duration"] for u in units), top
 
 
@@ -66,7 +66,7 @@ def main():
         print("| compile | wall m:ss | units | CPU m:ss | longest units (s) |\n|---|---|---|---|---|")
         for path in reports:
             what, wall, n, cpu, top = timing_report(path)
-            longest = ", ".join(f"{name} {d:.0f}" for d, name in top[:5])
+            longest = ", ".join(f"{name} {d:.0f}" for d, name in top)
             print(f"| {what} | {minutes(wall)} | {n} | {minutes(cpu)} | {longest} |")
 
 
