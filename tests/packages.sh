@@ -353,7 +353,18 @@ sizes() {
 build() {
     check_versions
     zig_env
-    if [ "$MATRIX" = 1 ]; then rustup_parts aarch64; else rustup_parts; fi
+    if [ "$MATRIX" = 1 ]; then
+        rustup_parts aarch64
+        # The other platforms' standard libraries (a new machine's toolchain has only the host's).
+        local t have
+        have=$(rustup target list --installed)
+        for t in "${MORE[@]}"; do
+            t=${t%% *}
+            grep -qx "$t" <<<"$have" || rustup target add "$t"
+        done
+    else
+        rustup_parts
+    fi
     rm -rf "$OUT"
     mkdir -p "$OUT"
     build_python
