@@ -120,7 +120,7 @@ MATRIX=${MATRIX:-0} # 1: the release matrix (tests/packages.sh [release])
 # more CMD... for TARGET: CMD with what a build for TARGET needs beyond zig_env: musl's cdylibs
 # without crt-static (maturin adds the same flag itself; the same flags keep one compiled core),
 # zig's dlltool for windows-sys's imports, the macOS version maturin tags the wheel with (zig takes
-# it from the target name).
+# it from the target name) and third_party/'s patches.
 more_env() {
     local target=$1
     shift
@@ -136,10 +136,18 @@ more_env() {
             touch "$node_lib/libnode.dll"
             PATH="$ROOT/tests/zig/path:$PATH" LIBNODE_PATH=$node_lib "$@"
             ;;
-        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 "$@" ;;
-        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 "$@" ;;
+        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 macos_patched "$@" ;;
+        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 macos_patched "$@" ;;
         *) "$@" ;;
     esac
+}
+
+# macos_patched CMD...: CMD with cargo through tests/packages/macos/cargo, which patches the crates
+# of third_party/ in (zig links no Apple framework) for the macOS builds only, and fails if cargo
+# leaves a patch unused; first the same check against Cargo.lock (third_party/README.md).
+macos_patched() {
+    python3 "$ROOT/tests/third_party.py" >/dev/null
+    IDMINT_CARGO=$(command -v cargo) PATH="$ROOT/tests/packages/macos:$PATH" "$@"
 }
 
 # needs_at_most_217 FILE NAME: prints the highest GLIBC_ symbol version FILE needs (readelf reads
