@@ -7,10 +7,14 @@
 #     0 duplicate keys, every ID of the configured node;
 #   - refusals of the settings (a layout other than idmint.layout; idmint.segment_store unset,
 #     then set with ALTER SYSTEM and a reload): core's message and kind;
+#   - idmint.segment_store changed by ALTER SYSTEM and a reload while a backend is connected:
+#     that same backend draws from the new store (its table gets the tag's row), and back on the
+#     old store above every ID it handed out;
 #   - the postmaster SIGKILLed mid-load and restarted, the load resumed: still 0 duplicates;
 #   - idmint_min_id / idmint_max_id / idmint_parse / idmint_time answer every vector of
 #     tests/vectors/ (time_range.json, snowflake.json) as core does, errors with core's message
-#     and kind; the time-range query is an index scan (EXPLAIN);
+#     and kind; the time-range query is an index scan (EXPLAIN); errors carry their kind's
+#     SQLSTATE; a bound past bigint (a 64-bit layout) is refused, not wrapped;
 #   - idmint_objectid, idmint_uuid7, idmint_ulid, idmint_typeid and idmint_decode read back;
 #   - idmint_segment_next / idmint_segment_range on this database's idmint_segments table:
 #     8 connections drawing in transactions of which about a third roll back, beside a Node
@@ -83,6 +87,49 @@ q "SELECT pg_reload_conf()" >/dev/null
 for _ in $(seq 1200); do [ "$(q "SHOW idmint.segment_store")" = "$STORE_URL" ] && break; sleep 0.1; done
 check "idmint.segment_store set by ALTER SYSTEM and a reload" "$(q "SHOW idmint.segment_store")" "$STORE_URL"
 
+log "idmint.segment_store changed by a reload: a running backend draws from the new store"
+# Store B: the idmint_segments table of another database of this server.
+q "CREATE DATABASE seg_b"
+STORE_B="postgres://postgres@127.0.0.1:$PORT/seg_b"
+RELOAD_TAG="reload_$$"
+# One psql session, so one backend, throughout: statements in, their output up to a marker out.
+coproc SESSION { psql -X -q -tA 2>&1; }
+in_session() {
+    local line out=""
+    printf '%s;\n\\echo __done__\n' "$1" >&"${SESSION[1]}"
+    while IFS= read -r line <&"${SESSION[0]}"; do
+        [ "$line" = __done__ ] && break
+        out+="${out:+$'\n'}$line"
+    done
+    printf '%s' "$out"
+}
+# set_segment_store URL: ALTER SYSTEM and a reload, then waited for on the setting the
+# session's backend shows (it applies a reload between two statements).
+set_segment_store() {
+    q "ALTER SYSTEM SET idmint.segment_store = '$1'"
+    q "SELECT pg_reload_conf()" >/dev/null
+    for _ in $(seq 1200); do [ "$(in_session "SHOW idmint.segment_store")" = "$1" ] && break; sleep 0.1; done
+}
+backend=$(in_session "SELECT pg_backend_pid()")
+first_a=$(in_session "SELECT idmint_segment_next('$RELOAD_TAG')")
+check "reload: a first ID from store A" "$([[ $first_a =~ ^[0-9]+$ ]] && echo yes)" yes
+set_segment_store "$STORE_B"
+check "reload: the backend sees store B" "$(in_session "SHOW idmint.segment_store")" "$STORE_B"
+first_b=$(in_session "SELECT idmint_segment_next('$RELOAD_TAG')")
+check "reload: still the same backend ($backend)" "$(in_session "SELECT pg_backend_pid()")" "$backend"
+check "reload: the draw took its range from B's table" \
+    "$(psql -X -q -tA -d seg_b -c "SELECT count(*) FROM idmint_segments WHERE tag = '$RELOAD_TAG' AND max_id >= $first_b" 2>&1)" 1
+# A's client would have given its next buffered ID; a new tag's first ID in B is the one A gave first.
+check "reload: the ID is B's first, not A's next" "$first_b" "$first_a"
+set_segment_store "$STORE_URL"
+check "reload: the backend sees store A again" "$(in_session "SHOW idmint.segment_store")" "$STORE_URL"
+again_a=$(in_session "SELECT idmint_segment_next('$RELOAD_TAG')")
+check "reload back to A: an ID above the one A handed out ($first_a), got $again_a" \
+    "$([[ $again_a =~ ^[0-9]+$ ]] && [ "$again_a" -gt "$first_a" ] && echo yes)" yes
+check "reload back to A: still the same backend ($backend)" "$(in_session "SELECT pg_backend_pid()")" "$backend"
+exec {SESSION[1]}>&-
+wait "$SESSION_PID" || true
+
 load() { # load ROWS [TABLE]: CONNS connections each inserting ROWS rows, in batches of 10000
     local pids=() c table=${2:-minted}
     for c in $(seq 1 $CONNS); do
@@ -144,6 +191,21 @@ check "vector cases answered as core does ($(wc -l <"$DIR/vectors.sql"))" "$bad"
 err=$(psql -X -q -v VERBOSITY=default -c "SELECT idmint_min_id('2000-01-01T00:00:00Z', 'twitter')" 2>&1 || true)
 check "out-of-range time: core's message" "$(grep -c 'ERROR:  time 946684800000 ms is out of range for this layout: valid times are 1288834974657..3487858230209 ms (unix)' <<<"$err")" 1
 check "out-of-range time: core's kind" "$(grep -c 'DETAIL:  kind: time_out_of_range' <<<"$err")" 1
+# Each kind's own SQLSTATE (docs/database.md; core's unit test checks the whole table), as a
+# client sees it: psql's verbose form, "ERROR:  CODE: message".
+sqlstate_of() { psql -X -q -v VERBOSITY=verbose -c "$1" 2>&1 | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\): .*/\1/p'; }
+check "time_out_of_range: SQLSTATE 22008" "$(sqlstate_of "SELECT idmint_min_id('2000-01-01T00:00:00Z', 'twitter')")" 22008
+check "invalid_argument: SQLSTATE 22023" "$(sqlstate_of "SELECT idmint_snowflake('sonyflake')")" 22023
+check "invalid_layout: SQLSTATE 22023" "$(sqlstate_of "SELECT idmint_parse(1, 'time:99')")" 22023
+check "invalid_id: SQLSTATE 22003" "$(sqlstate_of "SELECT idmint_parse(-1)")" 22003
+# A 64-bit layout's IDs of a late tick are past bigint (discord: past 2^63 from about 2084):
+# refused by core's check, not wrapped to a negative number.
+for f in min max; do
+    err=$(psql -X -q -v VERBOSITY=verbose -c "SELECT idmint_${f}_id('2100-01-01T00:00:00Z', 'discord')" 2>&1 || true)
+    check "idmint_${f}_id past bigint: refused with core's message and SQLSTATE" \
+        "$(grep -c "ERROR:  22003: $f id as a bigint value [0-9]* is out of range: valid values are 0..=9223372036854775807" <<<"$err")" 1
+    check "idmint_${f}_id past bigint: core's kind" "$(grep -c 'DETAIL:  kind: value_out_of_range' <<<"$err")" 1
+done
 q "ALTER TABLE minted ADD PRIMARY KEY (id)"
 q "ANALYZE minted"
 # With sequential scans priced out, the plan shows whether the bound can drive the index at all

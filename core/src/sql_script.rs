@@ -5,8 +5,8 @@
 //! Every constant in the script (shifts, masks, tick, epoch, the range of times) comes from the
 //! [`Layout`], and every error it raises is core's [`Error`] with core's message: the script
 //! builds each message from the `Display` of the error itself, with the values only known when
-//! the function runs spliced in. The kind goes in the error's `DETAIL` as `kind: <kind>` and
-//! its family picks the SQLSTATE ([`sqlstate`]).
+//! the function runs spliced in. The kind goes in the error's `DETAIL` as `kind: <kind>`, and
+//! each kind has its own SQLSTATE ([`sql_state`]).
 //!
 //! # Minting: `idmint_next_id()`
 //!
@@ -31,7 +31,7 @@
 //!   read by a transaction that wrote nothing, and used outside the database, is not covered by
 //!   that log write: PostgreSQL's own caveat for `nextval` after a crash.)
 
-use crate::{format_time_ms, Error, ErrorFamily, Layout, Result, MAX_TIME_MS};
+use crate::{format_time_ms, Error, Layout, Result, MAX_TIME_MS};
 
 /// How long `idmint_next_id()` waits for the clock to reach its counter's tick (the tick's
 /// sequence used up, or the clock set back) before refusing: one second.
@@ -49,24 +49,172 @@ pub const DEFAULT_MAX_WAIT_MS: u64 = 1000;
 /// ```
 pub const COUNTER_LOCK_KEY: i64 = 0x6964_6d69_6e74_6331;
 
-/// The SQLSTATE of an [`Error`] raised in SQL, by its family: `22023` (invalid_parameter_value)
-/// for an invalid value, `22003` (numeric_value_out_of_range) for one out of range, `55000`
-/// (object_not_in_prerequisite_state) for a state that cannot go on, `58000` (system_error) for
-/// a store, `42704` (undefined_object) for a name not found.
+/// A standard PostgreSQL SQLSTATE, one of those an [`Error`] is raised with in SQL
+/// ([`sql_state`]). Only standard codes: the class (the first two characters) is what drivers
+/// turn into an exception class (psycopg's `DataError` for class 22), and PostgreSQL's own
+/// errors of the same condition carry the same code (`22P02` for text that does not parse,
+/// `2200H` for a sequence at its limit).
+///
+/// Not `#[non_exhaustive]`, on purpose: the extension (`pg/`) turns each into its own
+/// `PgSqlErrorCode` with a `match` that has no wildcard arm, so a code added here fails to
+/// compile there until it is mapped.
+///
+/// ```
+/// use idmint_core::sql_script::SqlState;
+/// assert_eq!(SqlState::InvalidTextRepresentation.code(), "22P02");
+/// assert_eq!(SqlState::InvalidTextRepresentation.condition(), "invalid_text_representation");
+/// assert!(SqlState::ALL.contains(&SqlState::LockNotAvailable));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SqlState {
+    /// `22023` invalid_parameter_value.
+    InvalidParameterValue,
+    /// `22P02` invalid_text_representation.
+    InvalidTextRepresentation,
+    /// `22003` numeric_value_out_of_range.
+    NumericValueOutOfRange,
+    /// `22008` datetime_field_overflow.
+    DatetimeFieldOverflow,
+    /// `2200H` sequence_generator_limit_exceeded.
+    SequenceGeneratorLimitExceeded,
+    /// `42501` insufficient_privilege.
+    InsufficientPrivilege,
+    /// `42704` undefined_object.
+    UndefinedObject,
+    /// `53000` insufficient_resources.
+    InsufficientResources,
+    /// `55000` object_not_in_prerequisite_state.
+    ObjectNotInPrerequisiteState,
+    /// `55P03` lock_not_available.
+    LockNotAvailable,
+    /// `58000` system_error.
+    SystemError,
+}
+
+impl SqlState {
+    /// Every code, in declaration order.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::sql_script::SqlState::ALL.len(), 11);
+    /// ```
+    pub const ALL: &'static [SqlState] = &[
+        SqlState::InvalidParameterValue,
+        SqlState::InvalidTextRepresentation,
+        SqlState::NumericValueOutOfRange,
+        SqlState::DatetimeFieldOverflow,
+        SqlState::SequenceGeneratorLimitExceeded,
+        SqlState::InsufficientPrivilege,
+        SqlState::UndefinedObject,
+        SqlState::InsufficientResources,
+        SqlState::ObjectNotInPrerequisiteState,
+        SqlState::LockNotAvailable,
+        SqlState::SystemError,
+    ];
+
+    /// The five-character code (`RAISE ... USING ERRCODE`, `SIGNAL SQLSTATE`).
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::sql_script::SqlState::SequenceGeneratorLimitExceeded.code(), "2200H");
+    /// ```
+    pub const fn code(self) -> &'static str {
+        match self {
+            SqlState::InvalidParameterValue => "22023",
+            SqlState::InvalidTextRepresentation => "22P02",
+            SqlState::NumericValueOutOfRange => "22003",
+            SqlState::DatetimeFieldOverflow => "22008",
+            SqlState::SequenceGeneratorLimitExceeded => "2200H",
+            SqlState::InsufficientPrivilege => "42501",
+            SqlState::UndefinedObject => "42704",
+            SqlState::InsufficientResources => "53000",
+            SqlState::ObjectNotInPrerequisiteState => "55000",
+            SqlState::LockNotAvailable => "55P03",
+            SqlState::SystemError => "58000",
+        }
+    }
+
+    /// PostgreSQL's condition name for the code, as PL/pgSQL's `EXCEPTION WHEN` takes it.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::sql_script::SqlState::LockNotAvailable.condition(), "lock_not_available");
+    /// ```
+    pub const fn condition(self) -> &'static str {
+        match self {
+            SqlState::InvalidParameterValue => "invalid_parameter_value",
+            SqlState::InvalidTextRepresentation => "invalid_text_representation",
+            SqlState::NumericValueOutOfRange => "numeric_value_out_of_range",
+            SqlState::DatetimeFieldOverflow => "datetime_field_overflow",
+            SqlState::SequenceGeneratorLimitExceeded => "sequence_generator_limit_exceeded",
+            SqlState::InsufficientPrivilege => "insufficient_privilege",
+            SqlState::UndefinedObject => "undefined_object",
+            SqlState::InsufficientResources => "insufficient_resources",
+            SqlState::ObjectNotInPrerequisiteState => "object_not_in_prerequisite_state",
+            SqlState::LockNotAvailable => "lock_not_available",
+            SqlState::SystemError => "system_error",
+        }
+    }
+}
+
+/// The SQLSTATE an [`Error`] is raised with in SQL, by the extension and by the scripts of
+/// [`SqlScript`]: each kind its own, declared here (docs/database.md has the table). The
+/// `match` names every variant and has no wildcard arm, so a new kind does not compile until
+/// it is given its code (never a silent default).
+///
+/// ```
+/// use idmint_core::sql_script::{sql_state, SqlState};
+/// let err = idmint_core::Layout::preset("twitter")?.min_id_at(0).unwrap_err();
+/// assert_eq!(err.kind(), "time_out_of_range");
+/// assert_eq!(sql_state(&err), SqlState::DatetimeFieldOverflow);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn sql_state(err: &Error) -> SqlState {
+    use SqlState::*;
+    match err {
+        Error::InvalidLayout { .. } => InvalidParameterValue,
+        Error::ValueOutOfRange { .. } => NumericValueOutOfRange,
+        Error::UnknownField { .. } => InvalidParameterValue,
+        Error::MissingField { .. } => InvalidParameterValue,
+        // PostgreSQL's own code for a timestamp out of range.
+        Error::TimeOutOfRange { .. } => DatetimeFieldOverflow,
+        Error::EpochInFuture { .. } => InvalidParameterValue,
+        // PostgreSQL's code for a sequence's nextval past its maximum: a generator used up.
+        Error::LayoutExhausted { .. } => SequenceGeneratorLimitExceeded,
+        Error::ClockMovedBackwards { .. } => ObjectNotInPrerequisiteState,
+        Error::InvalidId { .. } => NumericValueOutOfRange,
+        // Text that does not parse, as PostgreSQL's own `'x'::uuid` is refused.
+        Error::InvalidObjectId { .. } => InvalidTextRepresentation,
+        Error::InvalidArgument { .. } => InvalidParameterValue,
+        Error::StoreUnavailable { .. } => SystemError,
+        Error::UnknownTag { .. } => UndefinedObject,
+        Error::InvalidTag { .. } => InvalidParameterValue,
+        Error::RangeBelowIssued { .. } => ObjectNotInPrerequisiteState,
+        Error::TagExhausted { .. } => SequenceGeneratorLimitExceeded,
+        Error::InvalidKey { .. } => InvalidParameterValue,
+        Error::InvalidEncoding { .. } => InvalidTextRepresentation,
+        Error::InvalidTemplate { .. } => InvalidParameterValue,
+        Error::CounterOverflow { .. } => SequenceGeneratorLimitExceeded,
+        Error::InvalidUuid { .. } => InvalidTextRepresentation,
+        Error::CheckDigitMismatch { .. } => InvalidTextRepresentation,
+        // Every value of the range held: a resource used up for now, free again when a
+        // lease runs out.
+        Error::NoFreeLease { .. } => InsufficientResources,
+        Error::LeaseLost { .. } => ObjectNotInPrerequisiteState,
+        Error::Forked { .. } => ObjectNotInPrerequisiteState,
+        Error::Closed { .. } => ObjectNotInPrerequisiteState,
+        // PostgreSQL's code for NOWAIT finding the row taken: try again, or wait.
+        Error::WouldBlock { .. } => LockNotAvailable,
+        Error::NotAuthorized { .. } => InsufficientPrivilege,
+    }
+}
+
+/// The five-character code of [`sql_state`].
 ///
 /// ```
 /// let err = idmint_core::Layout::preset("twitter")?.min_id_at(0).unwrap_err();
-/// assert_eq!(idmint_core::sql_script::sqlstate(&err), "22003");
+/// assert_eq!(idmint_core::sql_script::sqlstate(&err), "22008");
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn sqlstate(err: &Error) -> &'static str {
-    match err.error_kind().family {
-        ErrorFamily::InvalidValue => "22023",
-        ErrorFamily::OutOfRange => "22003",
-        ErrorFamily::State => "55000",
-        ErrorFamily::Store => "58000",
-        _ => "42704",
-    }
+    sql_state(err).code()
 }
 
 /// The SQL script of one layout: decoding, time-range bounds and (given node values) minting.
@@ -323,7 +471,7 @@ impl SqlScript {
     /// - `idmint_min_id_ms(ms)`, `idmint_max_id_ms(ms)` and, for a `DATETIME` read as UTC,
     ///   `idmint_min_id(ts)`, `idmint_max_id(ts)`.
     ///
-    /// An error is `SIGNAL`led with core's message and the SQLSTATE of its kind's family
+    /// An error is `SIGNAL`led with core's message and its kind's SQLSTATE
     /// ([`sqlstate`]); `SIGNAL` has no field a client reads the kind from. No minting function:
     /// with [`SqlScript::minting`] this is `invalid_argument`. Neither database has a sequence
     /// a function can move to the clock's tick (MariaDB's `SETVAL` takes only a literal, MySQL
@@ -357,7 +505,7 @@ impl SqlScript {
         let mut out = format!(
             "-- idmint: SQL functions for the layout {spec}\n\
              -- Generated by idmint-core {version} (`idmint sql --dialect mysql`) for MySQL 8 and MariaDB 10.5+;\n\
-             -- run again to replace them. Errors: core's message, the SQLSTATE of its kind's family.\n\
+             -- run again to replace them. Errors: core's message, its kind's SQLSTATE.\n\
              DELIMITER $$\n\n",
             spec = l.spec(),
             version = env!("CARGO_PKG_VERSION"),
@@ -608,5 +756,191 @@ pub mod extension {
                        ALTER SYSTEM, then reload"
                 .into(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::{sql_state, SqlState};
+    use crate::Error;
+
+    /// One error of every kind: the list the SQLSTATE table is checked over.
+    fn one_of_each() -> Vec<Error> {
+        let s = || String::new();
+        vec![
+            Error::InvalidLayout {
+                spec: s(),
+                reason: s(),
+            },
+            Error::ValueOutOfRange {
+                field: s(),
+                value: 0,
+                max: 0,
+            },
+            Error::UnknownField {
+                field: s(),
+                valid: s(),
+            },
+            Error::MissingField { field: s() },
+            Error::TimeOutOfRange {
+                time_ms: 0,
+                min_ms: 0,
+                end_ms: 0,
+            },
+            Error::EpochInFuture {
+                epoch_ms: 0,
+                now_ms: 0,
+            },
+            Error::LayoutExhausted {
+                end_ms: 0,
+                end: s(),
+            },
+            Error::ClockMovedBackwards {
+                behind_ms: 0,
+                allowed_ms: 0,
+            },
+            Error::InvalidId {
+                id: s(),
+                reason: s(),
+            },
+            Error::InvalidObjectId {
+                input: s(),
+                reason: s(),
+            },
+            Error::InvalidArgument {
+                name: s(),
+                value: s(),
+                expected: s(),
+            },
+            Error::StoreUnavailable {
+                store: s(),
+                reason: s(),
+            },
+            Error::UnknownTag { tag: s() },
+            Error::InvalidTag {
+                tag: s(),
+                reason: s(),
+            },
+            Error::RangeBelowIssued {
+                tag: s(),
+                start: 0,
+                end: 0,
+                issued: 0,
+            },
+            Error::TagExhausted {
+                tag: s(),
+                max_id: 0,
+                count: 0,
+                limit: 0,
+            },
+            Error::InvalidKey {
+                key: s(),
+                reason: s(),
+            },
+            Error::InvalidEncoding {
+                encoding: s(),
+                input: s(),
+                reason: s(),
+            },
+            Error::InvalidTemplate {
+                template: s(),
+                reason: s(),
+            },
+            Error::CounterOverflow {
+                period: s(),
+                value: 0,
+                max: 0,
+                width: 0,
+            },
+            Error::InvalidUuid {
+                input: s(),
+                reason: s(),
+            },
+            Error::CheckDigitMismatch {
+                id: s(),
+                expected: s(),
+                found: s(),
+            },
+            Error::NoFreeLease {
+                store: s(),
+                first: 0,
+                last: 0,
+                reason: s(),
+            },
+            Error::LeaseLost {
+                value: 0,
+                store: s(),
+                reason: s(),
+            },
+            Error::Forked {
+                what: s(),
+                remedy: s(),
+            },
+            Error::Closed { what: s() },
+            Error::WouldBlock {
+                tag: s(),
+                store: s(),
+            },
+            Error::NotAuthorized {
+                store: s(),
+                status: 0,
+                reason: s(),
+            },
+        ]
+    }
+
+    #[test]
+    fn every_kind_has_its_declared_sqlstate_and_docs_list_them_all() {
+        let errors = one_of_each();
+        let kinds: BTreeSet<&str> = errors.iter().map(Error::kind).collect();
+        assert_eq!(kinds.len(), errors.len(), "one error per kind");
+        assert_eq!(
+            kinds,
+            Error::KINDS.iter().copied().collect(),
+            "one_of_each() lists every kind of Error::KINDS"
+        );
+        // The table of docs/database.md, row by row: `kind` | `code` | condition.
+        let docs = include_str!("../../docs/database.md");
+        let table: BTreeMap<&str, (&str, &str)> = docs
+            .lines()
+            .filter_map(|line| {
+                let cells: Vec<&str> = line
+                    .strip_prefix('|')?
+                    .strip_suffix('|')?
+                    .split('|')
+                    .collect();
+                let [kind, code, condition] = cells[..] else {
+                    return None;
+                };
+                let kind = kind.trim().strip_prefix('`')?.strip_suffix('`')?;
+                let code = code.trim().strip_prefix('`')?.strip_suffix('`')?;
+                (Error::KINDS.contains(&kind) && code.len() == 5)
+                    .then_some((kind, (code, condition.trim())))
+            })
+            .collect();
+        let declared: BTreeMap<&str, (&str, &str)> = errors
+            .iter()
+            .map(|e| (e.kind(), (sql_state(e).code(), sql_state(e).condition())))
+            .collect();
+        assert_eq!(table, declared, "docs/database.md's SQLSTATE table");
+    }
+
+    #[test]
+    fn sqlstates_are_distinct_well_formed_codes() {
+        let codes: BTreeSet<&str> = SqlState::ALL.iter().map(|s| s.code()).collect();
+        assert_eq!(codes.len(), SqlState::ALL.len());
+        for code in codes {
+            assert!(
+                code.len() == 5
+                    && code
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()),
+                "{code}"
+            );
+            // Class 00 is success, 01 a warning, 02 "no data": none raises an error.
+            assert!(!["00", "01", "02"].contains(&&code[..2]), "{code}");
+        }
     }
 }

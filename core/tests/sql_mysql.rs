@@ -98,7 +98,7 @@ fn datetime(ms: i64) -> String {
 }
 
 /// Checks a refusal: core's message whole (and short enough for MySQL 8's 128-character
-/// MESSAGE_TEXT), and its family's SQLSTATE.
+/// MESSAGE_TEXT), and its kind's SQLSTATE.
 fn assert_refused(db: &[String], sql: &str, want: &idmint_core::Error, name: &Value) {
     let (state, message) = mysql_err(db, sql);
     assert_eq!(

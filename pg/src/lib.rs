@@ -15,20 +15,19 @@
 //! - `idmint_objectid`, `idmint_uuid7`, `idmint_ulid`, `idmint_typeid`: core's generators, one
 //!   per backend.
 //!
-//! Errors are SQL errors: core's message, `kind: <kind>` as DETAIL, and the SQLSTATE of the
-//! kind's family (`idmint_core::sql_script::sqlstate`), as the plain-SQL functions of
-//! `idmint sql` raise them.
+//! Errors are SQL errors: core's message, `kind: <kind>` as DETAIL, and the kind's own SQLSTATE
+//! (`idmint_core::sql_script::sql_state`), as the plain-SQL functions of `idmint sql` raise them.
 
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use idmint_core::lease::{parse_range, LeaseOptions, SharedLease};
 use idmint_core::segment::SegmentClient;
+use idmint_core::sql_script::{self, SqlState};
 use idmint_core::{
-    args, formats, sql_script, Error, Layout, MonotonicClock, ObjectIdGenerator, Snowflake,
-    Uuid7Generator,
+    args, formats, Error, Layout, MonotonicClock, ObjectIdGenerator, Snowflake, Uuid7Generator,
 };
 use pgrx::bgworkers::{
     BackgroundWorker, BackgroundWorkerBuilder, BgWorkerStartTime, SignalWakeFlags,
@@ -116,7 +115,7 @@ pub extern "C-unwind" fn _PG_init() {
     GucRegistry::define_string_guc(
         c"idmint.segment_store",
         c"The segment store of idmint_segment_next() and idmint_segment_range(), a URL.",
-        c"Normally this database's own: postgres://USER@127.0.0.1:PORT/DB, the idmint_segments table the packages and idmint serve draw from. Each backend draws its ranges over a connection of its own, committed at once.",
+        c"Normally this database's own: postgres://USER@127.0.0.1:PORT/DB, the idmint_segments table the packages and idmint serve draw from. Each backend draws its ranges over a connection of its own, committed at once. A reload reaches running backends: their next draw is from the new store.",
         &SEGMENT_STORE,
         GucContext::Sighup,
         GucFlags::default(),
@@ -182,22 +181,61 @@ pub extern "C-unwind" fn idmint_lease_worker(_arg: pg_sys::Datum) {
     }
 }
 
-/// Raise `err` as an SQL error: core's message, its kind as DETAIL, its family's SQLSTATE.
+/// Raise `err` as an SQL error: core's message, its kind as DETAIL, its kind's SQLSTATE.
 fn raise(err: Error) -> ! {
-    let code = match sql_script::sqlstate(&err) {
-        "22023" => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-        "22003" => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-        "55000" => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-        "58000" => PgSqlErrorCode::ERRCODE_SYSTEM_ERROR,
-        _ => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
-    };
     ereport!(
         ERROR,
-        code,
+        errcode(sql_script::sql_state(&err)),
         err.to_string(),
         format!("kind: {}", err.kind())
     );
 }
+
+/// pgrx's name for each of core's SQLSTATEs: no wildcard arm, so a code core adds does not
+/// compile here until it is named (never a silent default).
+const fn errcode(state: SqlState) -> PgSqlErrorCode {
+    match state {
+        SqlState::InvalidParameterValue => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        SqlState::InvalidTextRepresentation => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        SqlState::NumericValueOutOfRange => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        SqlState::DatetimeFieldOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        SqlState::SequenceGeneratorLimitExceeded => {
+            PgSqlErrorCode::ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED
+        }
+        SqlState::InsufficientPrivilege => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        SqlState::UndefinedObject => PgSqlErrorCode::ERRCODE_UNDEFINED_OBJECT,
+        SqlState::InsufficientResources => PgSqlErrorCode::ERRCODE_INSUFFICIENT_RESOURCES,
+        SqlState::ObjectNotInPrerequisiteState => {
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
+        }
+        SqlState::LockNotAvailable => PgSqlErrorCode::ERRCODE_LOCK_NOT_AVAILABLE,
+        SqlState::SystemError => PgSqlErrorCode::ERRCODE_SYSTEM_ERROR,
+    }
+}
+
+/// PostgreSQL's packing of a five-character SQLSTATE into an int (`MAKE_SQLSTATE`), which is
+/// the value of each `PgSqlErrorCode`.
+const fn packed(code: &str) -> isize {
+    let b = code.as_bytes();
+    let mut packed = 0;
+    let mut i = 0;
+    while i < 5 {
+        packed += ((b[i] as isize - b'0' as isize) & 0x3F) << (6 * i);
+        i += 1;
+    }
+    packed
+}
+
+// Checked when the extension compiles: each of core's SQLSTATEs is named above by the pgrx
+// code that carries the same five characters, so the SQLSTATE a client sees is core's.
+const _: () = {
+    let mut i = 0;
+    while i < SqlState::ALL.len() {
+        let state = SqlState::ALL[i];
+        assert!(errcode(state) as isize == packed(state.code()));
+        i += 1;
+    }
+};
 
 fn ok<T>(r: idmint_core::Result<T>) -> T {
     r.unwrap_or_else(|e| raise(e))
@@ -261,16 +299,35 @@ fn idmint_snowflake(layout: default!(Option<&str>, "NULL")) -> i64 {
 /// taken over its own connection and committed at once, outside the caller's transaction: a
 /// caller that rolls back loses its IDs (as a sequence does) but never gets them handed out
 /// again, and no row lock is held until the caller commits.
-fn segments() -> &'static SegmentClient {
-    static CLIENT: OnceLock<SegmentClient> = OnceLock::new();
-    if let Some(c) = CLIENT.get() {
-        return c;
-    }
+///
+/// The setting is reloadable (SIGHUP), and PostgreSQL applies a reload to a backend between
+/// statements: each call compares it with the URL the client was opened on (a string compare)
+/// and, when it changed, opens a client on the new store. That is sound for uniqueness: the
+/// new client takes fresh ranges from its store, and the old one, dropped, gives the unused
+/// rest of its ranges back only where nobody drew after it (core's `SegmentClient::close`).
+fn segments() -> SegmentClient {
+    // A static, not a thread-local: never dropped at the backend's exit (glibc runs
+    // thread-local destructors in exit()), where a close would wait on the store. Locked only
+    // to read or swap it, never across a call that may raise, so an error never poisons it.
+    static CLIENT: Mutex<Option<(String, SegmentClient)>> = Mutex::new(None);
     let url = ok(sql_script::extension::segment_store(setting(
         &SEGMENT_STORE,
     )));
-    let built = SegmentClient::builder().store_url(&url).connect_blocking();
-    CLIENT.get_or_init(|| ok(built))
+    let current = |c: &Option<(String, SegmentClient)>| match c {
+        Some((opened_on, client)) if *opened_on == url => Some(client.clone()),
+        _ => None,
+    };
+    let lock = || CLIENT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(client) = current(&lock()) {
+        return client;
+    }
+    // The old client (its last clone) is dropped, so closed, first: the backend never holds
+    // two stores' connections at once.
+    let old = lock().take();
+    drop(old);
+    let client = ok(SegmentClient::builder().store_url(&url).connect_blocking());
+    *lock() = Some((url, client.clone()));
+    client
 }
 
 /// The next ID of segment tag `tag`, from the `idmint_segments` table of `idmint.segment_store`
@@ -320,7 +377,11 @@ const PG_EPOCH_US: i64 = 946_684_800_000_000;
 #[pg_extern(immutable, parallel_safe)]
 fn idmint_time(id: i64, layout: default!(Option<&str>, "NULL")) -> TimestampWithTimeZone {
     let parts = ok(layout_of(layout).decompose_wide(id as i128));
-    TimestampWithTimeZone::try_from(parts.time_ms as i64 * 1000 - PG_EPOCH_US)
+    // Core's times end at 9999-12-31 (MAX_TIME_MS), so the microseconds fit an i64 with room
+    // to spare; computed wide and converted checked all the same, never wrapped.
+    i64::try_from(i128::from(parts.time_ms) * 1000 - i128::from(PG_EPOCH_US))
+        .ok()
+        .and_then(|us| TimestampWithTimeZone::try_from(us).ok())
         .expect("a layout's times are PostgreSQL times")
 }
 
@@ -341,13 +402,19 @@ fn unix_ms(ts: TimestampWithTimeZone) -> i128 {
 /// day')` is a range scan of the ID's index.
 #[pg_extern(immutable, parallel_safe)]
 fn idmint_min_id(ts: TimestampWithTimeZone, layout: default!(Option<&str>, "NULL")) -> i64 {
-    ok(layout_of(layout).min_id_at(unix_ms(ts))) as i64
+    ok(args::bigint(
+        "min id",
+        ok(layout_of(layout).min_id_at(unix_ms(ts))),
+    ))
 }
 
 /// The largest ID of the tick holding `ts`.
 #[pg_extern(immutable, parallel_safe)]
 fn idmint_max_id(ts: TimestampWithTimeZone, layout: default!(Option<&str>, "NULL")) -> i64 {
-    ok(layout_of(layout).max_id_at(unix_ms(ts))) as i64
+    ok(args::bigint(
+        "max id",
+        ok(layout_of(layout).max_id_at(unix_ms(ts))),
+    ))
 }
 
 /// A MongoDB-compatible ObjectId, 24 hex digits.
