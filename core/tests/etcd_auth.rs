@@ -5,14 +5,20 @@
 //! `start etcd-auth`: users `idmint` with read-write on `/app/`, `other` on `/other/` only).
 #![cfg(feature = "etcd")]
 
+mod access_util;
 mod segment_util;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
+use access_util::{
+    held_with_fence, lease_refused, owner_goes_on, segment_refused, tag_with_range, VALUE,
+};
 use etcd_client::{Client, ConnectOptions};
-use idmint_core::lease::{open_lease_store, LeaseRequest};
-use idmint_core::segment::{open_store, TagSpec};
+use idmint_core::lease::open_lease_store;
+use idmint_core::segment::open_store;
 use segment_util::{rt, server, unique};
+
+/// The user whose role may write `/app/`, and one whose role may write `/other/` only.
+const OWNER: &str = "idmint:idmint-pw";
+const OTHER: &str = "other:other-pw";
 
 /// The URL of the auth-on member as `user:password` (none when empty), under `/app`.
 fn url_with(base: &str, userinfo: &str, prefix: &str) -> String {
@@ -53,53 +59,23 @@ fn lease_keys_are_writable_by_the_role_only() {
     };
     let rt = rt();
     let prefix = unique("lease");
-    let url = url_with(&base, "idmint:idmint-pw", &prefix);
     rt.block_on(async {
-        let store = open_lease_store(&url).await.unwrap();
-        let req = LeaseRequest::new(
-            7,
-            7,
-            "owner-host:1",
-            Duration::from_secs(30),
-            Duration::from_secs(1),
-        )
-        .unwrap();
-        let grant = store.acquire(&req).await.unwrap().unwrap();
-        let fence = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_millis() as u64;
-        assert!(store.release(grant.value, &req.token, fence).await.unwrap());
-        let grant = store.acquire(&req).await.unwrap().unwrap();
-        assert_eq!((grant.value, grant.fence_ms), (7, fence));
-
-        let fence_key = format!("/app/{prefix}/fence/{:019}", 7);
-        let held_key = format!("/app/{prefix}/held/{:019}", 7);
+        let store = open_lease_store(&url_with(&base, OWNER, &prefix))
+            .await
+            .unwrap();
+        let (req, fence) = held_with_fence(&*store).await;
+        let fence_key = format!("/app/{prefix}/fence/{VALUE:019}");
+        let held_key = format!("/app/{prefix}/held/{VALUE:019}");
         for key in [&fence_key, &held_key] {
             refused_to_strangers(&base, key).await;
         }
         // The owner still renews and releases, and the fence moved only by it.
-        assert!(store
-            .renew(grant.value, &req.token, 30_000, 1_000, fence + 2)
-            .await
-            .unwrap());
-        assert!(store
-            .release(grant.value, &req.token, fence + 3)
-            .await
-            .unwrap());
+        owner_goes_on(&*store, &req, fence + 2).await;
         let mut owner = client(&base, Some(("idmint", "idmint-pw"))).await;
         let got = owner.get(fence_key.as_str(), None).await.unwrap();
         assert_eq!(got.kvs()[0].value(), (fence + 3).to_string().as_bytes());
-
-        // The same store opened without credentials or as `other` fails, not mints.
-        for userinfo in ["", "other:other-pw"] {
-            let opened = open_lease_store(&url_with(&base, userinfo, &prefix)).await;
-            let taken = match opened {
-                Ok(s) => s.acquire(&req).await,
-                Err(e) => Err(e),
-            };
-            assert!(taken.is_err(), "`{userinfo}`: {taken:?}");
-        }
+        let others = [OTHER, ""].map(|u| url_with(&base, u, &prefix));
+        lease_refused(&others, &req).await;
     });
 }
 
@@ -110,24 +86,13 @@ fn segment_rows_are_writable_by_the_role_only() {
     };
     let rt = rt();
     let prefix = unique("seg");
-    let url = url_with(&base, "idmint:idmint-pw", &prefix);
     rt.block_on(async {
-        let store = open_store(&url, &Default::default()).await.unwrap();
-        assert!(store
-            .create_tag(&TagSpec::new("orders").unwrap().step(100).unwrap())
+        let store = open_store(&url_with(&base, OWNER, &prefix), &Default::default())
             .await
-            .unwrap());
-        let first = store.allocate("orders", 100).await.unwrap();
+            .unwrap();
+        let first = tag_with_range(&*store).await;
         refused_to_strangers(&base, &format!("/app/{prefix}/tag/orders")).await;
-        for userinfo in ["", "other:other-pw"] {
-            let opened = open_store(&url_with(&base, userinfo, &prefix), &Default::default()).await;
-            let got = match opened {
-                Ok(s) => s.allocate("orders", 100).await,
-                Err(e) => Err(e),
-            };
-            assert!(got.is_err(), "`{userinfo}`: {got:?}");
-        }
-        let next = store.allocate("orders", 100).await.unwrap();
-        assert!(next.start >= first.end, "{first:?} then {next:?}");
+        let others = [OTHER, ""].map(|u| url_with(&base, u, &prefix));
+        segment_refused(&others, &*store, first).await;
     });
 }

@@ -6,11 +6,13 @@
 //! (tests/servers.sh).
 #![cfg(feature = "zookeeper")]
 
+mod access_util;
 mod segment_util;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use idmint_core::lease::{open_lease_store, LeaseRequest};
+use access_util::{
+    held_with_fence, lease_refused, owner_goes_on, segment_refused, tag_with_range, VALUE,
+};
+use idmint_core::lease::open_lease_store;
 use idmint_core::segment::{open_store, TagSpec};
 use segment_util::{rt, server, unique};
 use zookeeper_client::{Acls, Client, Error as ZkError};
@@ -35,13 +37,6 @@ async fn client(base: &str, digest: Option<&str>) -> Client {
         connector = connector.with_auth("digest", d.as_bytes());
     }
     connector.connect(&hosts(base)).await.unwrap()
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
 }
 
 /// What a stranger (anonymous, or with the owner's user name and another password) gets for
@@ -74,26 +69,13 @@ fn lease_nodes_belong_to_the_credentials_that_made_them() {
     let Some(base) = server("zk") else { return };
     let rt = rt();
     let root = format!("/{}", unique("acl_lease"));
-    let url = url_with(&base, OWNER, &root);
     rt.block_on(async {
-        let store = open_lease_store(&url).await.unwrap();
-        let req = LeaseRequest::new(
-            7,
-            7,
-            "owner-host:1",
-            Duration::from_secs(30),
-            Duration::from_secs(1),
-        )
-        .unwrap();
-        // Leased, released with a fence, leased again: a fence node and a held node.
-        let grant = store.acquire(&req).await.unwrap().unwrap();
-        let fence = now_ms();
-        assert!(store.release(grant.value, &req.token, fence).await.unwrap());
-        let grant = store.acquire(&req).await.unwrap().unwrap();
-        assert_eq!((grant.value, grant.fence_ms), (7, fence));
-
-        let fence_path = format!("{root}/idmint:lease/fence/{:019}", 7);
-        let held_path = format!("{root}/idmint:lease/held/{:019}", 7);
+        let store = open_lease_store(&url_with(&base, OWNER, &root))
+            .await
+            .unwrap();
+        let (req, fence) = held_with_fence(&*store).await;
+        let fence_path = format!("{root}/idmint:lease/fence/{VALUE:019}");
+        let held_path = format!("{root}/idmint:lease/held/{VALUE:019}");
         for path in [&fence_path, &held_path] {
             refused_to_strangers(&base, path).await;
         }
@@ -110,22 +92,14 @@ fn lease_nodes_belong_to_the_credentials_that_made_them() {
             )
             .await
             .unwrap();
-        // And the store renews and releases its lease.
-        assert!(store
-            .renew(grant.value, &req.token, 30_000, 1_000, fence + 2)
-            .await
-            .unwrap());
-        assert!(store
-            .release(grant.value, &req.token, fence + 3)
-            .await
-            .unwrap());
-        // A store without the credentials cannot take the value: the fence is not its to read.
-        let anonymous = open_lease_store(&url_with(&base, "", &root)).await;
-        let taken = match anonymous {
-            Ok(store) => store.acquire(&req).await,
-            Err(e) => Err(e),
-        };
-        assert!(taken.is_err(), "{taken:?}");
+        owner_goes_on(&*store, &req, fence + 2).await;
+        // A store without the credentials, or with others, cannot take the value: the fence
+        // is not its to read.
+        let others = [
+            url_with(&base, "", &root),
+            url_with(&base, "owner:not-the-password", &root),
+        ];
+        lease_refused(&others, &req).await;
     });
 }
 
@@ -134,28 +108,17 @@ fn segment_rows_belong_to_the_credentials_that_made_them() {
     let Some(base) = server("zk") else { return };
     let rt = rt();
     let root = format!("/{}", unique("acl_seg"));
-    let url = url_with(&base, OWNER, &root);
     rt.block_on(async {
-        let store = open_store(&url, &Default::default()).await.unwrap();
-        assert!(store
-            .create_tag(&TagSpec::new("orders").unwrap().step(100).unwrap())
+        let store = open_store(&url_with(&base, OWNER, &root), &Default::default())
             .await
-            .unwrap());
-        let first = store.allocate("orders", 100).await.unwrap();
-        let row = format!("{root}/idmint:seg/tag/orders");
-        refused_to_strangers(&base, &row).await;
-
-        // A store opened without the credentials can neither read nor reset the row.
-        let anonymous = open_store(&url_with(&base, "", &root), &Default::default()).await;
-        let got = match anonymous {
-            Ok(s) => s.allocate("orders", 100).await,
-            Err(e) => Err(e),
-        };
-        assert!(got.is_err(), "{got:?}");
-
-        // The owner still allocates, after the first range.
-        let next = store.allocate("orders", 100).await.unwrap();
-        assert!(next.start >= first.end, "{first:?} then {next:?}");
+            .unwrap();
+        let first = tag_with_range(&*store).await;
+        refused_to_strangers(&base, &format!("{root}/idmint:seg/tag/orders")).await;
+        let others = [
+            url_with(&base, "", &root),
+            url_with(&base, "other:other-pw", &root),
+        ];
+        segment_refused(&others, &*store, first).await;
     });
 }
 

@@ -363,46 +363,46 @@ mod tests {
         }
     }
 
-    /// Ends `client`'s session as ZooKeeper would expire it: another connection takes the
-    /// session over and closes it (Curator's `KillSession`). The client may take the session
-    /// back before the close arrives, so again until ZooKeeper answers that the session is
-    /// gone; then until the client itself says `Expired`: waits on ZooKeeper's answers and the
-    /// client's state, never on a clock.
-    async fn expire(hosts: &str, client: &Client) {
-        let session = client.session().clone();
-        let mut state = client.state_watcher();
-        for tries in 1.. {
+    /// Ends the session `client` holds as ZooKeeper would expire it: another connection takes
+    /// the session over and closes it (Curator's `KillSession`), again until ZooKeeper answers
+    /// that the session is gone. Run on a runtime of its own while the client's runtime is
+    /// idle, so the client cannot take its session back in between.
+    async fn take_and_close(hosts: &str, session: zookeeper_client::SessionInfo) {
+        loop {
             let thief = Client::connector()
                 .with_session(session.clone())
                 .connect(hosts)
                 .await;
             match thief {
                 Ok(thief) => drop(thief), // Dropping the last handle closes the session.
-                Err(zookeeper_client::Error::SessionExpired) => break,
-                // The client and the thief took the session from each other until the
-                // thief's connect gave up: take it again.
-                Err(zookeeper_client::Error::Timeout) if tries < 20 => {}
-                Err(e) => panic!("taking the session over (try {tries}): {e}"),
+                Err(zookeeper_client::Error::SessionExpired) => return,
+                Err(e) => panic!("taking the session over: {e}"),
             }
-        }
-        let mut now = state.state();
-        while now != SessionState::Expired {
-            now = state.changed().await;
         }
     }
 
     #[test]
     fn one_new_session_per_expiry_under_concurrent_callers() {
         let Some(url) = server() else { return };
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+        // The link's runtime runs only inside its `block_on`: the client's own tasks
+        // (reconnecting, pinging) stand still while the thief works on the other runtime.
+        let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap();
+        let link = rt.block_on(ZkLink::connect(&url)).unwrap();
+        let old = rt.block_on(link.client()).unwrap();
+        crate::store::background_runtime("zk-thief")
+            .unwrap()
+            .block_on(take_and_close(&link.target.hosts, old.session().clone()));
         rt.block_on(async {
-            let link = ZkLink::connect(&url).await.unwrap();
-            let old = link.client().await.unwrap();
-            expire(&link.target.hosts, &old).await;
+            // Back on its runtime, the client finds its connection closed, and ZooKeeper
+            // answers its reconnection with the session's expiry.
+            let mut state = old.state_watcher();
+            let mut now = state.state();
+            while now != SessionState::Expired {
+                now = state.changed().await;
+            }
             assert_eq!(link.opened.load(Ordering::Relaxed), 1);
 
             // Eight callers polled side by side on one task: each finds the session expired
