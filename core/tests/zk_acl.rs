@@ -2,8 +2,8 @@
 //! carries the creator's ACL, so another client of the ensemble, without the credentials or
 //! with other ones, can neither read nor change a fence, delete a lease or reset a segment
 //! row, while the owner still can. Without credentials nodes stay open to every client, and
-//! the steps of docs/leases.md ("Moving open nodes") close them. Needs `IDMINT_TEST_ZK_URL`
-//! (tests/servers.sh).
+//! the steps of docs/segments.md ("Moving open nodes to credentials") close them. Needs
+//! `IDMINT_TEST_ZK_URL` (tests/servers.sh).
 #![cfg(feature = "zookeeper")]
 
 mod access_util;
@@ -141,7 +141,7 @@ fn without_credentials_nodes_stay_open_until_moved() {
         let (acl, _) = anyone.get_acl(&row).await.unwrap();
         assert_eq!(acl, Acls::anyone_all().to_vec(), "today's open nodes");
 
-        // docs/leases.md's steps, as written there: zkCli.sh, authenticated as the
+        // docs/segments.md's steps, as written there: zkCli.sh, authenticated as the
         // credentials the URL will carry, sets the creator's ACL on the tree.
         if !zkcli.exists() {
             assert!(

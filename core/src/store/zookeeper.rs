@@ -5,7 +5,7 @@
 //! With `user:password@`, every session authenticates with ZooKeeper's `digest` scheme and
 //! every node is created with the creator's ACL (`auth::cdrwa`): only sessions with the same
 //! credentials can read, change or delete them. Without, nodes are open to every client
-//! (`world:anyone:cdrwa`), as before credentials were taken (docs/leases.md says how to move
+//! (`world:anyone:cdrwa`), as before credentials were taken (docs/segments.md says how to move
 //! such nodes).
 //!
 //! Every node of a store lives under `{chroot}/{prefix}`: the URL's path (none by default) and
