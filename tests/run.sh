@@ -167,10 +167,11 @@ start_servers() {
     SERVERS_UP=1
 }
 # The Redis Cluster (3 masters + 3 replicas) and Sentinel set (master, replica, 3 sentinels) of
-# core/tests/redis_ha.rs, on top of the others: only the sections that run that test.
+# core/tests/redis_ha.rs, and the etcd member with auth on of core/tests/etcd_auth.rs, on top
+# of the others: only the sections that run those tests.
 start_ha_servers() {
     start_servers
-    eval "$(tests/servers.sh start redis-cluster redis-sentinel)"
+    eval "$(tests/servers.sh start redis-cluster redis-sentinel etcd-auth)"
 }
 stop_servers() {
     [ -n "$SERVERS_UP" ] || return 0
@@ -279,7 +280,8 @@ section_segment() {
     step "segment: cargo test (stores, daily counters, worker leases, snowflakes minted on Redis, Redis failovers)"
     cargo test -p idmint-core --profile "$PROFILE" --features sqlite,postgres,mysql,redis,etcd,zookeeper \
         --test segment_client --test segment_stores --test segment_faults --test daily_counters \
-        --test lease --test lease_stores --test legacy_tables --test redis_snowflake --test redis_ha
+        --test lease --test lease_stores --test legacy_tables --test redis_snowflake --test redis_ha \
+        --test zk_acl --test etcd_auth
 }
 
 section_partition() {

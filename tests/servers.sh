@@ -14,6 +14,10 @@
 #                    as a replica. Every node: AOF on, loopback, its own port and directory
 #                    etcd: one member (Debian's etcd-server); etcd-tls: a TLS-only member
 #                    asking for a client certificate (both default on)
+#                    etcd-auth: one member with auth on (not started by default): users
+#                    root/root-pw (role root), idmint/idmint-pw (role idmint: read-write
+#                    on keys under /app/ only) and other/other-pw (role other: under
+#                    /other/ only); IDMINT_TEST_ETCD_AUTH_URL has no credentials
 #                    zk: one standalone ZooKeeper (Debian's zookeeper), ticks of 200 ms, so
 #                    sessions of 0.4 s to 10 min (default on)
 #                    etcd-cluster: 3 members (ec1..ec3) of one etcd cluster; zk-ensemble: 3
@@ -300,6 +304,35 @@ start_etcd_tls() {
     restart_etcd etcd-tls
 }
 
+# One member with auth on (etcd_auth_setup): made once, so `start etcd-auth` after a kill brings
+# it back with its users and roles.
+start_etcd_auth() {
+    etcd_member etcd-auth http ""
+    restart_etcd etcd-auth
+    etcd_auth_setup "http://127.0.0.1:$(port_of etcd-auth)" ||
+        { log "etcd-auth: setting up users and roles failed"; return 1; }
+}
+
+# Users and roles through etcd's JSON gateway (Debian's etcd-server has no etcdctl), then auth
+# on: only then does etcd check them. Each role may read and write one key prefix.
+etcd_auth_setup() {
+    local url=$1
+    b64() { printf %s "$1" | base64 -w0; }
+    call() { curl -sf -X POST "$url/v3/auth/$1" -d "$2" >/dev/null || { log "etcd $1 $2 failed"; return 1; }; }
+    call user/add '{"name":"root","password":"root-pw"}' &&
+        call user/grant '{"user":"root","role":"root"}' || return 1
+    local who
+    for who in idmint other; do
+        local from=/app/ to=/app0
+        [ "$who" = other ] && from=/other/ to=/other0
+        call user/add "{\"name\":\"$who\",\"password\":\"$who-pw\"}" &&
+            call role/add "{\"name\":\"$who\"}" &&
+            call role/grant "{\"name\":\"$who\",\"perm\":{\"permType\":\"READWRITE\",\"key\":\"$(b64 "$from")\",\"range_end\":\"$(b64 "$to")\"}}" &&
+            call user/grant "{\"user\":\"$who\",\"role\":\"$who\"}" || return 1
+    done
+    call enable '{}'
+}
+
 # One standalone ZooKeeper: its port, data in $DIR/zk, the JVM started in the background and
 # kept by PID, the command line kept like etcd's so `start zk` after a kill brings back the same
 # server with its data (and its sessions, which it gives a full timeout again). Ticks of 200 ms
@@ -558,6 +591,8 @@ env_lines() {
         echo "export IDMINT_TEST_ETCD_URL=etcd://127.0.0.1:$(cat "$DIR/etcd.port")"
     [ -s "$DIR/etcd-tls.port" ] && alive etcd-tls &&
         echo "export IDMINT_TEST_ETCD_TLS_URL=etcds://localhost:$(cat "$DIR/etcd-tls.port")"
+    [ -s "$DIR/etcd-auth.port" ] && alive etcd-auth &&
+        echo "export IDMINT_TEST_ETCD_AUTH_URL=etcd://127.0.0.1:$(cat "$DIR/etcd-auth.port")"
     [ -s "$DIR/zk.port" ] && alive zk &&
         echo "export IDMINT_TEST_ZK_URL=zk://127.0.0.1:$(cat "$DIR/zk.port")"
     [ -s "$DIR/tls/client.pem" ] && echo "export IDMINT_TEST_TLS_DIR=$DIR/tls"
@@ -601,10 +636,10 @@ case "$cmd" in
         ;;
     kill) for n in "${names[@]}"; do kill_one "$n"; done ;;
     stop)
-        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls zk "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}" "${ETCD_MEMBERS[@]}" "${ZK_SERVERS[@]}")
+        [ $# -eq 0 ] && names=(redis redis2 redis3 redis-tls postgres mysql etcd etcd-tls etcd-auth zk "${CLUSTER_NODES[@]}" rs-m rs-r "${SENTINELS[@]}" "${ETCD_MEMBERS[@]}" "${ZK_SERVERS[@]}")
         for n in "${names[@]}"; do stop_one "$n"; done
         ;;
     env) env_lines ;;
     leader) leader "${names[0]}" ;;
-    *) echo "usage: $0 install|start|kill|stop|env|leader [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|zk|redis-cluster|redis-sentinel|etcd-cluster|zk-ensemble|rc1..rc6|rs-m|rs-r|rs-s1..3|ec1..3|zk1..3 ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|kill|stop|env|leader [redis|redis2|redis3|redis-tls|postgres|mysql|etcd|etcd-tls|etcd-auth|zk|redis-cluster|redis-sentinel|etcd-cluster|zk-ensemble|rc1..rc6|rs-m|rs-r|rs-s1..3|ec1..3|zk1..3 ...]" >&2; exit 2 ;;
 esac

@@ -53,9 +53,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use zookeeper_client::{
-    Acls, Client, CreateMode, Error as ZkError, MultiWriteError, SessionState, Stat,
-};
+use zookeeper_client::{Client, CreateMode, Error as ZkError, MultiWriteError, SessionState, Stat};
 
 use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
@@ -321,8 +319,8 @@ impl ZkLeaseStore {
             Err(ZkError::NoNode) => None,
             Err(e) => return Err(self.link.err(what, e)),
         };
-        let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
-        let ephemeral = CreateMode::Ephemeral.with_acls(Acls::anyone_all());
+        let persistent = CreateMode::Persistent.with_acls(self.link.acls());
+        let ephemeral = CreateMode::Ephemeral.with_acls(self.link.acls());
         let mut multi = session.new_multi_writer();
         let add = |r: ZkResult<()>| r.map_err(|e| self.link.err(what, e));
         for op in before {
@@ -421,7 +419,7 @@ impl ZkLeaseStore {
     /// Makes a new `idmint-` mark in Leaf's `forever` node: ZooKeeper gives it the next number.
     async fn mark(&self, leaf: &LeafSpace, what: &str) -> Result<u64> {
         let client = self.link.client().await?;
-        let opts = CreateMode::PersistentSequential.with_acls(Acls::anyone_all());
+        let opts = CreateMode::PersistentSequential.with_acls(self.link.acls());
         let data = format!(
             "{{\"ip\":\"{MARK}\",\"port\":\"0\",\"timestamp\":{}}}",
             wall_ms()
@@ -483,7 +481,7 @@ impl ZkLeaseStore {
             None => multi.add_create(
                 &path,
                 fence_ms.to_string().as_bytes(),
-                &CreateMode::Persistent.with_acls(Acls::anyone_all()),
+                &CreateMode::Persistent.with_acls(self.link.acls()),
             ),
         }
     }

@@ -10,7 +10,7 @@
 //! crash. Daily counters for order numbers are tags of this store, one per day
 //! ([`SegmentDailyCounter`](super::SegmentDailyCounter), by [`open_daily_counter`](super::open_daily_counter)).
 
-use zookeeper_client::{Acls, CreateMode, Error as ZkError, Stat};
+use zookeeper_client::{CreateMode, Error as ZkError, Stat};
 
 use super::cas::{self, VersionedRows};
 use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
@@ -150,7 +150,7 @@ impl SegmentStore for ZkStore {
         Box::pin(async move {
             let row = TagRow::new(spec);
             let client = self.link.client().await?;
-            let opts = CreateMode::Persistent.with_acls(Acls::anyone_all());
+            let opts = CreateMode::Persistent.with_acls(self.link.acls());
             let path = self.tag_path(spec.tag());
             match timed_raw(client.create(&path, row.encode().as_bytes(), &opts)).await {
                 Ok(_) => Ok(true),

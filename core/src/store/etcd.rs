@@ -13,7 +13,7 @@ use etcd_client::{
     Certificate, Client, ConnectOptions, GetOptions, Identity, KeyValue, TlsOptions,
 };
 
-use super::url::describe_url;
+use super::url::{describe_url, Credentials};
 use crate::{Error, Result};
 
 /// How long connecting to a member may take before the call fails (the keeper and the segment
@@ -29,7 +29,7 @@ pub(crate) struct EtcdTarget {
     pub(crate) endpoints: Vec<String>,
     /// The URL's path without its trailing `/`: `""` or `/something`.
     pub(crate) root: String,
-    pub(crate) user: Option<(String, String)>,
+    pub(crate) user: Option<Credentials>,
     pub(crate) tls: bool,
     pub(crate) ca: Option<String>,
     pub(crate) cert: Option<String>,
@@ -57,16 +57,8 @@ impl EtcdTarget {
             Some(i) => (&rest[..i], &rest[i..]),
             None => (rest, ""),
         };
-        let (user, hosts) = match authority.rsplit_once('@') {
-            Some((userinfo, hosts)) => {
-                let (u, p) = userinfo.split_once(':').unwrap_or((userinfo, ""));
-                if u.is_empty() {
-                    return Err(bad("a user name before `:` and `@`"));
-                }
-                (Some((u.to_string(), p.to_string())), hosts)
-            }
-            None => (None, authority),
-        };
+        let (user, hosts) =
+            Credentials::split(authority).map_err(|()| bad("a user name before `:` and `@`"))?;
         let mut endpoints = Vec::new();
         for host in hosts.split(',') {
             let ok = host
@@ -172,8 +164,8 @@ impl EtcdLink {
             // keep-alive or a transaction until the timeout: the caller tries again (and the
             // channel another member) while the lease can still be saved.
             .with_require_leader(true);
-        if let Some((user, password)) = &target.user {
-            opts = opts.with_user(user.clone(), password.clone());
+        if let Some(user) = &target.user {
+            opts = opts.with_user(user.user.clone(), user.password.clone());
         }
         if target.tls {
             let mut tls = TlsOptions::new();
@@ -282,7 +274,9 @@ mod tests {
         let t =
             EtcdTarget::parse("etcds://u:p@[::1]:2379?ca=/c.pem&cert=/x.pem&key=/x.key").unwrap();
         assert_eq!(t.endpoints, ["https://[::1]:2379"]);
-        assert_eq!(t.user, Some(("u".into(), "p".into())));
+        let user = t.user.as_ref().unwrap();
+        assert_eq!((user.user.as_str(), user.password.as_str()), ("u", "p"));
+        assert!(!format!("{t:?}").contains("\"p\""), "{t:?}");
         assert_eq!(t.ca.as_deref(), Some("/c.pem"));
         assert_eq!(t.root, "");
         for bad in [

@@ -22,6 +22,44 @@ pub fn describe_url(url: &str) -> String {
     }
 }
 
+/// A user and password read from a URL's `user:password@`. Its `Debug` shows the user only,
+/// so a target printed in a log or a panic never carries the password.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Credentials {
+    pub(crate) user: String,
+    pub(crate) password: String,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("user", &self.user)
+            .field("password", &"<redacted>")
+            .finish()
+    }
+}
+
+impl Credentials {
+    /// Splits a URL's authority (`[user[:password]@]hosts`) into its credentials and hosts.
+    /// `Err(())` for an `@` with no user name before it: the caller says which URL.
+    pub(crate) fn split(authority: &str) -> std::result::Result<(Option<Credentials>, &str), ()> {
+        match authority.rsplit_once('@') {
+            Some((userinfo, hosts)) => {
+                let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+                if user.is_empty() {
+                    return Err(());
+                }
+                let found = Credentials {
+                    user: user.to_string(),
+                    password: password.to_string(),
+                };
+                Ok((Some(found), hosts))
+            }
+            None => Ok((None, authority)),
+        }
+    }
+}
+
 /// The kind of store a URL names. [`Engine::of`] refuses a kind this build has no feature
 /// for, so openers match only the kinds they were built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

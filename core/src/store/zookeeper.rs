@@ -1,6 +1,12 @@
 //! The ZooKeeper link (feature `zookeeper`) the segment and lease stores share: reading
-//! `zk://h1:2181,h2:2181[/chroot][?leaf_name=…&leaf_dead_after=…]`, sessions on the listed
-//! servers, and ZooKeeper's errors as `store_unavailable`.
+//! `zk://[user:password@]h1:2181,h2:2181[/chroot][?leaf_name=…&leaf_dead_after=…]`, sessions
+//! on the listed servers, and ZooKeeper's errors as `store_unavailable`.
+//!
+//! With `user:password@`, every session authenticates with ZooKeeper's `digest` scheme and
+//! every node is created with the creator's ACL (`auth::cdrwa`): only sessions with the same
+//! credentials can read, change or delete them. Without, nodes are open to every client
+//! (`world:anyone:cdrwa`), as before credentials were taken (docs/segments.md says how to move
+//! such nodes).
 //!
 //! Every node of a store lives under `{chroot}/{prefix}`: the URL's path (none by default) and
 //! the store's prefix (the options' or the URL's `?prefix=…`, else the kind's: `idmint:seg`,
@@ -16,7 +22,7 @@ use std::time::Duration;
 
 use zookeeper_client::{Acls, Client, CreateMode, SessionState, Stat};
 
-use super::url::describe_url;
+use super::url::{describe_url, Credentials};
 
 /// What a ZooKeeper request answers.
 pub(crate) type ZkResult<T> = std::result::Result<T, zookeeper_client::Error>;
@@ -36,6 +42,8 @@ const SHARED_SESSION: Duration = Duration::from_secs(10);
 pub(crate) struct ZkTarget {
     /// `host:port,host:port`: the connect string without a chroot.
     pub(crate) hosts: String,
+    /// `user:password@`: every session's `digest` identity, and the owner of every node.
+    pub(crate) auth: Option<Credentials>,
     /// The URL's path without its trailing `/`: `""` or `/something`.
     pub(crate) root: String,
     /// `?leaf_name=…`: Leaf's `leaf.name`, whose snowflake workers the lease store shares.
@@ -56,16 +64,18 @@ impl ZkTarget {
             value: shown.clone(),
             expected: expected.into(),
         };
-        const FORM: &str = "zk://HOST:PORT[,HOST:PORT…][/CHROOT][?leaf_name=NAME]";
+        const FORM: &str = "zk://[USER:PASSWORD@]HOST:PORT[,HOST:PORT…][/CHROOT][?leaf_name=NAME]";
         let (base, query) = url.split_once('?').unwrap_or((url, ""));
         let (scheme, rest) = base.split_once("://").ok_or_else(|| bad(FORM))?;
         if !scheme.eq_ignore_ascii_case("zk") {
             return Err(bad(FORM));
         }
-        let (hosts, path) = match rest.find('/') {
+        let (authority, path) = match rest.find('/') {
             Some(i) => (&rest[..i], &rest[i..]),
             None => (rest, ""),
         };
+        let (auth, hosts) =
+            Credentials::split(authority).map_err(|()| bad("a user name before `:` and `@`"))?;
         for host in hosts.split(',') {
             let ok = host
                 .rsplit_once(':')
@@ -84,6 +94,7 @@ impl ZkTarget {
         }
         let mut target = ZkTarget {
             hosts: hosts.to_string(),
+            auth,
             root,
             leaf_name: None,
             leaf_dead_after: None,
@@ -135,6 +146,13 @@ pub(crate) struct ZkLink {
     target: ZkTarget,
     describe: String,
     shared: Mutex<Client>,
+    /// Held by the one caller opening the shared session again, so callers that all find it
+    /// expired wait for that one new session rather than each open one and throw all but the
+    /// last away.
+    reopening: tokio::sync::Mutex<()>,
+    /// How many shared sessions were opened, for the test of the re-open race.
+    #[cfg(test)]
+    opened: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for ZkLink {
@@ -152,11 +170,14 @@ impl ZkLink {
     pub(crate) async fn connect(url: &str) -> Result<ZkLink> {
         let target = ZkTarget::parse(url)?;
         let describe = describe_url(url);
-        let client = open(&target.hosts, &describe, SHARED_SESSION).await?;
+        let client = open(&target, &describe, SHARED_SESSION).await?;
         Ok(ZkLink {
             target,
             describe,
             shared: Mutex::new(client),
+            reopening: tokio::sync::Mutex::new(()),
+            #[cfg(test)]
+            opened: std::sync::atomic::AtomicUsize::new(1),
         })
     }
 
@@ -174,35 +195,58 @@ impl ZkLink {
     }
 
     /// The shared session, opened again when ZooKeeper expired it (a store cut off for longer
-    /// than its timeout) or it was closed.
+    /// than its timeout) or it was closed: once per expiry, however many callers found it so.
     pub(crate) async fn client(&self) -> Result<Client> {
+        if let Some(live) = self.live_shared() {
+            return Ok(live);
+        }
+        let _reopening = self.reopening.lock().await;
+        // Another caller may have opened it while this one waited.
+        if let Some(live) = self.live_shared() {
+            return Ok(live);
+        }
+        let fresh = open(&self.target, &self.describe, SHARED_SESSION).await?;
+        #[cfg(test)]
+        self.opened
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = fresh.clone();
+        Ok(fresh)
+    }
+
+    /// The shared session unless it is over.
+    fn live_shared(&self) -> Option<Client> {
         let current = self
             .shared
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        if !matches!(
+        let over = matches!(
             current.state(),
             SessionState::Expired | SessionState::Closed | SessionState::AuthFailed
-        ) {
-            return Ok(current);
+        );
+        (!over).then_some(current)
+    }
+
+    /// The ACL of every node the stores create: the creator's (`auth::cdrwa`) when the URL
+    /// has credentials, else open to every client (`world:anyone:cdrwa`).
+    pub(crate) fn acls(&self) -> Acls<'static> {
+        match self.target.auth {
+            Some(_) => Acls::creator_all(),
+            None => Acls::anyone_all(),
         }
-        let fresh = open(&self.target.hosts, &self.describe, SHARED_SESSION).await?;
-        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = fresh.clone();
-        Ok(fresh)
     }
 
     /// A session of its own with `timeout` asked for: ZooKeeper deletes its ephemeral nodes
     /// when it has not heard from it for the timeout it granted (which it may have bounded by
     /// its `minSessionTimeout`/`maxSessionTimeout`: [`Client::session_timeout`] says).
     pub(crate) async fn session(&self, timeout: Duration) -> Result<Client> {
-        open(&self.target.hosts, &self.describe, timeout).await
+        open(&self.target, &self.describe, timeout).await
     }
 
     /// Creates `path` and its parents as persistent nodes where missing.
     pub(crate) async fn mkdir(&self, path: &str, what: &str) -> Result<()> {
         let client = self.client().await?;
-        let opts = CreateMode::Persistent.with_acls(Acls::anyone_all());
+        let opts = CreateMode::Persistent.with_acls(self.acls());
         self.timed(what, client.mkdir(path, &opts)).await
     }
 
@@ -270,13 +314,18 @@ pub(crate) async fn timed_raw<T>(
         .unwrap_or(Err(zookeeper_client::Error::ConnectionLoss))
 }
 
-async fn open(hosts: &str, describe: &str, timeout: Duration) -> Result<Client> {
-    let connect = Client::connector()
+async fn open(target: &ZkTarget, describe: &str, timeout: Duration) -> Result<Client> {
+    let mut connector = Client::connector()
         .with_session_timeout(timeout)
         // Every listed server tried once, then the error: the caller retries, and a store
         // that cannot be reached says so within the connect bound.
-        .with_fail_eagerly()
-        .connect(hosts);
+        .with_fail_eagerly();
+    if let Some(auth) = &target.auth {
+        // Sent with every (re)connection of the session, before any request.
+        let digest = format!("{}:{}", auth.user, auth.password);
+        connector = connector.with_auth("digest", digest.as_bytes());
+    }
+    let connect = connector.connect(&target.hosts);
     let unavailable = |reason: String| Error::StoreUnavailable {
         store: describe.to_string(),
         reason,
@@ -294,6 +343,103 @@ async fn open(hosts: &str, describe: &str, timeout: Duration) -> Result<Client> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::future::Future;
+    use std::sync::atomic::Ordering;
+    use std::task::Poll;
+
+    /// `IDMINT_TEST_ZK_URL` (tests/servers.sh); unset, the test is skipped unless
+    /// `IDMINT_REQUIRE_SERVERS=1` (CI), as the store tests do.
+    fn server() -> Option<String> {
+        match std::env::var("IDMINT_TEST_ZK_URL") {
+            Ok(url) if !url.is_empty() => Some(url),
+            _ => {
+                assert!(
+                    std::env::var("IDMINT_REQUIRE_SERVERS").as_deref() != Ok("1"),
+                    "IDMINT_TEST_ZK_URL is not set but IDMINT_REQUIRE_SERVERS=1"
+                );
+                eprintln!("skipped: IDMINT_TEST_ZK_URL is not set (tests/servers.sh)");
+                None
+            }
+        }
+    }
+
+    /// Ends the session `client` holds as ZooKeeper would expire it: another connection takes
+    /// the session over and closes it (Curator's `KillSession`), again until ZooKeeper answers
+    /// that the session is gone. Run on a runtime of its own while the client's runtime is
+    /// idle, so the client cannot take its session back in between.
+    async fn take_and_close(hosts: &str, session: zookeeper_client::SessionInfo) {
+        loop {
+            let thief = Client::connector()
+                .with_session(session.clone())
+                .connect(hosts)
+                .await;
+            match thief {
+                Ok(thief) => drop(thief), // Dropping the last handle closes the session.
+                Err(zookeeper_client::Error::SessionExpired) => return,
+                Err(e) => panic!("taking the session over: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn one_new_session_per_expiry_under_concurrent_callers() {
+        let Some(url) = server() else { return };
+        // The link's runtime runs only inside its `block_on`: the client's own tasks
+        // (reconnecting, pinging) stand still while the thief works on the other runtime.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let link = rt.block_on(ZkLink::connect(&url)).unwrap();
+        let old = rt.block_on(link.client()).unwrap();
+        crate::store::background_runtime("zk-thief")
+            .unwrap()
+            .block_on(take_and_close(&link.target.hosts, old.session().clone()));
+        rt.block_on(async {
+            // Back on its runtime, the client finds its connection closed, and ZooKeeper
+            // answers its reconnection with the session's expiry.
+            let mut state = old.state_watcher();
+            let mut now = state.state();
+            while now != SessionState::Expired {
+                now = state.changed().await;
+            }
+            assert_eq!(link.opened.load(Ordering::Relaxed), 1);
+
+            // Eight callers polled side by side on one task: each finds the session expired
+            // before any new one is open.
+            let mut calls: Vec<_> = (0..8).map(|_| Box::pin(link.client())).collect();
+            let mut got: Vec<Option<Result<Client>>> = (0..8).map(|_| None).collect();
+            std::future::poll_fn(|cx| {
+                let mut pending = false;
+                for (call, out) in calls.iter_mut().zip(got.iter_mut()) {
+                    if out.is_none() {
+                        match call.as_mut().poll(cx) {
+                            Poll::Ready(r) => *out = Some(r),
+                            Poll::Pending => pending = true,
+                        }
+                    }
+                }
+                if pending {
+                    Poll::Pending
+                } else {
+                    Poll::Ready(())
+                }
+            })
+            .await;
+            drop(calls);
+            let sessions: Vec<i64> = got
+                .into_iter()
+                .map(|c| c.unwrap().unwrap().session_id().0)
+                .collect();
+            assert_eq!(
+                link.opened.load(Ordering::Relaxed),
+                2,
+                "one session opened for the one expiry; callers got sessions {sessions:?}"
+            );
+            assert!(sessions.iter().all(|s| *s == sessions[0]), "{sessions:?}");
+            assert_ne!(sessions[0], old.session_id().0);
+        });
+    }
 
     #[test]
     fn urls() {
@@ -305,6 +451,17 @@ mod tests {
         assert_eq!(t.root, "");
         assert_eq!(t.leaf_name.as_deref(), Some("orders"));
         assert_eq!(t.leaf_dead_after, Some(Duration::from_secs(60)));
+        assert_eq!(t.auth, None);
+        let t = ZkTarget::parse("zk://app:s3:cr@t@a:2181,b:2181/ids").unwrap();
+        let auth = t.auth.as_ref().unwrap();
+        assert_eq!(
+            (auth.user.as_str(), auth.password.as_str()),
+            ("app", "s3:cr@t")
+        );
+        assert_eq!(t.hosts, "a:2181,b:2181");
+        assert!(!format!("{t:?}").contains("s3:cr@t"), "{t:?}");
+        let e = ZkTarget::parse("zk://app:s3cret@a:2181?table=x").unwrap_err();
+        assert!(!e.to_string().contains("s3cret"), "{e}");
         for bad in [
             "zk://",
             "zk://a",
@@ -315,7 +472,7 @@ mod tests {
             "zk://a:1?leaf_name=",
             "zk://a:1?leaf_name=a/b",
             "zk://a:1?leaf_dead_after=0",
-            "zk://u:p@a:1",
+            "zk://:p@a:1",
             "zk:a:1",
         ] {
             let e = ZkTarget::parse(bad).unwrap_err();
