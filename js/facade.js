@@ -121,6 +121,15 @@ function createIdmint(backend) {
     return err;
   }
 
+  /**
+   * The core's error of `kind` with its fields (as text, in the order of the core's variant:
+   * `idmint_core::rules::client_error`), as the class of its kind: the facade's checks of the
+   * arguments it is given throw the core's message, never one written here.
+   */
+  function coreError(kind, ...fields) {
+    return fromBackend(backend.clientError(kind, fields.map((f) => (f == null ? '' : String(f)))));
+  }
+
   /** Throws unless the backend is ready (the wasm must be instantiated first). */
   const need = backend.need;
 
@@ -165,18 +174,11 @@ function createIdmint(backend) {
         if (Number.isInteger(id)) {
           if (id < 0) return nl.decomposeStr(BigInt(id).toString());
           if (id <= MAX_SAFE) return nl.decompose(BigInt(id));
-          throw new InvalidIdError(
-            `invalid id \`${id}\`: a number above 2^53-1 (9007199254740991) is not exact ` +
-              `(this one is ${BigInt(id)}); pass IDs as a bigint or a decimal string`
-          );
+          throw coreError('invalid_id', id, `a number above 2^53-1 (9007199254740991) is not exact (this one is ${BigInt(id)}); pass IDs as a bigint or a decimal string`);
         }
-        throw new InvalidIdError(
-          `invalid id \`${id}\`: not a whole number; pass IDs as a bigint or a decimal string`
-        );
+        throw coreError('invalid_id', id, 'not a whole number; pass IDs as a bigint or a decimal string');
       default:
-        throw new InvalidIdError(
-          `invalid id \`${show(id)}\`: pass IDs as a bigint or a decimal string (a number only up to 2^53-1)`
-        );
+        throw coreError('invalid_id', show(id), 'pass IDs as a bigint or a decimal string (a number only up to 2^53-1)');
     }
   }
 
@@ -185,13 +187,9 @@ function createIdmint(backend) {
     if (typeof value === 'bigint') return value;
     if (typeof value === 'number' && Number.isInteger(value)) {
       if (Math.abs(value) <= MAX_SAFE) return BigInt(value);
-      throw new InvalidArgumentError(
-        `invalid argument \`${name}\` = ${value}: a number beyond ±2^53-1 is not exact (this one is ${BigInt(value)}); pass a bigint`
-      );
+      throw coreError('invalid_argument', name, value, `a number beyond ±2^53-1 is not exact (this one is ${BigInt(value)}); pass a bigint`);
     }
-    throw new InvalidArgumentError(
-      `invalid argument \`${name}\` = ${show(value)}: a whole number (number or bigint)`
-    );
+    throw coreError('invalid_argument', name, show(value), 'a whole number (number or bigint)');
   }
 
   /** A time as unix ms (bigint): a Date, unix ms (number or bigint) or an RFC 3339 string. */
@@ -199,7 +197,7 @@ function createIdmint(backend) {
     const ms = t instanceof Date ? t.getTime() : t;
     if (typeof ms === 'string') return BigInt(call(() => backend.parseTimeMs(name, ms)));
     if (typeof ms === 'number' && Number.isNaN(ms)) {
-      throw new InvalidArgumentError(`invalid argument \`${name}\` = Invalid Date: a valid Date`);
+      throw coreError('invalid_argument', name, 'Invalid Date', 'a valid Date');
     }
     return wholeValue(name, ms);
   }
@@ -210,20 +208,16 @@ function createIdmint(backend) {
     if (typeof value === 'bigint') return String(value);
     if (typeof value === 'number') {
       if (Number.isSafeInteger(value)) return String(value);
-      throw new InvalidArgumentError(
-        `invalid argument \`${name}\` = ${value}: unix milliseconds as a whole number, an RFC 3339 string or a Date`
-      );
+      throw coreError('invalid_argument', name, value, 'unix milliseconds as a whole number, an RFC 3339 string or a Date');
     }
     if (value instanceof Date) {
       const ms = value.getTime();
       if (Number.isNaN(ms)) {
-        throw new InvalidArgumentError(`invalid argument \`${name}\` = Invalid Date: a valid Date`);
+        throw coreError('invalid_argument', name, 'Invalid Date', 'a valid Date');
       }
       return String(ms);
     }
-    throw new InvalidArgumentError(
-      `invalid argument \`${name}\` = ${show(value)}: unix milliseconds, an RFC 3339 string or a Date`
-    );
+    throw coreError('invalid_argument', name, show(value), 'unix milliseconds, an RFC 3339 string or a Date');
   }
 
   function isPlainObject(v) {
@@ -321,12 +315,10 @@ function createIdmint(backend) {
         this.#n = options;
       } else {
         if (typeof spec !== 'string') {
-          throw new InvalidArgumentError(
-            `invalid argument \`layout\` = ${show(spec)}: ${PRESET_NAMES} or a layout spec`
-          );
+          throw coreError('invalid_argument', 'layout', show(spec), `${PRESET_NAMES} or a layout spec`);
         }
         if (!isPlainObject(options)) {
-          throw new InvalidArgumentError(`invalid argument \`options\` = ${show(options)}: an object such as { epoch }`);
+          throw coreError('invalid_argument', 'options', show(options), 'an object such as { epoch }');
         }
         const epoch = options.epoch === undefined ? undefined : timeText('epoch', options.epoch);
         this.#n = call(() => backend.layout(spec, epoch));
@@ -362,9 +354,7 @@ function createIdmint(backend) {
     /** Put `{ timestampMs | time, sequence, ...nodeFields }` together into an ID (bigint). */
     compose(parts) {
       if (!isPlainObject(parts)) {
-        throw new InvalidArgumentError(
-          `invalid argument \`parts\` = ${show(parts)}: an object { timestampMs or time, sequence, ...nodeFields }`
-        );
+        throw coreError('invalid_argument', 'parts', show(parts), 'an object { timestampMs or time, sequence, ...nodeFields }');
       }
       let time;
       const hasMs = parts.timestampMs !== undefined;
@@ -373,19 +363,15 @@ function createIdmint(backend) {
       if (hasTime) {
         const v = timeMs('time', parts.time);
         if (hasMs && v !== time) {
-          throw new InvalidArgumentError(
-            `invalid argument \`time\` = ${show(parts.time)}: it disagrees with timestampMs = ${parts.timestampMs}; give one of them`
-          );
+          throw coreError('invalid_argument', 'time', show(parts.time), `it disagrees with timestampMs = ${parts.timestampMs}; give one of them`);
         }
         time = v;
       }
       if (!hasMs && !hasTime) {
-        throw new InvalidArgumentError(
-          'invalid argument `parts`: needs `timestampMs` (unix ms) or `time` (a Date)'
-        );
+        throw coreError('invalid_argument', 'parts', show(parts), 'needs `timestampMs` (unix ms) or `time` (a Date)');
       }
       if (parts.sequence === undefined) {
-        throw new InvalidArgumentError('invalid argument `parts`: needs `sequence`');
+        throw coreError('invalid_argument', 'parts', show(parts), 'needs `sequence`');
       }
       const sequence = wholeValue('sequence', parts.sequence);
       const names = [];
@@ -487,10 +473,7 @@ function createIdmint(backend) {
     }
     if (layout instanceof Layout) return layout;
     if (layout instanceof Snowflake) return layout.layout;
-    throw new InvalidArgumentError(
-      `invalid argument \`layout\` = ${show(layout)}: ${what} needs the layout the ID was made with: ` +
-        `${PRESET_NAMES}, a spec, a Layout or a Snowflake`
-    );
+    throw coreError('invalid_argument', 'layout', show(layout), `${what} needs the layout the ID was made with: ${PRESET_NAMES}, a spec, a Layout or a Snowflake`);
   }
 
   // Any format (`formats::decode` in the core): ObjectId, UUID, ULID, KSUID, xid, TSID text and
@@ -604,16 +587,11 @@ function createIdmint(backend) {
       case 'number':
         if (Number.isSafeInteger(id)) return String(id);
         if (Number.isInteger(id)) {
-          throw new InvalidIdError(
-            `invalid id \`${id}\`: a number above 2^53-1 (9007199254740991) is not exact ` +
-              `(this one is ${BigInt(id)}); pass \`${name}\` as a bigint or a decimal string`
-          );
+          throw coreError('invalid_id', id, `a number above 2^53-1 (9007199254740991) is not exact (this one is ${BigInt(id)}); pass \`${name}\` as a bigint or a decimal string`);
         }
-        throw new InvalidIdError(`invalid id \`${id}\`: not a whole number; pass \`${name}\` as a bigint or a decimal string`);
+        throw coreError('invalid_id', id, `not a whole number; pass \`${name}\` as a bigint or a decimal string`);
       default:
-        throw new InvalidIdError(
-          `invalid id \`${show(id)}\`: pass \`${name}\` as a bigint or a decimal string (a number only up to 2^53-1)`
-        );
+        throw coreError('invalid_id', show(id), `pass \`${name}\` as a bigint or a decimal string (a number only up to 2^53-1)`);
     }
   }
 
@@ -624,18 +602,14 @@ function createIdmint(backend) {
    */
   function snowflakeArgs(options) {
     if (!isPlainObject(options)) {
-      throw new InvalidArgumentError(
-        `invalid argument \`options\` = ${show(options)}: an object such as { layout: 'twitter', datacenter: 1, worker: 7 }`
-      );
+      throw coreError('invalid_argument', 'options', show(options), `an object such as { layout: 'twitter', datacenter: 1, worker: 7 }`);
     }
     let spec = options.layout ?? DEFAULT_PRESET;
     let epoch = options.epoch;
     if (spec instanceof Layout) {
       spec = spec.spec;
     } else if (typeof spec !== 'string') {
-      throw new InvalidArgumentError(
-        `invalid argument \`layout\` = ${show(spec)}: ${PRESET_NAMES}, a spec or a Layout`
-      );
+      throw coreError('invalid_argument', 'layout', show(spec), `${PRESET_NAMES}, a spec or a Layout`);
     }
     epoch = epoch === undefined ? undefined : timeText('epoch', epoch);
     const names = [];
@@ -668,7 +642,7 @@ function createIdmint(backend) {
     else addNode('unsigned', options.unsigned);
     const policy = (name, v) => {
       if (v === undefined || typeof v === 'string') return v;
-      throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(v)}: a policy string`);
+      throw coreError('invalid_argument', name, show(v), 'a policy string');
     };
     const onExhausted = policy('onExhausted', options.onExhausted);
     const onRollback = policy('onRollback', options.onRollback);
@@ -679,7 +653,7 @@ function createIdmint(backend) {
     if (backend.startAbove && options.startAbove !== undefined) extras.startAbove = idText('startAbove', options.startAbove);
     if (extras.lease === undefined) {
       const stray = LEASE_KEYS.find((k) => extras[k] !== undefined);
-      if (stray) throw new InvalidArgumentError(`invalid argument \`${stray}\`: an option of \`lease\`, which is not given`);
+      if (stray) throw coreError('invalid_argument', stray, show(extras[stray]), 'an option of `lease`, which is not given');
     }
     return [spec, epoch, names, values, random, onExhausted, onRollback, resumeAfter, extras, unsigned];
   }
@@ -697,9 +671,7 @@ function createIdmint(backend) {
     constructor(options = {}, handle = undefined) {
       need();
       if (options !== SNOWFLAKE && isPlainObject(options) && options.lease !== undefined && EXTRA_KEYS.includes('lease')) {
-        throw new InvalidArgumentError(
-          'invalid argument `lease`: building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`'
-        );
+        throw coreError('invalid_argument', 'lease', show(options.lease), 'building a generator with a lease waits on the lease store; use `await Snowflake.create({ lease, ... })`');
       }
       this.#n = options === SNOWFLAKE ? handle : call(() => backend.snowflake(...snowflakeArgs(options)));
       this.#layout = Layout._wrap(this.#n.layout);
@@ -783,12 +755,10 @@ function createIdmint(backend) {
     /** `n` increasing IDs in a BigUint64Array. */
     nextIds(n) {
       if (!Number.isSafeInteger(n) || n < 0 || n > 0xffff_ffff) {
-        throw new InvalidArgumentError(`invalid argument \`n\` = ${show(n)}: a whole number 0..=4294967295`);
+        throw coreError('invalid_argument', 'n', show(n), 'a whole number 0..=4294967295');
       }
       if (backend.maxBatch !== undefined && n > backend.maxBatch) {
-        throw new InvalidArgumentError(
-          `invalid argument \`n\` = ${n}: the browser build mints at most ${backend.maxBatch} IDs per call (wasm memory is 4 GiB); call nextIds again`
-        );
+        throw coreError('invalid_argument', 'n', n, `the browser build mints at most ${backend.maxBatch} IDs per call (wasm memory is 4 GiB); call nextIds again`);
       }
       try {
         return this.#n.nextIds(n);
@@ -924,9 +894,7 @@ function createIdmint(backend) {
       const hex = input.toHexString();
       if (typeof hex === 'string') return backend.oidParseHex(hex);
     }
-    throw new InvalidObjectIdError(
-      `invalid ObjectId \`${show(input)}\`: give 24 hex characters, 12 bytes or an ObjectId (this package's or bson's)`
-    );
+    throw coreError('invalid_object_id', show(input), `give 24 hex characters, 12 bytes or an ObjectId (this package's or bson's)`);
   }
 
   // bson's ObjectId class, once `ObjectId.useBson(bson)` named the bson the application's
@@ -973,7 +941,7 @@ function createIdmint(backend) {
 
     static createFromHexString(hex) {
       if (typeof hex !== 'string') {
-        throw new InvalidObjectIdError(`invalid ObjectId \`${show(hex)}\`: give 24 hex characters`);
+        throw coreError('invalid_object_id', show(hex), 'give 24 hex characters');
       }
       return new ObjectId(hex);
     }
@@ -981,9 +949,7 @@ function createIdmint(backend) {
     /** An ObjectId of the given unix seconds with random and counter bytes zero (for range queries). */
     static createFromTime(seconds) {
       if (!Number.isInteger(seconds) || seconds < 0 || seconds > 0xffff_ffff) {
-        throw new InvalidArgumentError(
-          `invalid argument \`seconds\` = ${show(seconds)}: whole unix seconds 0..=4294967295`
-        );
+        throw coreError('invalid_argument', 'seconds', show(seconds), 'whole unix seconds 0..=4294967295');
       }
       need();
       return new ObjectId(call(() => backend.oidFromTime(seconds)));
@@ -997,9 +963,7 @@ function createIdmint(backend) {
      */
     static useBson(bson) {
       if (bson !== null && typeof bson?.ObjectId !== 'function') {
-        throw new InvalidArgumentError(
-          `invalid argument \`bson\` = ${show(bson)}: the bson module (require('bson'), mongodb's BSON) or null`
-        );
+        throw coreError('invalid_argument', 'bson', show(bson), `the bson module (require('bson'), mongodb's BSON) or null`);
       }
       BsonObjectId = bson === null ? undefined : bson.ObjectId;
     }
@@ -1067,11 +1031,7 @@ function createIdmint(backend) {
      */
     toBSON() {
       if (BsonObjectId !== undefined) return new BsonObjectId(this.#text());
-      throw new InvalidArgumentError(
-        `invalid argument \`ObjectId("${this.#text()}")\` = idmint ObjectId: bson cannot store it directly; ` +
-          'call `ObjectId.useBson(bson)` with the bson your driver uses, convert it with `new ObjectId(oid)` from ' +
-          'bson/mongodb (exact, 12 bytes) or store `oid.toHexString()`'
-      );
+      throw coreError('invalid_argument', `ObjectId("${this.#text()}")`, 'idmint ObjectId', `bson cannot store it directly; call \`ObjectId.useBson(bson)\` with the bson your driver uses, convert it with \`new ObjectId(oid)\` from bson/mongodb (exact, 12 bytes) or store \`oid.toHexString()\``);
     }
 
     [inspect]() {
@@ -1104,7 +1064,7 @@ function createIdmint(backend) {
         break;
       case 'string':
         if (!/^-?[0-9]+$/.test(value)) {
-          throw new InvalidIdError(`invalid id \`${value}\`: not a decimal integer; ${domain}`);
+          throw coreError('invalid_id', value, `not a decimal integer; ${domain}`);
         }
         v = BigInt(value);
         break;
@@ -1113,18 +1073,18 @@ function createIdmint(backend) {
           v = BigInt(value);
           break;
         }
-        throw new InvalidIdError(
+        throw coreError(
+          'invalid_id',
+          value,
           Number.isInteger(value)
-            ? `invalid id \`${value}\`: a number beyond ±2^53-1 is not exact (this one is ${BigInt(value)}); pass a bigint or a decimal string`
-            : `invalid id \`${value}\`: not a whole number; pass a bigint or a decimal string`
+            ? `a number beyond ±2^53-1 is not exact (this one is ${BigInt(value)}); pass a bigint or a decimal string`
+            : 'not a whole number; pass a bigint or a decimal string'
         );
       default:
-        throw new InvalidIdError(
-          `invalid id \`${show(value)}\`: pass a bigint or a decimal string (a number only up to 2^53-1); ${domain}`
-        );
+        throw coreError('invalid_id', show(value), `pass a bigint or a decimal string (a number only up to 2^53-1); ${domain}`);
     }
-    if (v < 0n) throw new InvalidIdError(`invalid id \`${v}\`: negative; ${domain}`);
-    if (v > U64_MAX) throw new InvalidIdError(`invalid id \`${v}\`: above 2^64-1 (18446744073709551615); ${domain}`);
+    if (v < 0n) throw coreError('invalid_id', v, `negative; ${domain}`);
+    if (v > U64_MAX) throw coreError('invalid_id', v, `above 2^64-1 (18446744073709551615); ${domain}`);
     return v;
   }
 
@@ -1133,15 +1093,20 @@ function createIdmint(backend) {
 
   function encodingArg(encoding) {
     if (typeof encoding === 'string') return encoding; // the core names what it accepts
-    throw new InvalidArgumentError(
-      `invalid argument \`encoding\` = ${show(encoding)}: base62, base62-fixed, base32 or base32-fixed`
-    );
+    throw coreError('invalid_argument', 'encoding', show(encoding), 'base62, base62-fixed, base32 or base32-fixed');
   }
 
-  /** Text for a parser: a string, else the kind's error (`invalid ${what} \`value\`: ...`). */
-  function textArg(value, ErrorClass, what) {
+  /** Text for a parser: a string, else the core's error of `kind` naming `what`. */
+  function textArg(value, kind, what) {
     if (typeof value === 'string') return value;
-    throw new ErrorClass(`invalid ${what} \`${show(value)}\`: give the text as a string`);
+    switch (kind) {
+      case 'invalid_encoding':
+        throw coreError(kind, what, show(value), 'give the text as a string');
+      case 'invalid_argument':
+        throw coreError(kind, what, show(value), 'a string');
+      default: // invalid_id, invalid_uuid, invalid_key: the input and why
+        throw coreError(kind, show(value), `give the ${what} as a string`);
+    }
   }
 
   /** Run an addon call, rethrowing its error as the class of its kind. */
@@ -1169,7 +1134,7 @@ function createIdmint(backend) {
   function decode(text, encoding) {
     need();
     const e = encodingArg(encoding);
-    const t = textArg(text, InvalidEncodingError, typeof encoding === 'string' ? encoding : 'text');
+    const t = textArg(text, 'invalid_encoding', typeof encoding === 'string' ? encoding : 'text');
     return call(() => backend.decodeId(t, e));
   }
 
@@ -1180,7 +1145,7 @@ function createIdmint(backend) {
     if (typeof version === 'bigint' || (typeof version === 'number' && Number.isSafeInteger(version))) {
       return BigInt(version);
     }
-    throw new InvalidArgumentError(`invalid argument \`version\` = ${show(version)}: a key version 0..=61`);
+    throw coreError('invalid_argument', 'version', show(version), 'a key version 0..=61');
   }
 
   /**
@@ -1195,9 +1160,7 @@ function createIdmint(backend) {
     /** @internal use Keyring.fromText or Keyring.generate */
     constructor(token, n, text) {
       if (token !== KEYRING) {
-        throw new InvalidArgumentError(
-          'invalid argument `Keyring`: make one with Keyring.fromText(text) or Keyring.generate(version)'
-        );
+        throw coreError('invalid_argument', 'Keyring', show(token), 'make one with Keyring.fromText(text) or Keyring.generate(version)');
       }
       this.#n = n;
       this.#text = text;
@@ -1207,7 +1170,7 @@ function createIdmint(backend) {
     /** Read key-file text: one `idmint-key-v<version>:<32 hex>` a line, `#` comments allowed. */
     static fromText(text) {
       need();
-      const t = textArg(text, InvalidKeyError, 'key');
+      const t = textArg(text, 'invalid_key', 'key');
       return new Keyring(KEYRING, call(() => backend.keyring(t)), t);
     }
 
@@ -1240,7 +1203,7 @@ function createIdmint(backend) {
 
     /** Reveal the tagged form with the key it names. */
     revealTagged(text) {
-      const t = textArg(text, InvalidEncodingError, 'tagged id');
+      const t = textArg(text, 'invalid_encoding', 'tagged id');
       return call(() => this.#n.revealTagged(t));
     }
 
@@ -1294,14 +1257,14 @@ function createIdmint(backend) {
    */
   function parseUuid7(text) {
     need();
-    const t = textArg(text, InvalidUuidError, 'UUIDv7');
+    const t = textArg(text, 'invalid_uuid', 'UUIDv7');
     return uuidFields(call(() => backend.uuid7Parse(t)));
   }
 
   /** Read the 26-character ULID text of a UUIDv7 (either case): the same fields as `parseUuid7`. */
   function parseUlid(text) {
     need();
-    const t = textArg(text, InvalidUuidError, 'UUIDv7');
+    const t = textArg(text, 'invalid_uuid', 'UUIDv7');
     return uuidFields(call(() => backend.ulidParse(t)));
   }
 
@@ -1333,7 +1296,7 @@ function createIdmint(backend) {
   /** A whole-number argument as decimal text for the core, which checks its range. */
   function wholeText(name, value) {
     if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
-    throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(value)}: a whole number (a number up to 2^53-1 or a bigint)`);
+    throw coreError('invalid_argument', name, show(value), 'a whole number (a number up to 2^53-1 or a bigint)');
   }
 
   /**
@@ -1346,7 +1309,7 @@ function createIdmint(backend) {
   function plan(nodes, rate, years, options = {}) {
     need();
     if (!isPlainObject(options)) {
-      throw new InvalidArgumentError(`invalid argument \`options\` = ${show(options)}: an object such as { start, width }`);
+      throw coreError('invalid_argument', 'options', show(options), 'an object such as { start, width }');
     }
     const r = typeof rate === 'string' ? rate : wholeText('rate', rate);
     const start = options.start === undefined ? undefined : timeText('start', options.start);
@@ -1376,9 +1339,9 @@ function createIdmint(backend) {
    */
   function checkMigration(from, to, options = {}) {
     need();
-    const spec = (name, l) => (l instanceof Layout ? l.spec : textArg(l, InvalidArgumentError, `layout \`${name}\``));
+    const spec = (name, l) => (l instanceof Layout ? l.spec : textArg(l, 'invalid_argument', name));
     if (!isPlainObject(options)) {
-      throw new InvalidArgumentError(`invalid argument \`options\` = ${show(options)}: an object such as { above, at }`);
+      throw coreError('invalid_argument', 'options', show(options), 'an object such as { above, at }');
     }
     const above = options.above === undefined ? undefined : idText('above', options.above);
     const at = options.at === undefined ? undefined : timeText('at', options.at);
@@ -1405,15 +1368,15 @@ function createIdmint(backend) {
    */
   function parseTypeId(text) {
     need();
-    const t = textArg(text, InvalidIdError, 'TypeID');
+    const t = textArg(text, 'invalid_id', 'TypeID');
     return typeIdFields(call(() => backend.typeIdParse(t)));
   }
 
   /** The TypeID of `prefix` and a UUID of any version (hyphenated or 32 hex digits): its fields. */
   function typeIdFromUuid(prefix, uuid) {
     need();
-    const p = textArg(prefix, InvalidArgumentError, 'prefix');
-    const u = textArg(uuid, InvalidUuidError, 'UUID');
+    const p = textArg(prefix, 'invalid_argument', 'prefix');
+    const u = textArg(uuid, 'invalid_uuid', 'UUID');
     return typeIdFields(call(() => backend.typeIdFromUuid(p, u)));
   }
 
@@ -1423,7 +1386,7 @@ function createIdmint(backend) {
     #prefix;
     constructor(prefix = '') {
       need();
-      const p = textArg(prefix, InvalidArgumentError, 'prefix');
+      const p = textArg(prefix, 'invalid_argument', 'prefix');
       this.#n = call(() => backend.typeIdGenerator(p));
       this.#prefix = p;
     }
@@ -1447,7 +1410,7 @@ function createIdmint(backend) {
   function optionalString(name, value, expected) {
     if (value === undefined || value === null) return undefined;
     if (typeof value === 'string') return value;
-    throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(value)}: ${expected}`);
+    throw coreError('invalid_argument', name, show(value), expected);
   }
 
   /**
@@ -1463,20 +1426,14 @@ function createIdmint(backend) {
     constructor(pattern, options = {}) {
       need();
       if (typeof pattern !== 'string') {
-        throw new InvalidTemplateError(
-          `invalid template \`${show(pattern)}\`: give the template as a string, e.g. '%L%Y%M%D%m%5S'`
-        );
+        throw coreError('invalid_template', show(pattern), `give the template as a string, e.g. '%L%Y%M%D%m%5S'`);
       }
       if (!isPlainObject(options)) {
-        throw new InvalidArgumentError(
-          `invalid argument \`options\` = ${show(options)}: an object such as { label, offset, check }`
-        );
+        throw coreError('invalid_argument', 'options', show(options), 'an object such as { label, offset, check }');
       }
       for (const k of Object.keys(options)) {
         if (!TEMPLATE_OPTIONS.has(k)) {
-          throw new InvalidArgumentError(
-            `invalid argument \`${k}\`: not an option of Template; options are label, offset, check`
-          );
+          throw coreError('invalid_argument', k, show(options[k]), 'not an option of Template; options are label, offset, check');
         }
       }
       const label = optionalString('label', options.label, 'ASCII letters and digits');
@@ -1513,7 +1470,7 @@ function createIdmint(backend) {
      * second, label, sequence, check }`, each only if the template has it.
      */
     parse(text) {
-      const t = textArg(text, InvalidIdError, 'id');
+      const t = textArg(text, 'invalid_id', 'id');
       const p = call(() => this.#n.parse(t));
       const out = {};
       for (const k of DATE_PARTS) if (p[k] != null) out[k] = p[k];
@@ -1582,26 +1539,22 @@ function createIdmint(backend) {
       need();
       const nt = template instanceof Template ? TEMPLATE_HANDLE.get(template) : undefined;
       if (nt === undefined) {
-        throw new InvalidArgumentError(`invalid argument \`template\` = ${show(template)}: a Template`);
+        throw coreError('invalid_argument', 'template', show(template), 'a Template');
       }
       const shared = backend.sharedCounters;
       if (!isPlainObject(options)) {
-        throw new InvalidArgumentError(
-          `invalid argument \`options\` = ${show(options)}: an object such as { day, first }${shared ? ' or { counter, name }' : ''}`
-        );
+        throw coreError('invalid_argument', 'options', show(options), `an object such as { day, first }${shared ? ' or { counter, name }' : ''}`);
       }
       const { day, first } = options;
       if ((day === undefined) !== (first === undefined)) {
-        throw new InvalidArgumentError(
-          'invalid argument `options`: give both `day` (yyyymmdd) and `first`, or neither'
-        );
+        throw coreError('invalid_argument', 'options', show(options), 'give both `day` (yyyymmdd) and `first`, or neither');
       }
       // Shared counters are the native build's (the wasm has no store to count in); elsewhere
       // these options are not read.
       const { counter, name, step } = shared ? options : {};
       for (const [key, value] of [['counter', counter], ['name', name]]) {
         if (value !== undefined && typeof value !== 'string') {
-          throw new InvalidArgumentError(`invalid argument \`${key}\` = ${show(value)}: a string`);
+          throw coreError('invalid_argument', key, show(value), 'a string');
         }
       }
       const d = day === undefined ? undefined : wholeValue('day', day);
@@ -1678,7 +1631,7 @@ function createIdmint(backend) {
     errorClass: (kind) => byKind[kind],
     fromBackend,
     /** The conversions, for what a package's entry adds to the API (Node's segment client). */
-    convert: { wholeValue, show, isPlainObject, call },
+    convert: { wholeValue, show, isPlainObject, call, coreError },
   };
 }
 

@@ -26,9 +26,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 function segmentApi(native, idmint, { urls, connectOptions = [] }) {
   const {
     fromBackend,
-    convert: { wholeValue, show, isPlainObject, call },
+    convert: { wholeValue, show, isPlainObject, call, coreError },
   } = idmint;
-  const { InvalidArgumentError } = idmint.api;
 
   /** A Promise of the addon's call, its errors given their classes (thrown ones too). */
   async function settle(start) {
@@ -41,16 +40,16 @@ function segmentApi(native, idmint, { urls, connectOptions = [] }) {
 
   function text(name, value, expected) {
     if (typeof value === 'string') return value;
-    throw new InvalidArgumentError(`invalid argument \`${name}\` = ${show(value)}: ${expected}`);
+    throw coreError('invalid_argument', name, show(value), expected);
   }
 
   function options(what, given, known) {
     if (!isPlainObject(given)) {
-      throw new InvalidArgumentError(`invalid argument \`options\` = ${show(given)}: an object of ${what}'s options`);
+      throw coreError('invalid_argument', 'options', show(given), `an object of ${what}'s options`);
     }
     for (const k of Object.keys(given)) {
       if (!known.includes(k)) {
-        throw new InvalidArgumentError(`invalid argument \`${k}\`: not an option of ${what}; options are ${known.join(', ')}`);
+        throw coreError('invalid_argument', k, show(given[k]), `not an option of ${what}; options are ${known.join(', ')}`);
       }
     }
     return given;
@@ -80,7 +79,7 @@ function segmentApi(native, idmint, { urls, connectOptions = [] }) {
     /** @internal use `await client.tag(name)` */
     constructor(token, n) {
       if (token !== TOKEN) {
-        throw new InvalidArgumentError('invalid argument `SegmentTag`: get one with `await client.tag(name)`');
+        throw coreError('invalid_argument', 'SegmentTag', show(token), 'get one with `await client.tag(name)`');
       }
       this.#n = n;
       this.#name = n.tag;
@@ -171,9 +170,7 @@ function segmentApi(native, idmint, { urls, connectOptions = [] }) {
     /** @internal use `await SegmentClient.connect(url, options)` */
     constructor(token, n) {
       if (token !== TOKEN) {
-        throw new InvalidArgumentError(
-          'invalid argument `SegmentClient`: connect with `await SegmentClient.connect(url, options)`'
-        );
+        throw coreError('invalid_argument', 'SegmentClient', show(token), 'connect with `await SegmentClient.connect(url, options)`');
       }
       this.#n = n;
     }
@@ -186,7 +183,7 @@ function segmentApi(native, idmint, { urls, connectOptions = [] }) {
       const u = text('url', url, STORE_URLS);
       const o = options('SegmentClient.connect', opts, CONNECT_OPTIONS);
       if (o.autoCreate !== undefined && typeof o.autoCreate !== 'boolean') {
-        throw new InvalidArgumentError(`invalid argument \`autoCreate\` = ${show(o.autoCreate)}: true or false`);
+        throw coreError('invalid_argument', 'autoCreate', show(o.autoCreate), 'true or false');
       }
       const native_ = {
         refillAt: whole('refillAt', o.refillAt),

@@ -73,6 +73,15 @@ function layoutOf(n) {
 const backend = {
   need() {},
   errorKindOf: (e) => (e && typeof e.code === 'string' ? e.code : undefined),
+  // The addon throws the core's error of `kind`; the facade wants it as a value.
+  clientError(kind, fields) {
+    try {
+      native.clientError(kind, fields);
+    } catch (e) {
+      return e;
+    }
+    throw new Error(`the addon's clientError(${kind}) returned instead of throwing`);
+  },
   maxDirectId: U64_MAX,
   maxBatch: undefined,
   resumeAfter: true,

@@ -120,6 +120,10 @@ function ex() {
 const backend = {
     need,
     errorKindOf: (e) => (e instanceof Error && !e[BRAND] && typeof e.kind === 'string' ? e.kind : undefined),
+    clientError: (kind, fields) => {
+        need();
+        return wasm.clientError(kind, fields.join('\x1f'));
+    },
     maxDirectId: MAX_ID,
     maxBatch: MAX_BATCH,
     resumeAfter: false,

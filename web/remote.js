@@ -52,9 +52,9 @@ export function remoteClient(ex) {
         .replace(/"\\u0000(\d+)"/g, '$1');
 
     /**
-     * One call of the /v1 API: its JSON answer, or the error: `store_unavailable` for no answer,
-     * a 429 or a 5xx (worth retrying), `not_authorized` for 401/403, else the server's own kind
-     * and message.
+     * One call of the /v1 API: its JSON answer, or the error: `store_unavailable` for no answer
+     * or a kind worth retrying (the body's `retryable`), `not_authorized` for 401/403, else the
+     * server's own kind and message.
      */
     async function request(server, token, method, path, body, timeoutMs, what) {
         const headers = {};
@@ -74,8 +74,12 @@ export function remoteClient(ex) {
         }
         if (r.ok) return { status: r.status, answer };
         const message = answer?.error?.message ?? `HTTP ${r.status}`;
-        if (r.status === 401 || r.status === 403) throw coreError('not_authorized', server.describe, r.status, message);
-        if (r.status === 429 || r.status >= 500) throw coreError('store_unavailable', server.describe, `${what}: ${message}`);
+        // The kind's status and retryability as the body gives them (core's table of kinds);
+        // only an answer without them (a proxy's page, an older server) is judged by its status.
+        const status = answer?.error?.status ?? r.status;
+        const retryable = answer?.error?.retryable ?? (r.status === 429 || r.status >= 500);
+        if (status === 401 || status === 403) throw coreError('not_authorized', server.describe, status, message);
+        if (retryable) throw coreError('store_unavailable', server.describe, `${what}: ${message}`);
         return Promise.reject(Object.assign(new Error(message), { kind: answer?.error?.kind ?? 'invalid_argument' }));
     }
 

@@ -1,8 +1,9 @@
 //! The one error type of idmint, and the table of its kinds.
 
 /// Defines [`Error`] and its table of kinds from one list of variants, so that [`Error::kind`],
-/// [`Error::KINDS`] and [`Error::TABLE`] cannot drift apart: each variant carries its docs, its
-/// message (`#[error]`) and `#[kind("kind_string", Family)]`.
+/// [`Error::KINDS`], [`Error::TABLE`] and the fields of [`Error::fields`] cannot drift apart:
+/// each variant carries its docs, its message (`#[error]`) and
+/// `#[kind("kind_string", Family, http_status, Recovery)]`.
 macro_rules! error_table {
     (
         $(#[$enum_attr:meta])*
@@ -10,8 +11,13 @@ macro_rules! error_table {
             $(
                 $(#[doc = $doc:literal])*
                 #[error($($message:tt)+)]
-                #[kind($kind:literal, $family:ident)]
-                $variant:ident { $($fields:tt)* },
+                #[kind($kind:literal, $family:ident, $status:literal, $recovery:ident)]
+                $variant:ident {
+                    $(
+                        $(#[doc = $fdoc:literal])*
+                        $field:ident : $fty:ty
+                    ),* $(,)?
+                },
             )+
         }
     ) => {
@@ -20,20 +26,26 @@ macro_rules! error_table {
             $(
                 $(#[doc = $doc])*
                 #[error($($message)+)]
-                $variant { $($fields)* },
+                $variant {
+                    $(
+                        $(#[doc = $fdoc])*
+                        $field: $fty,
+                    )*
+                },
             )+
         }
 
         impl Error {
             /// Every kind of error, in the order of the variants: the one table bindings build
-            /// their exception classes from.
+            /// their exception classes from, and the server its statuses.
             ///
             /// ```
-            /// use idmint_core::{Error, ErrorFamily};
+            /// use idmint_core::{Error, ErrorFamily, Recovery};
             ///
             /// let lost = Error::TABLE.iter().find(|k| k.kind == "lease_lost").unwrap();
             /// assert_eq!(lost.name, "LeaseLost");
             /// assert_eq!(lost.family, ErrorFamily::State);
+            /// assert_eq!((lost.status, lost.recovery), (409, Recovery::StateChange));
             /// ```
             pub const TABLE: &'static [ErrorKind] = &[$(
                 ErrorKind {
@@ -41,6 +53,8 @@ macro_rules! error_table {
                     name: stringify!($variant),
                     family: ErrorFamily::$family,
                     doc: concat!($($doc, "\n"),*),
+                    status: $status,
+                    recovery: Recovery::$recovery,
                 },
             )+];
 
@@ -62,9 +76,92 @@ macro_rules! error_table {
                     $(Error::$variant { .. } => $kind,)+
                 }
             }
+
+            /// The error's fields by name, each as text (numbers in decimal, so a reader in
+            /// any language keeps every digit): what the message says, for a program to read
+            /// instead of the message. The names are the variant's field names.
+            ///
+            /// ```
+            /// use idmint_core::Error;
+            ///
+            /// let err = Error::TagExhausted { tag: "orders".into(), max_id: 9, count: 5, limit: i64::MAX };
+            /// assert_eq!(err.fields()[1], ("max_id", "9".to_string()));
+            /// ```
+            pub fn fields(&self) -> Vec<(&'static str, String)> {
+                match self {
+                    $(Error::$variant { $($field),* } => {
+                        vec![$((stringify!($field), FieldText::text($field))),*]
+                    })+
+                }
+            }
+
+            /// The error of `kind` rebuilt from its [`fields`](Error::fields), each looked up
+            /// by name with `field`: how a client of `idmint serve` gets back the error the
+            /// server reported, without reading its message. `None` for a kind that is not
+            /// core's, or a field that is missing or does not read as its type.
+            ///
+            /// ```
+            /// use idmint_core::Error;
+            ///
+            /// let err = Error::TagExhausted { tag: "orders".into(), max_id: 9, count: 5, limit: i64::MAX };
+            /// let fields = err.fields();
+            /// let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str());
+            /// assert_eq!(Error::from_fields("tag_exhausted", get), Some(err));
+            /// assert_eq!(Error::from_fields("tag_exhausted", |_| None), None);
+            /// ```
+            pub fn from_fields<'a>(
+                kind: &str,
+                field: impl Fn(&str) -> Option<&'a str>,
+            ) -> Option<Error> {
+                match kind {
+                    $($kind => Some(Error::$variant {
+                        $($field: <$fty as FieldText>::read(field(stringify!($field))?)?,)*
+                    }),)+
+                    _ => None,
+                }
+            }
         }
     };
 }
+
+/// A field of an [`Error`] variant as text and back, for [`Error::fields`] and
+/// [`Error::from_fields`].
+trait FieldText: Sized {
+    fn text(&self) -> String;
+    fn read(text: &str) -> Option<Self>;
+}
+
+impl FieldText for String {
+    fn text(&self) -> String {
+        self.clone()
+    }
+    fn read(text: &str) -> Option<Self> {
+        Some(text.to_string())
+    }
+}
+
+impl FieldText for i128 {
+    fn text(&self) -> String {
+        Wide(*self).to_string()
+    }
+    fn read(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+}
+
+macro_rules! field_text_of_numbers {
+    ($($ty:ty),*) => {$(
+        impl FieldText for $ty {
+            fn text(&self) -> String {
+                self.to_string()
+            }
+            fn read(text: &str) -> Option<Self> {
+                text.parse().ok()
+            }
+        }
+    )*};
+}
+field_text_of_numbers!(u64, i64, u32);
 
 error_table! {
 /// Everything that can go wrong in idmint.
@@ -86,7 +183,7 @@ error_table! {
 pub enum Error {
     /// A layout spec or preset name that does not describe a valid layout.
     #[error("invalid layout `{spec}`: {reason}")]
-    #[kind("invalid_layout", InvalidValue)]
+    #[kind("invalid_layout", InvalidValue, 400, Permanent)]
     InvalidLayout {
         /// The spec as given.
         spec: String,
@@ -96,7 +193,7 @@ pub enum Error {
 
     /// A node field or the sequence given a value that does not fit its bits.
     #[error("{field} value {} is out of range: valid values are 0..={max}", Wide(*.value))]
-    #[kind("value_out_of_range", OutOfRange)]
+    #[kind("value_out_of_range", OutOfRange, 400, Permanent)]
     ValueOutOfRange {
         /// The field's name (`sequence` for the sequence).
         field: String,
@@ -108,7 +205,7 @@ pub enum Error {
 
     /// Parts name a field the layout does not have.
     #[error("unknown field `{field}`: this layout's node fields are {valid}")]
-    #[kind("unknown_field", InvalidValue)]
+    #[kind("unknown_field", InvalidValue, 400, Permanent)]
     UnknownField {
         /// The name given.
         field: String,
@@ -118,7 +215,7 @@ pub enum Error {
 
     /// Parts lack a node field of the layout.
     #[error("missing value for node field `{field}`")]
-    #[kind("missing_field", InvalidValue)]
+    #[kind("missing_field", InvalidValue, 400, Permanent)]
     MissingField {
         /// The field without a value.
         field: String,
@@ -126,7 +223,7 @@ pub enum Error {
 
     /// A time that the layout's time field cannot represent.
     #[error("time {} ms is out of range for this layout: valid times are {min_ms}..{end_ms} ms (unix)", Wide(*.time_ms))]
-    #[kind("time_out_of_range", OutOfRange)]
+    #[kind("time_out_of_range", OutOfRange, 400, Permanent)]
     TimeOutOfRange {
         /// The time given, in unix milliseconds.
         time_ms: i128,
@@ -138,7 +235,7 @@ pub enum Error {
 
     /// A generator whose epoch lies ahead of the clock.
     #[error("epoch {epoch_ms} ms is in the future: the clock reads {now_ms} ms (unix)")]
-    #[kind("epoch_in_future", InvalidValue)]
+    #[kind("epoch_in_future", InvalidValue, 400, Permanent)]
     EpochInFuture {
         /// The layout's epoch.
         epoch_ms: u64,
@@ -148,7 +245,7 @@ pub enum Error {
 
     /// The time field has run out: no more IDs can be minted with this layout and epoch.
     #[error("layout's time field ran out at {end} ({end_ms} ms); choose a later epoch or more time bits")]
-    #[kind("layout_exhausted", State)]
+    #[kind("layout_exhausted", State, 409, Permanent)]
     LayoutExhausted {
         /// The first instant past the end of the time field, unix ms.
         end_ms: u64,
@@ -158,7 +255,7 @@ pub enum Error {
 
     /// The clock reads earlier than the last issued time and the policy does not allow going on.
     #[error("clock moved backwards: it is {behind_ms} ms behind the last issued time (policy allows {allowed_ms} ms)")]
-    #[kind("clock_moved_backwards", State)]
+    #[kind("clock_moved_backwards", State, 503, Retry)]
     ClockMovedBackwards {
         /// How far the clock is behind the last issued time, in ms.
         behind_ms: u64,
@@ -168,7 +265,7 @@ pub enum Error {
 
     /// An ID that does not fit the layout (negative, above 2^63-1, above the layout's bits, not a number).
     #[error("invalid id `{id}`: {reason}")]
-    #[kind("invalid_id", OutOfRange)]
+    #[kind("invalid_id", OutOfRange, 400, Permanent)]
     InvalidId {
         /// The ID as given.
         id: String,
@@ -178,7 +275,7 @@ pub enum Error {
 
     /// An ObjectId in text or bytes that is not 12 bytes / 24 hex characters.
     #[error("invalid ObjectId `{input}`: {reason}")]
-    #[kind("invalid_object_id", InvalidValue)]
+    #[kind("invalid_object_id", InvalidValue, 400, Permanent)]
     InvalidObjectId {
         /// The input, escaped for display.
         input: String,
@@ -188,7 +285,7 @@ pub enum Error {
 
     /// An argument outside the values an operation accepts.
     #[error("invalid argument `{name}` = {value}: {expected}")]
-    #[kind("invalid_argument", OutOfRange)]
+    #[kind("invalid_argument", OutOfRange, 400, Permanent)]
     InvalidArgument {
         /// The argument's name.
         name: String,
@@ -202,7 +299,7 @@ pub enum Error {
     /// or answered with an error; a segment client returns it only once no buffered IDs are
     /// left to serve while it waits.
     #[error("store `{store}` unavailable: {reason}")]
-    #[kind("store_unavailable", Store)]
+    #[kind("store_unavailable", Store, 503, Retry)]
     StoreUnavailable {
         /// The store, as `kind://host` without credentials (e.g. `postgres://127.0.0.1:5432`).
         store: String,
@@ -212,7 +309,7 @@ pub enum Error {
 
     /// A segment tag the store does not hold, with auto-creation off.
     #[error("unknown segment tag `{tag}`: create it first, or turn on auto-creation")]
-    #[kind("unknown_tag", Lookup)]
+    #[kind("unknown_tag", Lookup, 404, StateChange)]
     UnknownTag {
         /// The tag given.
         tag: String,
@@ -220,7 +317,7 @@ pub enum Error {
 
     /// A segment tag name or table name that is not allowed.
     #[error("invalid tag `{tag}`: {reason}")]
-    #[kind("invalid_tag", InvalidValue)]
+    #[kind("invalid_tag", InvalidValue, 400, Permanent)]
     InvalidTag {
         /// The name given, escaped for display.
         tag: String,
@@ -231,7 +328,7 @@ pub enum Error {
     /// A store returned a range that starts at or below an ID this client already handed out:
     /// the store lost its state (e.g. Redis restarted without persistence). The range is refused.
     #[error("store returned range {start}..={end} for tag `{tag}`, but IDs up to {issued} were already handed out; the store lost its state (is Redis persisting with AOF?)")]
-    #[kind("range_below_issued", State)]
+    #[kind("range_below_issued", State, 503, Retry)]
     RangeBelowIssued {
         /// The tag.
         tag: String,
@@ -245,7 +342,7 @@ pub enum Error {
 
     /// A segment tag whose counter cannot grow by the requested count without passing 2^63-1.
     #[error("segment tag `{tag}` is exhausted: max_id {max_id} + {count} would pass {limit}")]
-    #[kind("tag_exhausted", State)]
+    #[kind("tag_exhausted", State, 409, Permanent)]
     TagExhausted {
         /// The tag.
         tag: String,
@@ -260,7 +357,7 @@ pub enum Error {
     /// An obfuscation key, key text or key file that cannot be used. The message never shows
     /// the key's secret bytes.
     #[error("invalid key {key}: {reason}")]
-    #[kind("invalid_key", InvalidValue)]
+    #[kind("invalid_key", InvalidValue, 400, Permanent)]
     InvalidKey {
         /// Which key: its version tag or its line in a key file, never its secret.
         key: String,
@@ -270,7 +367,7 @@ pub enum Error {
 
     /// Text that is not a valid value of a short-string encoding (base62, base32, ULID).
     #[error("invalid {encoding} `{input}`: {reason}")]
-    #[kind("invalid_encoding", InvalidValue)]
+    #[kind("invalid_encoding", InvalidValue, 400, Permanent)]
     InvalidEncoding {
         /// The encoding expected, e.g. `base62` or `base32-fixed`.
         encoding: String,
@@ -282,7 +379,7 @@ pub enum Error {
 
     /// An order-number template that cannot be used.
     #[error("invalid template `{template}`: {reason}")]
-    #[kind("invalid_template", InvalidValue)]
+    #[kind("invalid_template", InvalidValue, 400, Permanent)]
     InvalidTemplate {
         /// The template as given.
         template: String,
@@ -292,7 +389,7 @@ pub enum Error {
 
     /// A period's counter passed what its fixed-width field can hold.
     #[error("the sequence for {period} reached {value}, past {max}, the most {width} digits can hold; widen the sequence field")]
-    #[kind("counter_overflow", State)]
+    #[kind("counter_overflow", State, 409, StateChange)]
     CounterOverflow {
         /// The period whose counter ran out, e.g. `2024-05-22 (+08:00)`, or the segment tag
         /// (e.g. ``tag `orders` ``) whose IDs no longer fit.
@@ -307,7 +404,7 @@ pub enum Error {
 
     /// Text or bytes that are not a version-7 UUID.
     #[error("invalid UUIDv7 `{input}`: {reason}")]
-    #[kind("invalid_uuid", InvalidValue)]
+    #[kind("invalid_uuid", InvalidValue, 400, Permanent)]
     InvalidUuid {
         /// The input, escaped for display.
         input: String,
@@ -317,7 +414,7 @@ pub enum Error {
 
     /// A formatted ID whose check digits do not match the rest of it (a typo, most likely).
     #[error("check digits of `{id}` do not match: expected {expected}, found {found}")]
-    #[kind("check_digit_mismatch", InvalidValue)]
+    #[kind("check_digit_mismatch", InvalidValue, 400, Permanent)]
     CheckDigitMismatch {
         /// The ID as given.
         id: String,
@@ -330,7 +427,7 @@ pub enum Error {
     /// No value of a worker-ID range could be leased: every value is held, or frozen after its
     /// holder's lease expired.
     #[error("no free worker value in {first}..={last} at {store}: {reason}")]
-    #[kind("no_free_lease", State)]
+    #[kind("no_free_lease", State, 409, StateChange)]
     NoFreeLease {
         /// The lease store, without credentials.
         store: String,
@@ -345,7 +442,7 @@ pub enum Error {
     /// A generator's worker lease is no longer known to be held (renewals failed, or another
     /// holder took the value), so it issues no IDs until it holds a lease again.
     #[error("lease of worker value {value} at {store} is lost: {reason}")]
-    #[kind("lease_lost", State)]
+    #[kind("lease_lost", State, 409, StateChange)]
     LeaseLost {
         /// The leased value.
         value: u64,
@@ -360,7 +457,7 @@ pub enum Error {
     /// to the parent). Build a new one in the child, or give the generator a lease or random
     /// node values, which the child replaces by its own.
     #[error("this {what} belongs to the parent process (built before fork()); {remedy}")]
-    #[kind("forked", State)]
+    #[kind("forked", State, 400, Permanent)]
     Forked {
         /// What was used: `snowflake generator with explicit node values`, `segment client` …
         what: String,
@@ -370,7 +467,7 @@ pub enum Error {
 
     /// The object was closed (a segment client after `close()`), so it hands out nothing.
     #[error("this {what} is closed")]
-    #[kind("closed", State)]
+    #[kind("closed", State, 400, Permanent)]
     Closed {
         /// What was used: `segment client` …
         what: String,
@@ -380,7 +477,7 @@ pub enum Error {
     /// never to do (a JavaScript event loop): the next range is already being fetched; await
     /// the asynchronous call instead.
     #[error("tag `{tag}` has no buffered IDs left; the next range is on its way from {store}: await the async call (e.g. nextIdAsync) instead")]
-    #[kind("would_block", State)]
+    #[kind("would_block", State, 503, Retry)]
     WouldBlock {
         /// The tag.
         tag: String,
@@ -393,7 +490,7 @@ pub enum Error {
     /// Retrying does not help until the token or its scopes change, so clients never retry it
     /// in a loop: each call that needs the store tries once.
     #[error("store `{store}` refused the credentials (HTTP {status}): {reason}")]
-    #[kind("not_authorized", Store)]
+    #[kind("not_authorized", Store, 400, StateChange)]
     NotAuthorized {
         /// The store, without credentials.
         store: String,
@@ -486,6 +583,51 @@ pub struct ErrorKind {
     pub family: ErrorFamily,
     /// The variant's rustdoc, one source line per line.
     pub doc: &'static str,
+    /// The HTTP status `idmint serve` answers it with (its gRPC code follows from it:
+    /// [`ErrorKind::grpc_code`]).
+    pub status: u16,
+    /// What it takes for the call that failed to succeed: whether to retry it.
+    pub recovery: Recovery,
+}
+
+/// What it takes for a call that failed with a kind of error to succeed: the one rule every
+/// client (the core's own, the server's, the bindings') follows to decide whether to retry.
+///
+/// ```
+/// use idmint_core::{Error, Recovery};
+///
+/// let down = Error::StoreUnavailable { store: "redis://db".into(), reason: "refused".into() };
+/// assert_eq!(down.error_kind().recovery, Recovery::Retry);
+/// assert!(down.is_retryable() && !down.is_permanent());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// Nothing: the same call may succeed later (a store down, a clock behind, a server
+    /// stopping). Retry it, with backoff.
+    Retry,
+    /// A change someone makes: a value freed, a tag created, a token granted its scope, a new
+    /// lease taken. Retrying the same call at once does not help; a client that waits for the
+    /// change (a lease keeper, an operator) may try again.
+    StateChange,
+    /// Never, as it was made: the input or the configuration is wrong (a bad value, a layout
+    /// that cannot lease, an exhausted tag or layout, a closed object). Fix it; never retry.
+    Permanent,
+}
+
+impl Recovery {
+    /// The stable, lowercase name, as the bindings export it.
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::Recovery::StateChange.as_str(), "state_change");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recovery::Retry => "retry",
+            Recovery::StateChange => "state_change",
+            Recovery::Permanent => "permanent",
+        }
+    }
 }
 
 impl ErrorKind {
@@ -496,6 +638,151 @@ impl ErrorKind {
     /// ```
     pub fn get(kind: &str) -> Option<&'static ErrorKind> {
         Error::TABLE.iter().find(|k| k.kind == kind)
+    }
+
+    /// The refusals `idmint serve` makes itself, beside core's kinds ([`Error::TABLE`]): a
+    /// request it cannot read, a token it does not know, a rate exceeded … Their statuses and
+    /// recoveries are decided here, so that the server and every client of it read one table.
+    ///
+    /// ```
+    /// let limited = idmint_core::ErrorKind::wire("rate_limited").unwrap();
+    /// assert_eq!((limited.status, limited.grpc_code()), (429, 8));
+    /// assert!(limited.retryable());
+    /// ```
+    pub const SERVER: &'static [ErrorKind] = &[
+        ErrorKind::server(
+            "unauthorized",
+            "Unauthorized",
+            ErrorFamily::Store,
+            401,
+            Recovery::StateChange,
+            "No credentials, or credentials that match no token.",
+        ),
+        ErrorKind::server(
+            "forbidden",
+            "Forbidden",
+            ErrorFamily::Store,
+            403,
+            Recovery::StateChange,
+            "A valid token without the scope the request needs.",
+        ),
+        ErrorKind::server(
+            "rate_limited",
+            "RateLimited",
+            ErrorFamily::Store,
+            429,
+            Recovery::Retry,
+            "The token's rate was exceeded: retry after the seconds of `Retry-After`.",
+        ),
+        ErrorKind::server(
+            "bad_request",
+            "BadRequest",
+            ErrorFamily::InvalidValue,
+            400,
+            Recovery::Permanent,
+            "A request the API cannot read: a bad query, path or body.",
+        ),
+        ErrorKind::server(
+            "not_found",
+            "NotFound",
+            ErrorFamily::Lookup,
+            404,
+            Recovery::Permanent,
+            "No such route, or an endpoint this server has turned off.",
+        ),
+        ErrorKind::server(
+            "method_not_allowed",
+            "MethodNotAllowed",
+            ErrorFamily::InvalidValue,
+            405,
+            Recovery::Permanent,
+            "A route asked with a method it does not take.",
+        ),
+        ErrorKind::server(
+            "payload_too_large",
+            "PayloadTooLarge",
+            ErrorFamily::OutOfRange,
+            413,
+            Recovery::Permanent,
+            "A request body above the server's limit.",
+        ),
+        ErrorKind::server(
+            "timeout",
+            "Timeout",
+            ErrorFamily::Store,
+            503,
+            Recovery::Retry,
+            "A request that took longer than the server's limit.",
+        ),
+        ErrorKind::server(
+            "shutting_down",
+            "ShuttingDown",
+            ErrorFamily::Store,
+            503,
+            Recovery::Retry,
+            "The server is stopping.",
+        ),
+    ];
+
+    const fn server(
+        kind: &'static str,
+        name: &'static str,
+        family: ErrorFamily,
+        status: u16,
+        recovery: Recovery,
+        doc: &'static str,
+    ) -> ErrorKind {
+        ErrorKind {
+            kind,
+            name,
+            family,
+            doc,
+            status,
+            recovery,
+        }
+    }
+
+    /// The entry for any kind an error body of `idmint serve` can carry: core's
+    /// ([`Error::TABLE`]) or the server's own ([`ErrorKind::SERVER`]).
+    ///
+    /// ```
+    /// use idmint_core::ErrorKind;
+    /// assert_eq!(ErrorKind::wire("unknown_tag").unwrap().status, 404);
+    /// assert_eq!(ErrorKind::wire("forbidden").unwrap().status, 403);
+    /// assert!(ErrorKind::wire("no_such_kind").is_none());
+    /// ```
+    pub fn wire(kind: &str) -> Option<&'static ErrorKind> {
+        ErrorKind::get(kind).or_else(|| ErrorKind::SERVER.iter().find(|k| k.kind == kind))
+    }
+
+    /// Whether the same call may succeed if made again later ([`Recovery::Retry`]).
+    ///
+    /// ```
+    /// assert!(idmint_core::ErrorKind::get("store_unavailable").unwrap().retryable());
+    /// assert!(!idmint_core::ErrorKind::get("unknown_tag").unwrap().retryable());
+    /// ```
+    pub fn retryable(&self) -> bool {
+        self.recovery == Recovery::Retry
+    }
+
+    /// The gRPC status code (its number, as `google.rpc.Code` has it) of the kind's HTTP
+    /// status: 401 `UNAUTHENTICATED` (16), 403 `PERMISSION_DENIED` (7), 404 `NOT_FOUND` (5),
+    /// 409 `FAILED_PRECONDITION` (9), 429 `RESOURCE_EXHAUSTED` (8), 503 `UNAVAILABLE` (14),
+    /// any other `INVALID_ARGUMENT` (3).
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::ErrorKind::get("lease_lost").unwrap().grpc_code(), 9);
+    /// ```
+    pub fn grpc_code(&self) -> i32 {
+        match self.status {
+            401 => 16,
+            403 => 7,
+            404 => 5,
+            409 => 9,
+            429 => 8,
+            503 => 14,
+            _ => 3,
+        }
     }
 
     /// The rustdoc as one line of prose (lines trimmed and joined by spaces), for the doc
@@ -529,6 +816,40 @@ impl Error {
     pub fn error_kind(&self) -> &'static ErrorKind {
         // Every kind is in the table: both come from the same list of variants.
         ErrorKind::get(self.kind()).expect("every kind is in Error::TABLE")
+    }
+
+    /// The HTTP status `idmint serve` answers this error with (its kind's, in [`Error::TABLE`]).
+    ///
+    /// ```
+    /// assert_eq!(idmint_core::Error::UnknownTag { tag: "t".into() }.http_status(), 404);
+    /// ```
+    pub fn http_status(&self) -> u16 {
+        self.error_kind().status
+    }
+
+    /// Whether the same call may succeed if made again later: a store down, a clock behind
+    /// ([`Recovery::Retry`]).
+    ///
+    /// ```
+    /// let e = idmint_core::Error::ClockMovedBackwards { behind_ms: 5, allowed_ms: 0 };
+    /// assert!(e.is_retryable());
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        self.error_kind().retryable()
+    }
+
+    /// Whether no retry can make the call succeed as it was made: the input or configuration
+    /// is wrong ([`Recovery::Permanent`]). A lease holder stops on such an error instead of
+    /// trying again.
+    ///
+    /// ```
+    /// use idmint_core::Error;
+    /// let bad = Error::InvalidArgument { name: "ttl".into(), value: "1".into(), expected: "300..".into() };
+    /// assert!(bad.is_permanent());
+    /// assert!(!Error::UnknownTag { tag: "t".into() }.is_permanent());
+    /// ```
+    pub fn is_permanent(&self) -> bool {
+        self.error_kind().recovery == Recovery::Permanent
     }
 
     /// The same range error naming `given`, the value as the caller wrote it, in place of the

@@ -88,7 +88,7 @@ pub mod wire;
 
 pub use clock::{AnyClock, Clock, ManualClock, MonotonicClock, WallClock};
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};
-pub use error::{Error, ErrorFamily, ErrorKind, Result};
+pub use error::{Error, ErrorFamily, ErrorKind, Recovery, Result};
 pub use layout::{
     parse_id, parse_u64, Field, FieldKind, Layout, LayoutBuilder, Parts, WordSlot, PRESETS,
     UNSIGNED_PRESETS,

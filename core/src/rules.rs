@@ -132,6 +132,12 @@ pub fn rules_json() -> String {
 /// | `closed` | what |
 /// | `range_below_issued` | tag, start, end, issued |
 /// | `invalid_argument` | name, value, expected |
+/// | `invalid_id` | id, reason |
+/// | `invalid_object_id` | input, reason |
+/// | `invalid_template` | template, reason |
+/// | `invalid_encoding` | encoding, input, reason |
+/// | `invalid_key` | key, reason |
+/// | `invalid_uuid` | input, reason |
 ///
 /// Any other kind, or a field that does not read, is `invalid_argument` naming it.
 ///
@@ -204,6 +210,31 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
             name: text(0),
             value: text(1),
             expected: text(2),
+        },
+        "invalid_id" => Error::InvalidId {
+            id: text(0),
+            reason: text(1),
+        },
+        "invalid_object_id" => Error::InvalidObjectId {
+            input: text(0),
+            reason: text(1),
+        },
+        "invalid_template" => Error::InvalidTemplate {
+            template: text(0),
+            reason: text(1),
+        },
+        "invalid_encoding" => Error::InvalidEncoding {
+            encoding: text(0),
+            input: text(1),
+            reason: text(2),
+        },
+        "invalid_key" => Error::InvalidKey {
+            key: text(0),
+            reason: text(1),
+        },
+        "invalid_uuid" => Error::InvalidUuid {
+            input: text(0),
+            reason: text(1),
         },
         _ => bad(),
     }
@@ -295,7 +326,7 @@ mod tests {
         ] {
             assert_eq!(client_error(kind, fields).kind(), "store_unavailable");
         }
-        let cases: [(&str, &[&str]); 7] = [
+        let cases: [(&str, &[&str]); 13] = [
             ("store_unavailable", &["s", "r"]),
             ("lease_lost", &["3", "s", "r"]),
             ("not_authorized", &["s", "401", "r"]),
@@ -303,6 +334,12 @@ mod tests {
             ("closed", &["segment client"]),
             ("range_below_issued", &["t", "1", "2", "5"]),
             ("invalid_argument", &["n", "v", "e"]),
+            ("invalid_id", &["-1", "negative"]),
+            ("invalid_object_id", &["xyz", "give 24 hex characters"]),
+            ("invalid_template", &["5", "a string"]),
+            ("invalid_encoding", &["base62", "5", "a string"]),
+            ("invalid_key", &["5", "a string"]),
+            ("invalid_uuid", &["5", "a string"]),
         ];
         for (kind, fields) in cases {
             assert_eq!(client_error(kind, fields).kind(), kind);

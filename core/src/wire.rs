@@ -15,8 +15,11 @@
 //! use idmint_core::wire::{ErrorBody, RangeOut};
 //! let r: RangeOut = serde_json::from_str(r#"{"tag":"orders","start":"4","last":"103","count":100}"#).unwrap();
 //! assert_eq!(r.ids()?.len(), 100);
-//! let e = ErrorBody::new("unknown_tag", "unknown segment tag `x`");
-//! assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"error":{"kind":"unknown_tag","message":"unknown segment tag `x`"}}"#);
+//! let e = ErrorBody::of(&idmint_core::Error::UnknownTag { tag: "x".into() });
+//! assert_eq!(
+//!     serde_json::to_string(&e).unwrap(),
+//!     r#"{"error":{"kind":"unknown_tag","message":"unknown segment tag `x`: create it first, or turn on auto-creation","status":404,"retryable":false,"fields":{"tag":"x"}}}"#
+//! );
 //! # Ok::<(), idmint_core::Error>(())
 //! ```
 //!
@@ -27,13 +30,22 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::{Error, ErrorKind, Result};
 
-/// The JSON body of every refusal: `{"error": {"kind", "message"}}`.
+/// The JSON body of every refusal: `{"error": {"kind", "message", "status", "retryable",
+/// "fields"}}`. A program reads `kind`, `retryable` and `fields`, never `message` (which is for
+/// people, and may change).
 ///
 /// ```
-/// let e = idmint_core::wire::ErrorBody::new("forbidden", "token `ci` lacks scope `admin`");
-/// assert_eq!(e.error.kind, "forbidden");
+/// use idmint_core::{wire::ErrorBody, Error};
+///
+/// let e = ErrorBody::new("forbidden", "token `ci` lacks scope `admin`");
+/// assert_eq!((e.error.kind.as_str(), e.error.status, e.error.retryable), ("forbidden", Some(403), Some(false)));
+///
+/// let full = Error::TagExhausted { tag: "t".into(), max_id: 7, count: 5, limit: i64::MAX };
+/// let body = ErrorBody::of(&full);
+/// assert_eq!(body.error.fields["max_id"], "7");
+/// assert_eq!(body.error(), Some(full));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -43,36 +55,96 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    /// A body of `kind` and `message`.
+    /// A body of `kind` and `message`, its status and retryability from the kind's entry in
+    /// core's table ([`ErrorKind::wire`]; none for a kind it lacks), without fields.
     ///
     /// ```
-    /// assert_eq!(idmint_core::wire::ErrorBody::new("a", "b").error.message, "b");
+    /// let b = idmint_core::wire::ErrorBody::new("timeout", "slow");
+    /// assert_eq!((b.error.message.as_str(), b.error.status, b.error.retryable), ("slow", Some(503), Some(true)));
     /// ```
     pub fn new(kind: &str, message: &str) -> ErrorBody {
+        let entry = ErrorKind::wire(kind);
         ErrorBody {
             error: ErrorDetail {
                 kind: kind.to_string(),
                 message: message.to_string(),
+                status: entry.map(|k| k.status),
+                retryable: entry.map(ErrorKind::retryable),
+                fields: BTreeMap::new(),
             },
         }
+    }
+
+    /// The body of a core error: its kind, message, status, retryability and every field.
+    ///
+    /// ```
+    /// let b = idmint_core::wire::ErrorBody::of(&idmint_core::Error::UnknownTag { tag: "t".into() });
+    /// assert_eq!((b.error.status, b.error.fields["tag"].as_str()), (Some(404), "t"));
+    /// ```
+    pub fn of(err: &Error) -> ErrorBody {
+        let mut body = ErrorBody::new(err.kind(), &err.to_string());
+        body.error.fields = err
+            .fields()
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value))
+            .collect();
+        body
+    }
+
+    /// The core error this body carries, rebuilt from its kind and fields (never from its
+    /// message): `None` for a kind of the server's own (`forbidden`, …), or a body from a
+    /// server that sent no fields.
+    ///
+    /// ```
+    /// use idmint_core::wire::ErrorBody;
+    /// let err = idmint_core::Error::UnknownTag { tag: "t".into() };
+    /// assert_eq!(ErrorBody::of(&err).error(), Some(err));
+    /// assert_eq!(ErrorBody::new("unknown_tag", "unknown segment tag `t`").error(), None);
+    /// ```
+    pub fn error(&self) -> Option<Error> {
+        let fields = &self.error.fields;
+        Error::from_fields(&self.error.kind, |name| {
+            fields.get(name).map(String::as_str)
+        })
     }
 }
 
 /// `kind` is one of core's error kinds (`unknown_tag`, `store_unavailable`, …) or the server's
-/// own: `unauthorized`, `forbidden`, `rate_limited`, `bad_request`, `not_found`,
-/// `method_not_allowed`, `payload_too_large`, `timeout`, `shutting_down`.
+/// own ([`ErrorKind::SERVER`]): `unauthorized`, `forbidden`, `rate_limited`, `bad_request`,
+/// `not_found`, `method_not_allowed`, `payload_too_large`, `timeout`, `shutting_down`.
+///
+/// `status`, `retryable` and `fields` are absent from the bodies of servers older than them;
+/// a reader of such a body knows its kind and message only.
 ///
 /// ```
-/// let d = idmint_core::wire::ErrorDetail { kind: "timeout".into(), message: "slow".into() };
-/// assert_eq!(d.kind, "timeout");
+/// let d: idmint_core::wire::ErrorDetail = serde_json::from_str(r#"{"kind":"timeout","message":"slow"}"#).unwrap();
+/// assert_eq!((d.kind.as_str(), d.retryable), ("timeout", None));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorDetail {
     /// Stable machine-readable kind.
     pub kind: String,
-    /// What went wrong, naming the bad value and the valid range.
+    /// What went wrong, naming the bad value and the valid range: for people, not programs.
     pub message: String,
+    /// The HTTP status of the kind (as the response's), from core's table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(nullable = false, minimum = 400, maximum = 599)
+    )]
+    pub status: Option<u16>,
+    /// Whether the same request may succeed if sent again later (a store down, a clock behind,
+    /// a rate exceeded, a server stopping); otherwise something must change first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub retryable: Option<bool>,
+    /// The error's fields by name, each as text (numbers in decimal, so no reader rounds them):
+    /// what the message says, for a program. A `tag_exhausted` has `tag`, `max_id`, `count`
+    /// and `limit`; a `value_out_of_range` `field`, `value` and `max`; an `invalid_argument`
+    /// `name`, `value` and `expected` … (the fields of the kind's variant of core's `Error`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, String>,
 }
 
 /// A contiguous range of segment IDs (`POST /v1/segment/{tag}/range`).
@@ -355,4 +427,113 @@ pub struct LeaseRow {
     pub free_in_ms: i64,
     /// The fence (unix ms).
     pub last_time_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Recovery;
+
+    /// One error of each of core's kinds, every field read from the same text ("7" is a valid
+    /// value of each field's type).
+    fn one_of_each() -> Vec<Error> {
+        Error::TABLE
+            .iter()
+            .map(|k| Error::from_fields(k.kind, |_| Some("7")).expect(k.kind))
+            .collect()
+    }
+
+    /// Each kind goes through the JSON body and comes back whole, with its table's status and
+    /// retryability, from the fields alone: the message is replaced before it is read back.
+    #[test]
+    fn every_kind_round_trips_without_its_message() {
+        let all = one_of_each();
+        assert_eq!(all.len(), Error::KINDS.len());
+        for err in all {
+            let mut body = ErrorBody::of(&err);
+            body.error.message = "a message in another language".into();
+            let json = serde_json::to_string(&body).unwrap();
+            let back: ErrorBody = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.error(), Some(err.clone()), "{json}");
+            let entry = err.error_kind();
+            assert_eq!(back.error.kind, entry.kind);
+            assert_eq!(back.error.status, Some(entry.status));
+            assert_eq!(back.error.retryable, Some(err.is_retryable()));
+            assert_eq!(err.is_retryable(), entry.recovery == Recovery::Retry);
+        }
+    }
+
+    /// The numbers of a range error travel as text, whole: no reader rounds 2^63-1 or a
+    /// negative value a binding passed on.
+    #[test]
+    fn big_and_negative_numbers_keep_every_digit() {
+        for err in [
+            Error::TagExhausted {
+                tag: "t".into(),
+                max_id: i64::MAX - 5,
+                count: 1000,
+                limit: i64::MAX,
+            },
+            Error::TimeOutOfRange {
+                time_ms: i128::MIN,
+                min_ms: 0,
+                end_ms: u64::MAX,
+            },
+            Error::ValueOutOfRange {
+                field: "worker".into(),
+                value: -3,
+                max: 31,
+            },
+        ] {
+            let json = serde_json::to_string(&ErrorBody::of(&err)).unwrap();
+            let back: ErrorBody = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.error(), Some(err), "{json}");
+        }
+    }
+
+    /// A field that is missing or does not read as its type gives no error rather than a
+    /// made-up one; the server's own kinds carry no core error.
+    #[test]
+    fn incomplete_bodies_give_no_error() {
+        let mut body = ErrorBody::of(&Error::LeaseLost {
+            value: 3,
+            store: "s".into(),
+            reason: "r".into(),
+        });
+        body.error.fields.insert("value".into(), "three".into());
+        assert_eq!(body.error(), None);
+        body.error.fields.remove("value");
+        assert_eq!(body.error(), None);
+        assert_eq!(ErrorBody::new("forbidden", "no").error(), None);
+    }
+
+    /// The statuses and retry rules the server has always answered, now read from the table:
+    /// 503 exactly for what retrying fixes.
+    #[test]
+    fn statuses_match_recovery() {
+        for k in Error::TABLE.iter().chain(ErrorKind::SERVER) {
+            assert_eq!(
+                k.status == 503 || k.status == 429,
+                k.retryable(),
+                "{}",
+                k.kind
+            );
+            assert!((400..600).contains(&k.status), "{}", k.kind);
+        }
+        for (kind, status) in [
+            ("unknown_tag", 404),
+            ("store_unavailable", 503),
+            ("clock_moved_backwards", 503),
+            ("would_block", 503),
+            ("range_below_issued", 503),
+            ("lease_lost", 409),
+            ("no_free_lease", 409),
+            ("tag_exhausted", 409),
+            ("counter_overflow", 409),
+            ("layout_exhausted", 409),
+            ("invalid_argument", 400),
+        ] {
+            assert_eq!(ErrorKind::get(kind).unwrap().status, status, "{kind}");
+        }
+    }
 }

@@ -108,3 +108,99 @@ fn minting_under_a_lease_another_thread_holds() -> Result<()> {
     holder.join().unwrap()?;
     Ok(())
 }
+
+/// A lease store that refuses every lease with one error, counting the tries.
+struct Refusing {
+    error: idmint_core::Error,
+    tries: std::sync::atomic::AtomicU64,
+}
+
+impl LeaseStore for Refusing {
+    fn describe(&self) -> String {
+        "refusing://".into()
+    }
+    fn acquire<'a>(
+        &'a self,
+        _req: &'a idmint_core::lease::LeaseRequest,
+    ) -> idmint_core::lease::StoreFuture<'a, Option<idmint_core::lease::Grant>> {
+        self.tries.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let error = self.error.clone();
+        Box::pin(async move { Err(error) })
+    }
+    fn renew<'a>(
+        &'a self,
+        _value: u64,
+        _token: &'a str,
+        _ttl_ms: u64,
+        _freeze_ms: u64,
+        _fence_ms: u64,
+    ) -> idmint_core::lease::StoreFuture<'a, bool> {
+        Box::pin(async { Ok(false) })
+    }
+    fn release<'a>(
+        &'a self,
+        _value: u64,
+        _token: &'a str,
+        _fence_ms: u64,
+    ) -> idmint_core::lease::StoreFuture<'a, bool> {
+        Box::pin(async { Ok(false) })
+    }
+    fn list(&self) -> idmint_core::lease::StoreFuture<'_, Vec<idmint_core::lease::LeaseInfo>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// What `hold` does with a store refusing with `error`, given two chances to try again:
+/// the error it returned (None: it tried again until told to stop) and the tries made.
+fn hold_refused(lease: &'static SharedLease, error: idmint_core::Error) -> (Option<String>, u64) {
+    let store = Arc::new(Refusing {
+        error,
+        tries: Default::default(),
+    });
+    let options = LeaseOptions::store(store.clone()).range(1, 1);
+    let layout = Layout::preset("twitter").unwrap();
+    let mut chances = 2;
+    let result = lease.hold(
+        &layout,
+        &options,
+        |_| {
+            chances -= 1;
+            chances >= 0
+        },
+        |_| {},
+    );
+    (
+        result.err().map(|e| e.kind().to_string()),
+        store.tries.load(std::sync::atomic::Ordering::SeqCst),
+    )
+}
+
+/// The holder stops at once on an error no retry can mend, whatever its kind (the table's
+/// `Recovery::Permanent`, not a list of kind strings), and keeps trying on one that may pass.
+#[test]
+fn holder_stops_on_permanent_errors_and_retries_the_others() {
+    static BAD_TABLE: SharedLease = SharedLease::new();
+    static DOWN: SharedLease = SharedLease::new();
+    static NO_TOKEN: SharedLease = SharedLease::new();
+    // A lease table name the store cannot use: as permanent as a bad argument.
+    let bad_table = idmint_core::Error::InvalidTag {
+        tag: "idmint workers".into(),
+        reason: "a table name of A-Z a-z 0-9 _".into(),
+    };
+    assert_eq!(
+        hold_refused(&BAD_TABLE, bad_table),
+        (Some("invalid_tag".into()), 1)
+    );
+    let down = idmint_core::Error::StoreUnavailable {
+        store: "refusing://".into(),
+        reason: "connection refused".into(),
+    };
+    assert_eq!(hold_refused(&DOWN, down), (None, 3));
+    // Credentials refused: an operator may grant them, so the holder keeps trying.
+    let no_token = idmint_core::Error::NotAuthorized {
+        store: "refusing://".into(),
+        status: 403,
+        reason: "token `pg` lacks scope `lease`".into(),
+    };
+    assert_eq!(hold_refused(&NO_TOKEN, no_token), (None, 3));
+}

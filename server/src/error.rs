@@ -1,9 +1,11 @@
 //! The one error type of the API: core's errors (their kind and message as core wrote them)
 //! and the server's own refusals (auth, rate, unknown route), each one HTTP status, one gRPC
-//! code and the body `{"error": {"kind", "message"}}`.
+//! code and the body `{"error": {"kind", "message", "status", "retryable", "fields"}}`; the
+//! status, code and retryability of each kind are core's ([`ErrorKind`]), not decided here.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use idmint_core::ErrorKind;
 
 /// Why a request was refused.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -74,8 +76,26 @@ impl ApiError {
         }
     }
 
-    /// The HTTP status: 4xx for what the caller can fix, 503 for what retrying later fixes
-    /// (a store down, a clock behind, a lease being renewed), 409 for a state conflict.
+    /// The entry of core's table of kinds for this refusal ([`ErrorKind::wire`]): its status,
+    /// gRPC code and whether to retry are decided there, for the server and its clients alike.
+    ///
+    /// ```
+    /// use idmint_server::error::ApiError;
+    /// assert!(ApiError::ShuttingDown.entry().retryable());
+    /// ```
+    pub fn entry(&self) -> &'static ErrorKind {
+        match self {
+            ApiError::Core(e) => e.error_kind(),
+            // Every kind of the server's own is in core's table (tested below).
+            other => {
+                ErrorKind::wire(other.kind()).expect("the server's kinds are in ErrorKind::SERVER")
+            }
+        }
+    }
+
+    /// The HTTP status, from core's table: 4xx for what the caller can fix, 503 for what
+    /// retrying later fixes (a store down, a clock behind, a lease being renewed), 409 for a
+    /// state conflict.
     ///
     /// ```
     /// use axum::http::StatusCode;
@@ -84,29 +104,11 @@ impl ApiError {
     /// assert_eq!(ApiError::from(down).status(), StatusCode::SERVICE_UNAVAILABLE);
     /// ```
     pub fn status(&self) -> StatusCode {
-        match self {
-            ApiError::Core(e) => match e.kind() {
-                "unknown_tag" => StatusCode::NOT_FOUND,
-                "store_unavailable"
-                | "clock_moved_backwards"
-                | "would_block"
-                | "range_below_issued" => StatusCode::SERVICE_UNAVAILABLE,
-                "lease_lost" | "no_free_lease" | "tag_exhausted" | "counter_overflow"
-                | "layout_exhausted" => StatusCode::CONFLICT,
-                _ => StatusCode::BAD_REQUEST,
-            },
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::ShuttingDown | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-        }
+        StatusCode::from_u16(self.entry().status).unwrap_or(StatusCode::BAD_REQUEST)
     }
 
-    /// The gRPC status of the same refusal; `idmint-error-kind` metadata carries the kind.
+    /// The gRPC status of the same refusal (the code core's table gives its HTTP status);
+    /// `idmint-error-kind` metadata carries the kind.
     ///
     /// ```
     /// use idmint_server::error::ApiError;
@@ -115,16 +117,7 @@ impl ApiError {
     /// assert_eq!(s.metadata().get("idmint-error-kind").unwrap(), "forbidden");
     /// ```
     pub fn grpc(&self) -> tonic::Status {
-        use tonic::Code;
-        let code = match self.status() {
-            StatusCode::UNAUTHORIZED => Code::Unauthenticated,
-            StatusCode::FORBIDDEN => Code::PermissionDenied,
-            StatusCode::TOO_MANY_REQUESTS => Code::ResourceExhausted,
-            StatusCode::NOT_FOUND => Code::NotFound,
-            StatusCode::SERVICE_UNAVAILABLE => Code::Unavailable,
-            StatusCode::CONFLICT => Code::FailedPrecondition,
-            _ => Code::InvalidArgument,
-        };
+        let code = tonic::Code::from(self.entry().grpc_code());
         let mut status = tonic::Status::new(code, self.to_string());
         status.metadata_mut().insert(
             "idmint-error-kind",
@@ -133,9 +126,36 @@ impl ApiError {
         status
     }
 
-    /// The JSON body.
+    /// The JSON body: kind, message, status and retryability, and a core error's fields (the
+    /// server's own refusals carry their numbers as fields too).
+    ///
+    /// ```
+    /// use idmint_server::error::ApiError;
+    /// let b = ApiError::RateLimited { token: "ci".into(), retry_after_s: 3 }.body();
+    /// assert_eq!(b.error.fields["retry_after_s"], "3");
+    /// ```
     pub fn body(&self) -> ErrorBody {
-        ErrorBody::new(self.kind(), &self.to_string())
+        let mut body = match self {
+            ApiError::Core(e) => return ErrorBody::of(e),
+            other => ErrorBody::new(other.kind(), &other.to_string()),
+        };
+        let fields: Vec<(&str, String)> = match self {
+            ApiError::RateLimited {
+                token,
+                retry_after_s,
+            } => vec![
+                ("token", token.clone()),
+                ("retry_after_s", retry_after_s.to_string()),
+            ],
+            ApiError::Timeout(limit_ms) => vec![("limit_ms", limit_ms.to_string())],
+            ApiError::MethodNotAllowed(method) => vec![("method", method.clone())],
+            _ => Vec::new(),
+        };
+        body.error.fields = fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        body
     }
 }
 
@@ -151,7 +171,7 @@ impl IntoResponse for ApiError {
             ApiError::Unauthorized(_) => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            _ if status == StatusCode::SERVICE_UNAVAILABLE => {
+            _ if self.entry().retryable() => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
             _ => {}
@@ -181,5 +201,40 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
 impl From<axum::extract::rejection::PathRejection> for ApiError {
     fn from(r: axum::extract::rejection::PathRejection) -> Self {
         ApiError::BadRequest(r.body_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every refusal of the server's own has its entry in core's table, with the status it
+    /// has always answered.
+    #[test]
+    fn every_server_kind_is_in_cores_table() {
+        let all = [
+            (ApiError::Unauthorized("u".into()), 401),
+            (ApiError::Forbidden("f".into()), 403),
+            (
+                ApiError::RateLimited {
+                    token: "t".into(),
+                    retry_after_s: 1,
+                },
+                429,
+            ),
+            (ApiError::BadRequest("b".into()), 400),
+            (ApiError::NotFound("n".into()), 404),
+            (ApiError::ShuttingDown, 503),
+            (ApiError::MethodNotAllowed("PUT".into()), 405),
+            (ApiError::PayloadTooLarge("p".into()), 413),
+            (ApiError::Timeout(5), 503),
+        ];
+        assert_eq!(all.len(), ErrorKind::SERVER.len());
+        for (e, status) in all {
+            assert_eq!(e.status().as_u16(), status, "{}", e.kind());
+            let body = e.body();
+            assert_eq!(body.error.status, Some(status));
+            assert_eq!(body.error.retryable, Some(e.entry().retryable()));
+        }
     }
 }

@@ -705,6 +705,15 @@ pub fn object_id_timestamp(hex: String) -> Result<u32> {
         .map_err(js_err)
 }
 
+/// Throws the core's error of `kind` with its fields as text, in the variant's order
+/// ([`idmint_core::rules::client_error`]): the JS facade's checks of its own arguments throw
+/// what the core says, never a message of their own.
+#[napi(catch_unwind)]
+pub fn client_error(kind: String, fields: Vec<String>) -> Result<()> {
+    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+    Err(js_err(idmint_core::rules::client_error(&kind, &fields)))
+}
+
 /// Every error kind the core can report.
 #[napi(catch_unwind)]
 pub fn error_kinds() -> Vec<&'static str> {

@@ -404,6 +404,15 @@ pub fn error_kinds() -> String {
     Error::KINDS.join(",")
 }
 
+/// The core's error of `kind` with its fields as text ([`idmint_core::rules::client_error`]),
+/// joined by U+001F (one string crosses), as a JS `Error` carrying the kind: the JS facade's
+/// checks of its own arguments throw what the core says, never a message of their own.
+#[wasm_bindgen(js_name = clientError)]
+pub fn client_error(kind: &str, fields: &str) -> JsValue {
+    let fields: Vec<&str> = fields.split('\u{1f}').collect();
+    to_js(idmint_core::rules::client_error(kind, &fields))
+}
+
 /// Unix milliseconds of a time given as text: digits (unix ms) or RFC 3339, as the core reads
 /// every time option.
 #[wasm_bindgen(js_name = parseTimeMs)]

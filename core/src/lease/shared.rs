@@ -113,9 +113,8 @@ impl SharedLease {
         let guard = loop {
             match options.start_shared(layout, DEFAULT_FENCE_AHEAD, &self.cells) {
                 Ok(guard) => break guard,
-                Err(e) if matches!(e.kind(), "invalid_argument" | "invalid_layout") => {
-                    return Err(e)
-                }
+                // Options or a layout that can never lease: trying again cannot help.
+                Err(e) if e.is_permanent() => return Err(e),
                 Err(e) => {
                     report(&e);
                     if !wait(options.retry_time()) {

@@ -10,10 +10,14 @@
 //! output or error messages. `ca=` (https only) is a PEM file of the CA to trust instead of
 //! the system's roots.
 //!
-//! Errors: no answer, a 5xx or a 429 is [`Error::StoreUnavailable`] (clients serve what they
-//! buffered, retry with backoff and recover once the server answers); 401 and 403 are
-//! [`Error::NotAuthorized`], which no client retries in a loop; any other refusal is the core
-//! error the server named in its body (`unknown_tag`, `tag_exhausted`, …).
+//! Errors, decided by the kind of the server's error body and core's table of kinds
+//! ([`ErrorKind::wire`]), never by its message: no answer, or a kind worth retrying
+//! (`store_unavailable`, `rate_limited`, `shutting_down`, …; for an answer without the API's
+//! body, a 5xx or a 429) is [`Error::StoreUnavailable`] (clients serve what they buffered,
+//! retry with backoff and recover once the server answers); `unauthorized` and `forbidden`
+//! (401, 403) are [`Error::NotAuthorized`], which no client retries in a loop; any other
+//! refusal is the core error the server reported, rebuilt from the body's fields
+//! (`unknown_tag`, `tag_exhausted` with its numbers, …).
 
 use std::time::Duration;
 
@@ -22,7 +26,7 @@ use serde::de::DeserializeOwned;
 
 use super::url::describe_url;
 use crate::wire::ErrorBody;
-use crate::{Error, Result};
+use crate::{Error, ErrorKind, Result};
 
 /// The environment variable an `http(s)://` store URL without `?token=` takes its bearer token
 /// from (unset: no token, for a server without `[[tokens]]`).
@@ -141,11 +145,13 @@ impl std::fmt::Debug for HttpLink {
     }
 }
 
-/// A refusal the server explained: its status, kind and message.
+/// A refusal the server explained: its status, kind and message, and the core error it
+/// carries (rebuilt from the body's fields; none from a server that sent none).
 pub(crate) struct Refusal {
     pub(crate) status: StatusCode,
     pub(crate) kind: String,
     pub(crate) message: String,
+    pub(crate) error: Option<Error>,
 }
 
 impl HttpLink {
@@ -235,24 +241,32 @@ impl HttpLink {
                     ))
                 });
         }
-        let (kind, message) = match serde_json::from_slice::<ErrorBody>(&bytes) {
-            Ok(b) => (b.error.kind, b.error.message),
-            Err(_) => (
+        let body = serde_json::from_slice::<ErrorBody>(&bytes).ok();
+        let (kind, message) = match &body {
+            Some(b) => (b.error.kind.clone(), b.error.message.clone()),
+            None => (
                 String::new(),
                 format!("HTTP {status} without the API's error body: is this an idmint serve?"),
             ),
         };
-        match status.as_u16() {
+        // The kind's entry of core's table decides; only an answer without the API's body (a
+        // proxy's page) is judged by its status alone.
+        let (code, retryable) = match ErrorKind::wire(&kind) {
+            Some(entry) => (entry.status, entry.retryable()),
+            None => (status.as_u16(), matches!(status.as_u16(), 429 | 500..=599)),
+        };
+        match code {
             401 | 403 => Err(Error::NotAuthorized {
                 store: self.describe.clone(),
-                status: status.as_u16().into(),
+                status: code.into(),
                 reason: message,
             }),
-            429 | 500..=599 => Err(self.unavailable(format!("HTTP {status} {kind}: {message}"))),
+            _ if retryable => Err(self.unavailable(format!("HTTP {status} {kind}: {message}"))),
             _ => Ok(Err(Refusal {
                 status,
                 kind,
                 message,
+                error: body.and_then(|b| b.error()),
             })),
         }
     }
@@ -284,21 +298,20 @@ impl HttpLink {
         self.unavailable(reason)
     }
 
-    /// A refusal as the core error the server named; kinds that need context (`unknown_tag`,
-    /// `lease_lost`, …) are turned back by the caller, which knows it.
+    /// A refusal as the core error the server reported, rebuilt from its body's fields. From
+    /// a server that sent no fields, the kinds whose fields the caller knows (`unknown_tag`,
+    /// `invalid_tag` of `tag`) are rebuilt with them; any other refusal is `invalid_argument`
+    /// naming the server's kind and message (never read for numbers).
     pub(crate) fn refused(&self, r: Refusal, tag: Option<&str>) -> Error {
+        if let Some(err) = r.error {
+            return err;
+        }
         let tag = tag.unwrap_or_default().to_string();
         match r.kind.as_str() {
             "unknown_tag" => Error::UnknownTag { tag },
             "invalid_tag" => Error::InvalidTag {
                 tag,
                 reason: r.message,
-            },
-            "tag_exhausted" => Error::TagExhausted {
-                tag,
-                max_id: number_after(&r.message, "max_id ").unwrap_or(-1),
-                count: number_after(&r.message, "+ ").unwrap_or(0) as u64,
-                limit: i64::MAX,
             },
             _ => Error::InvalidArgument {
                 name: "request".into(),
@@ -312,16 +325,6 @@ impl HttpLink {
             },
         }
     }
-}
-
-/// The number that follows `after` in `text` (core's messages name their numbers).
-fn number_after(text: &str, after: &str) -> Option<i64> {
-    let rest = &text[text.find(after)? + after.len()..];
-    let digits: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse().ok()
 }
 
 /// JSON request bodies behind one object-safe trait, so `call` is not generic over them.
@@ -371,13 +374,5 @@ mod tests {
         }
         let e = HttpTarget::parse("http://h:1?token=bad\ttoken", None).unwrap_err();
         assert!(!e.to_string().contains("bad\ttoken") && !e.to_string().contains("bad\\ttoken"));
-    }
-
-    #[test]
-    fn numbers_in_messages() {
-        let m = "segment tag `t` is exhausted: max_id 9223372036854775000 + 1000 would pass 9223372036854775807";
-        assert_eq!(number_after(m, "max_id "), Some(9223372036854775000));
-        assert_eq!(number_after(m, "+ "), Some(1000));
-        assert_eq!(number_after(m, "nope"), None);
     }
 }
