@@ -5,7 +5,7 @@
 
 use crate::lease::plan_lease_store;
 use crate::segment::{plan_daily_counter, plan_store};
-use crate::store::{Engine, StoreOptions};
+use crate::store::{Engine, StoreOptions, Use};
 use crate::Result;
 
 /// What an opener makes of a store URL before it connects.
@@ -71,7 +71,7 @@ pub fn counter_url(url: &str, name: &str) -> Result<&'static str> {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn reapply(options: &StoreOptions, url: &str) -> Result<(StoreOptions, String)> {
-    options.clone().apply_url(url)
+    options.for_url(url, Use::Segments)
 }
 
 /// Hands a plan's driver URL to the driver's own URL parser (no connection): PostgreSQL and
