@@ -5,7 +5,7 @@
 
 use crate::lease::plan_lease_store;
 use crate::segment::{plan_daily_counter, plan_store};
-use crate::store::{Engine, StoreOptions};
+use crate::store::{Engine, StoreOptions, Use};
 use crate::Result;
 
 /// What an opener makes of a store URL before it connects.
@@ -17,13 +17,16 @@ pub struct UrlPlan {
     pub options: StoreOptions,
     /// The URL without idmint's parameters, as the driver gets it.
     pub driver_url: String,
+    /// What the store is opened for, whose options the URL was read with.
+    what: Use,
 }
 
-fn plan((engine, options, driver_url): (Engine, StoreOptions, String)) -> UrlPlan {
-    UrlPlan {
+fn plan(what: Use) -> impl Fn((Engine, StoreOptions, String)) -> UrlPlan {
+    move |(engine, options, driver_url)| UrlPlan {
         engine: engine.name(),
         options,
         driver_url,
+        what,
     }
 }
 
@@ -35,7 +38,7 @@ fn plan((engine, options, driver_url): (Engine, StoreOptions, String)) -> UrlPla
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn store_url(url: &str) -> Result<UrlPlan> {
-    plan_store(url, &StoreOptions::default()).map(plan)
+    plan_store(url, &StoreOptions::default()).map(plan(Use::Segments))
 }
 
 /// A worker-lease store URL as [`open_lease_store`](crate::lease::open_lease_store) reads it.
@@ -46,7 +49,7 @@ pub fn store_url(url: &str) -> Result<UrlPlan> {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn lease_url(url: &str) -> Result<UrlPlan> {
-    plan_lease_store(url).map(plan)
+    plan_lease_store(url).map(plan(Use::Leases))
 }
 
 /// A daily-counter URL and name as
@@ -61,17 +64,18 @@ pub fn counter_url(url: &str, name: &str) -> Result<&'static str> {
     plan_daily_counter(url, name).map(Engine::name)
 }
 
-/// Applies the URL's parameters to `options` again (what a plan's `driver_url` must leave
-/// unchanged: every idmint parameter was taken out).
+/// Applies a plan's driver URL's parameters to its options again, for the same kind of store
+/// (what a plan's `driver_url` must leave unchanged: every idmint parameter was taken out, and
+/// every one left is one that store takes).
 ///
 /// ```
 /// let p = idmint_core::fuzzing::store_url("redis://h:1?shards=3")?;
-/// let again = idmint_core::fuzzing::reapply(&p.options, &p.driver_url)?;
+/// let again = idmint_core::fuzzing::reapply(&p)?;
 /// assert_eq!(again, (p.options, p.driver_url));
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
-pub fn reapply(options: &StoreOptions, url: &str) -> Result<(StoreOptions, String)> {
-    options.clone().apply_url(url)
+pub fn reapply(plan: &UrlPlan) -> Result<(StoreOptions, String)> {
+    plan.options.for_url(&plan.driver_url, plan.what)
 }
 
 /// Hands a plan's driver URL to the driver's own URL parser (no connection): PostgreSQL and

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use idmint_core::health::health;
-use idmint_core::lease::{open_lease_store, ClientLeases, LeaseOptions};
+use idmint_core::lease::{lease_url_beside, open_lease_store, ClientLeases, LeaseOptions};
 use idmint_core::metrics::{observe_segments, observe_snowflake};
 use idmint_core::segment::{
     open_store, IdRange, SegmentClient, SegmentStore, StoreOptions, TagHandle, TagInfo,
@@ -116,7 +116,9 @@ impl Ids {
             .await
             .map_err(at("segment"))?;
         let layout = Layout::parse(&config.snowflake.layout).map_err(at("snowflake.layout"))?;
-        let lease_store = open_lease_store(&config.store).await.map_err(at("store"))?;
+        // The same store keeps the leases: without the options only segment stores take.
+        let lease_url = lease_url_beside(&config.store).map_err(at("store"))?;
+        let lease_store = open_lease_store(&lease_url).await.map_err(at("store"))?;
         let leases = ClientLeases::new(
             lease_store,
             layout.clone(),
@@ -127,7 +129,7 @@ impl Ids {
         // The node lease opens the store again, by URL, on the lease keeper's own runtime: its
         // renewals then never wait on this runtime's I/O driver, which a request minting a
         // batch (waiting for the clock or for the fence to move) may be holding up.
-        let mut lease = LeaseOptions::url(&config.store)
+        let mut lease = LeaseOptions::url(&lease_url)
             .ttl(Duration::from_millis(config.snowflake.lease_ttl_ms))
             .holder(&format!(
                 "idmint-serve@{}:{}",

@@ -30,7 +30,7 @@ use etcd_client::{Compare, CompareOp, KeyValue, PutOptions, Txn, TxnOp, TxnOpRes
 
 use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
-use crate::store::{EtcdLink, StoreFuture, StoreOptions};
+use crate::store::{EtcdLink, StoreFuture, StoreOptions, Use};
 use crate::Result;
 
 /// The longest lease etcd grants (its `MaxLeaseTTL`, in seconds).
@@ -47,7 +47,7 @@ const TRIES: usize = 8;
 /// ```no_run
 /// # async fn f() -> idmint_core::Result<()> {
 /// use idmint_core::lease::{EtcdLeaseStore, StoreOptions};
-/// let opts = StoreOptions::default().redis_prefix("app:lease")?;
+/// let opts = StoreOptions::default().key_prefix("app:lease")?;
 /// let store = EtcdLeaseStore::connect("etcd://127.0.0.1:2379/ids", &opts).await?;
 /// assert_eq!(store.key_base(), "/ids/app:lease");
 /// # Ok(()) }
@@ -107,8 +107,12 @@ impl EtcdLeaseStore {
     /// # });
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<EtcdLeaseStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for leases, as `open_lease_store` does.
+        let (opts, url) = opts.for_url(url, Use::Leases)?;
+        let (opts, url) = (&opts, url.as_str());
         let link = EtcdLink::connect(url).await?;
-        let base = link.base(opts.redis_prefix_or(DEFAULT_LEASE_PREFIX));
+        let base = link.base(opts.key_prefix_or(DEFAULT_LEASE_PREFIX));
         Ok(EtcdLeaseStore { link, base })
     }
 

@@ -74,7 +74,7 @@ pub use keeper::{LeaseOptions, DEFAULT_TTL};
 pub use memory::MemoryLeaseStore;
 #[cfg(feature = "fuzzing")]
 pub(crate) use open::plan_lease_store;
-pub use open::{list_leases, open_lease_store, DEFAULT_LIST_TIMEOUT};
+pub use open::{lease_url_beside, list_leases, open_lease_store, DEFAULT_LIST_TIMEOUT};
 #[cfg(feature = "redis")]
 pub use redis::RedisLeaseStore;
 #[cfg(unix)]

@@ -16,7 +16,7 @@ use super::sql::SqlLeaseStore;
 use super::store::{LeaseInfo, LeaseStore};
 #[cfg(feature = "zookeeper")]
 use super::zookeeper::ZkLeaseStore;
-use crate::store::{describe_url, Engine, StoreOptions};
+use crate::store::{describe_url, Engine, StoreOptions, Use};
 use crate::{Error, Result};
 
 /// Opens a lease store by URL: `memory:` (a fresh store for this process), `sqlite:PATH`,
@@ -27,7 +27,9 @@ use crate::{Error, Result};
 /// feature `zookeeper`: nodes under `{chroot}/idmint:lease`, or `?prefix=…`;
 /// `?schema=leaf&leaf_name=NAME` shares Leaf's snowflake workers), or an `idmint serve` at
 /// `http(s)://host:port?token=…` ([`HttpLeaseStore`], feature `http`). The same URLs as the
-/// segment stores, and the same features.
+/// segment stores, and the same features; an option a lease store does not take (`?shards=`,
+/// `?pool=` on Redis, a mapped table's columns) is refused by name (the table in
+/// docs/leases.md).
 ///
 /// ```
 /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -36,6 +38,8 @@ use crate::{Error, Result};
 /// assert_eq!(store.describe(), "memory:");
 /// let err = idmint_core::lease::open_lease_store("ftp://x").await.unwrap_err();
 /// assert_eq!(err.kind(), "invalid_argument");
+/// let err = idmint_core::lease::open_lease_store("memory:?pool=5").await.unwrap_err();
+/// assert!(err.to_string().contains("`pool`"), "{err}");
 /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
 /// ```
 pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
@@ -67,10 +71,48 @@ pub async fn open_lease_store(url: &str) -> Result<Arc<dyn LeaseStore>> {
 ///
 /// [`DEFAULT_LEASE_TABLE`]: super::DEFAULT_LEASE_TABLE
 /// [`DEFAULT_LEASE_PREFIX`]: super::DEFAULT_LEASE_PREFIX
+///
+/// Every option is checked against what the engine's lease store takes: `?shards=`, `?pool=`
+/// on Redis, the column options of a mapped table are refused by name.
 pub(crate) fn plan_lease_store(url: &str) -> Result<(Engine, StoreOptions, String)> {
-    let (opts, url) = StoreOptions::default().apply_url(url)?;
-    let engine = Engine::of(&url, "store")?;
-    Ok((engine, opts, url))
+    StoreOptions::default().apply_url(url, Use::Leases)
+}
+
+/// The URL of the lease store kept in the same store as the segment store at `url`, as
+/// `idmint serve` keeps both in the store it is given: `url` without the options that only
+/// segment stores take (`?shards=` on Redis, a mapped table's `?schema=`, `?tag_column=`, …),
+/// which the segment store reads. Options neither takes stay, for
+/// [`open_lease_store`] to refuse by name.
+///
+/// ```
+/// use idmint_core::lease::lease_url_beside;
+/// assert_eq!(lease_url_beside("redis://h:6379?shards=4&replicas=1")?, "redis://h:6379?replicas=1");
+/// assert_eq!(lease_url_beside("mysql://h/ids?schema=leaf&pool=8")?, "mysql://h/ids?pool=8");
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn lease_url_beside(url: &str) -> Result<String> {
+    let engine = Engine::of(url, "store")?;
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok(url.to_string());
+    };
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split_once('=').map_or(*pair, |(k, _)| k);
+            let segments_only =
+                taken(key, engine, Use::Segments) && !taken(key, engine, Use::Leases);
+            !pair.is_empty() && !segments_only
+        })
+        .collect();
+    Ok(if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    })
+}
+
+fn taken(key: &str, engine: Engine, what: Use) -> bool {
+    crate::store::option_reader(key, "", engine, what).is_ok()
 }
 
 /// How long [`list_leases`] may take when the caller gives no bound (the bindings' `lease_list`

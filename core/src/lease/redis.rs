@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
-use crate::store::{Lua, RedisConn, StoreFuture, StoreOptions, Topology};
+use crate::store::{Lua, RedisConn, StoreFuture, StoreOptions, Topology, Use};
 use crate::Result;
 
 // The clock of every script: Redis's own, in unix ms.
@@ -136,7 +136,7 @@ return 1
 /// ```no_run
 /// # async fn f() -> idmint_core::Result<()> {
 /// use idmint_core::lease::{RedisLeaseStore, StoreOptions};
-/// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &StoreOptions::default().redis_prefix("app:lease")?).await?;
+/// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &StoreOptions::default().key_prefix("app:lease")?).await?;
 /// assert_eq!(store.leases_key(), "{app:lease}:leases");
 /// # Ok(()) }
 /// ```
@@ -173,9 +173,13 @@ impl RedisLeaseStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisLeaseStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for leases, as `open_lease_store` does.
+        let (opts, url) = opts.for_url(url, Use::Leases)?;
+        let (opts, url) = (&opts, url.as_str());
         let store = RedisLeaseStore {
             conn: RedisConn::open(url, Duration::from_secs(2))?,
-            prefix: format!("{{{}}}", opts.redis_prefix_or(DEFAULT_LEASE_PREFIX)),
+            prefix: format!("{{{}}}", opts.key_prefix_or(DEFAULT_LEASE_PREFIX)),
             acquire: Lua::new(ACQUIRE),
             renew: Lua::new(RENEW),
             release: Lua::new(RELEASE),
@@ -195,7 +199,7 @@ impl RedisLeaseStore {
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
     /// use idmint_core::lease::{RedisLeaseStore, StoreOptions};
-    /// let opts = StoreOptions::default().redis_prefix("app:lease")?;
+    /// let opts = StoreOptions::default().key_prefix("app:lease")?;
     /// let store = RedisLeaseStore::connect("redis://127.0.0.1:6379", &opts).await?;
     /// assert_eq!(store.leases_key(), "{app:lease}:leases");
     /// # Ok(()) }

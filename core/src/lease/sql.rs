@@ -21,8 +21,12 @@
 use std::time::Duration;
 
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_TABLE};
-use crate::store::{Bind, Pooling, SqlTable, StoreFuture, StoreOptions};
+use crate::store::{Bind, Pooling, SqlTable, StoreFuture, StoreOptions, Use};
 use crate::Result;
+
+/// Connections in a lease store's pool unless the options or `?pool=` say otherwise: a keeper
+/// renews one lease at a time, so two leave room for a listing beside it.
+const POOL: u32 = 2;
 
 /// A lease store in a SQL table (features `sqlite`, `postgres`, `mysql`): table
 /// [`DEFAULT_LEASE_TABLE`] (`idmint_workers`) unless the options or the URL (`?table=…`)
@@ -57,8 +61,12 @@ impl SqlLeaseStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlLeaseStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for leases, as `open_lease_store` does.
+        let (opts, url) = opts.for_url(url, Use::Leases)?;
+        let (opts, url) = (&opts, url.as_str());
         let pooling = Pooling {
-            connections: 2,
+            connections: opts.pool_or(POOL),
             acquire_timeout: Duration::from_secs(10),
         };
         let table = SqlTable::connect(url, opts.table_or(DEFAULT_LEASE_TABLE), pooling).await?;
@@ -90,6 +98,21 @@ impl SqlLeaseStore {
     /// ```
     pub fn table_name(&self) -> &str {
         self.table.name()
+    }
+
+    /// The most connections the store's pool opens: the options' or the URL's (`?pool=N`),
+    /// else 2; SQLite always 1.
+    ///
+    /// ```
+    /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// # rt.block_on(async {
+    /// use idmint_core::lease::SqlLeaseStore;
+    /// let store = SqlLeaseStore::connect("sqlite::memory:", &Default::default()).await?;
+    /// assert_eq!(store.pool_size(), 1);
+    /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
+    /// ```
+    pub fn pool_size(&self) -> u32 {
+        self.table.pool_size()
     }
 
     async fn exec(&self, what: &str, sql: &str, binds: &[Bind<'_>]) -> Result<u64> {

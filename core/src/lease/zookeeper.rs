@@ -57,7 +57,7 @@ use zookeeper_client::{Client, CreateMode, Error as ZkError, MultiWriteError, Se
 
 use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
-use crate::store::{timed_raw, StoreFuture, StoreOptions, TableMapping, ZkLink, ZkResult};
+use crate::store::{timed_raw, StoreFuture, StoreOptions, TableMapping, Use, ZkLink, ZkResult};
 use crate::{Error, Result};
 
 /// How often a renewal or release reads again after a version comparison failed on nodes only
@@ -87,7 +87,7 @@ const MARK: &str = "idmint";
 /// ```no_run
 /// # async fn f() -> idmint_core::Result<()> {
 /// use idmint_core::lease::{ZkLeaseStore, StoreOptions};
-/// let opts = StoreOptions::default().redis_prefix("app:lease")?;
+/// let opts = StoreOptions::default().key_prefix("app:lease")?;
 /// let store = ZkLeaseStore::connect("zk://127.0.0.1:2181/ids", &opts).await?;
 /// assert_eq!(store.node_base(), "/ids/app:lease");
 /// # Ok(()) }
@@ -186,9 +186,13 @@ impl ZkLeaseStore {
     /// # });
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<ZkLeaseStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for leases, as `open_lease_store` does.
+        let (opts, url) = opts.for_url(url, Use::Leases)?;
+        let (opts, url) = (&opts, url.as_str());
         let link = ZkLink::connect(url).await?;
         let target = link.target().clone();
-        let prefix = opts.redis_prefix_or(DEFAULT_LEASE_PREFIX);
+        let prefix = opts.key_prefix_or(DEFAULT_LEASE_PREFIX);
         let leaf = match (&opts.mapping, &target.leaf_name) {
             (None, None) => None,
             (Some(m), Some(name)) if *m == TableMapping::leaf() => Some(LeafSpace {

@@ -15,7 +15,7 @@ use super::tag::TagSpec;
 use crate::clock::Clock;
 use crate::error::quoted;
 use crate::rules::{check_step, check_step_wide};
-use crate::store::{validate_tag, Engine};
+use crate::store::{check_url, validate_tag, Engine, Use};
 use crate::template::{DailyCounter, MemoryDailyCounter, Template};
 use crate::{Error, Result};
 
@@ -219,9 +219,16 @@ pub fn open_daily_counter(
 
 /// What [`open_daily_counter`] makes of a URL and a name before it connects: the name's day
 /// tags checked, and the engine.
+///
+/// A Redis counter is one Redis link: its URL takes the link's options only (`?replicas=`,
+/// TLS files), the others a segment store's, checked when it opens.
 pub(crate) fn plan_daily_counter(url: &str, name: &str) -> Result<Engine> {
     check_name(name)?;
-    Engine::of(url, "counter")
+    let engine = Engine::of(url, "counter")?;
+    if engine == Engine::Redis {
+        check_url(url, engine, Use::Link)?;
+    }
+    Ok(engine)
 }
 
 /// A daily counter's name when none is given.

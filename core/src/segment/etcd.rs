@@ -15,7 +15,7 @@ use etcd_client::{Compare, CompareOp, KeyValue, Txn, TxnOp};
 use super::cas::{self, VersionedRows};
 use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
 use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
-use crate::store::{EtcdLink, StoreFuture, StoreOptions};
+use crate::store::{EtcdLink, StoreFuture, StoreOptions, Use};
 use crate::Result;
 
 /// A segment store in etcd (feature `etcd`): `etcd://h1:2379,h2:2379[/root]`,
@@ -53,7 +53,7 @@ impl EtcdStore {
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
     /// use idmint_core::segment::{EtcdStore, StoreOptions};
-    /// let opts = StoreOptions::default().redis_prefix("app:ids")?;
+    /// let opts = StoreOptions::default().key_prefix("app:ids")?;
     /// let store = EtcdStore::connect("etcd://10.0.0.1:2379,10.0.0.2:2379", &opts).await?;
     /// assert_eq!(store.tag_key("t"), "/app:ids/tag/t");
     /// # Ok(()) }
@@ -71,8 +71,12 @@ impl EtcdStore {
     /// # });
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<EtcdStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for segments, as `open_store` does.
+        let (opts, url) = opts.for_url(url, Use::Segments)?;
+        let (opts, url) = (&opts, url.as_str());
         let link = EtcdLink::connect(url).await?;
-        let base = link.base(opts.redis_prefix_or(DEFAULT_PREFIX));
+        let base = link.base(opts.key_prefix_or(DEFAULT_PREFIX));
         Ok(EtcdStore { link, base })
     }
 

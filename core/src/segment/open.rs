@@ -14,7 +14,7 @@ use super::sql::SqlStore;
 use super::store::{MemoryStore, SegmentStore};
 #[cfg(feature = "zookeeper")]
 use super::zookeeper::ZkStore;
-use crate::store::{describe_url, Engine, StoreOptions};
+use crate::store::{describe_url, Engine, StoreOptions, Use};
 use crate::{Error, Result};
 
 /// The store URL the CLI uses when none is given: a SQLite file in the working directory.
@@ -34,8 +34,11 @@ pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
 /// | `http://host:port[/prefix]`, `https://…` (`?token=`, `?ca=`) | an `idmint serve` ([`HttpStore`]) | `http` |
 ///
 /// Query parameters of [`StoreOptions`] (`table`, `pool`, `prefix`, `shards`, `shard_refill`)
-/// are read and removed; the rest go to the driver (TLS: PostgreSQL `sslmode=…&sslrootcert=…`,
-/// MySQL `ssl-mode=…&ssl-ca=…`, docs/segments.md). SQL stores create their table if missing.
+/// are read and removed; the store's own (`replicas`, `ca`, `token`, …) and the driver's (TLS:
+/// PostgreSQL `sslmode=…&sslrootcert=…`, MySQL `ssl-mode=…&ssl-ca=…`) go on to it. Each is
+/// checked first against what this kind of segment store takes (the table in
+/// docs/segments.md): `?pool=` on Redis or `?shards=` on PostgreSQL is refused by name. SQL
+/// stores create their table if missing.
 ///
 /// ```
 /// # let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -45,6 +48,8 @@ pub const DEFAULT_STORE_URL: &str = "sqlite:./idmint-segments.db";
 /// assert_eq!(store.describe(), "memory:");
 /// let err = open_store("ftp://x", &StoreOptions::default()).await.unwrap_err();
 /// assert_eq!(err.kind(), "invalid_argument");
+/// let err = open_store("memory:?pool=5", &StoreOptions::default()).await.unwrap_err();
+/// assert!(err.to_string().contains("`pool`"), "{err}");
 /// # Ok::<(), idmint_core::Error>(()) }).unwrap();
 /// ```
 pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn SegmentStore>> {
@@ -80,22 +85,10 @@ pub async fn open_store(url: &str, opts: &StoreOptions) -> Result<Arc<dyn Segmen
 
 /// What [`open_store`] makes of a URL before it connects: the engine, the options with the
 /// URL's parameters applied, and the URL the driver gets. Pure, so it is fuzzed on its own.
+/// Every option is checked against what the engine's segment store takes (only SQL stores map
+/// an existing table, only Redis has shards): one it does not take is refused by name.
 pub(crate) fn plan_store(url: &str, opts: &StoreOptions) -> Result<(Engine, StoreOptions, String)> {
-    let (opts, url) = opts.clone().apply_url(url)?;
-    let engine = Engine::of(&url, "store")?;
-    if opts.mapping.is_some()
-        && matches!(
-            engine,
-            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::ZooKeeper | Engine::Http
-        )
-    {
-        return Err(Error::InvalidArgument {
-            name: "schema".into(),
-            value: describe_url(&url),
-            expected: "a SQL store URL: only SQL stores map an existing table".into(),
-        });
-    }
-    Ok((engine, opts, url))
+    opts.clone().apply_url(url, Use::Segments)
 }
 
 /// [`open_store`] within `timeout`: a store that does not answer is `store_unavailable`.

@@ -30,7 +30,7 @@ use super::store::{exhausted, give_back_to, IdRange, SegmentStore, TagInfo};
 use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_PREFIX, DEFAULT_STEP};
 use crate::error::quoted;
 use crate::store::{
-    describe_url, validate_tag, Call, Lua, RedisConn, StoreFuture, StoreOptions, Topology,
+    describe_url, validate_tag, Call, Lua, RedisConn, StoreFuture, StoreOptions, Topology, Use,
 };
 use crate::{Error, Result};
 
@@ -242,6 +242,10 @@ impl RedisStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<RedisStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for segments, as `open_store` does.
+        let (opts, url) = opts.for_url(url, Use::Segments)?;
+        let (opts, url) = (&opts, url.as_str());
         let describe = describe_url(url);
         let conn = RedisConn::open(url, Duration::from_secs(2))?;
         let mode = match opts.redis_shards {
@@ -251,7 +255,7 @@ impl RedisStore {
                 refill: opts.redis_shard_refill,
             },
         };
-        let prefix = opts.redis_prefix_or(DEFAULT_PREFIX).to_string();
+        let prefix = opts.key_prefix_or(DEFAULT_PREFIX).to_string();
         let store = RedisStore {
             describe,
             shard_prefix: match conn.topology() {

@@ -32,9 +32,13 @@ use super::store::{exhausted, give_back_to, IdRange, SegmentStore, TagInfo};
 use super::tag::{check_count, TagSpec, TagUpdate, DEFAULT_TABLE};
 use crate::store::{
     validate_tag, Bind, Dialect, MaxIdMeaning, Pooling, SqlTable, StoreFuture, StoreOptions,
-    TableMapping,
+    TableMapping, Use,
 };
 use crate::{Error, Result};
+
+/// Connections in a segment store's pool unless the options or `?pool=` say otherwise: a
+/// client's allocations, prefetches and admin calls at once.
+const POOL: u32 = 4;
 
 /// A segment store in a SQL table (features `sqlite`, `postgres`, `mysql`); the URL says
 /// which engine: `sqlite:PATH` (created if missing) or `sqlite::memory:`,
@@ -218,8 +222,12 @@ impl SqlStore {
     /// # Ok(()) }
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<SqlStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for segments, as `open_store` does.
+        let (opts, url) = opts.for_url(url, Use::Segments)?;
+        let (opts, url) = (&opts, url.as_str());
         let pooling = Pooling {
-            connections: opts.pool_size,
+            connections: opts.pool_or(POOL),
             acquire_timeout: std::time::Duration::from_secs(3),
         };
         if let Some(m) = &opts.mapping {

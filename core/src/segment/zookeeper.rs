@@ -15,7 +15,7 @@ use zookeeper_client::{CreateMode, Error as ZkError, Stat};
 use super::cas::{self, VersionedRows};
 use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
 use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
-use crate::store::{timed_raw, StoreFuture, StoreOptions, ZkLink};
+use crate::store::{timed_raw, StoreFuture, StoreOptions, Use, ZkLink};
 use crate::{Error, Result};
 
 /// A segment store in ZooKeeper (feature `zookeeper`): `zk://h1:2181,h2:2181[/chroot]`, nodes
@@ -53,7 +53,7 @@ impl ZkStore {
     /// ```no_run
     /// # async fn f() -> idmint_core::Result<()> {
     /// use idmint_core::segment::{ZkStore, StoreOptions};
-    /// let opts = StoreOptions::default().redis_prefix("app:ids")?;
+    /// let opts = StoreOptions::default().key_prefix("app:ids")?;
     /// let store = ZkStore::connect("zk://10.0.0.1:2181,10.0.0.2:2181", &opts).await?;
     /// assert_eq!(store.tag_path("t"), "/app:ids/tag/t");
     /// # Ok(()) }
@@ -70,6 +70,10 @@ impl ZkStore {
     /// # });
     /// ```
     pub async fn connect(url: &str, opts: &StoreOptions) -> Result<ZkStore> {
+        // The URL's own options (`?prefix=`, `?pool=`, …), checked against what this store
+        // takes for segments, as `open_store` does.
+        let (opts, url) = opts.for_url(url, Use::Segments)?;
+        let (opts, url) = (&opts, url.as_str());
         let link = ZkLink::connect(url).await?;
         if link.target().leaf_name.is_some() {
             return Err(Error::InvalidArgument {
@@ -80,7 +84,7 @@ impl ZkStore {
                     .into(),
             });
         }
-        let base = link.base(opts.redis_prefix_or(DEFAULT_PREFIX));
+        let base = link.base(opts.key_prefix_or(DEFAULT_PREFIX));
         link.mkdir(&format!("{base}/tag"), "creating the tag node")
             .await?;
         Ok(ZkStore { link, base })

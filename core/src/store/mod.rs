@@ -4,8 +4,10 @@
 //!
 //! - `url`: a URL's kind of store (memory, SQLite, PostgreSQL, MySQL, Redis, etcd, HTTP) and how
 //!   messages show it ([`describe_url`]);
-//! - `options`: how to reach a store ([`StoreOptions`]), whose table and key prefix default
-//!   to those of the kind of store opened; `mapping`: an existing SQL table's columns
+//! - `options`: how to reach a store ([`StoreOptions`]), whose table, pool and key prefix
+//!   default to those of the kind of store opened; `params`: every option a store URL takes,
+//!   by kind of store and use, which the URL readers consult and the docs' tables show;
+//!   `mapping`: an existing SQL table's columns
 //!   ([`TableMapping`]); `names`: the tag and table names that reach a store;
 //! - `sql`: one SQL table, for every engine, with its pool (features `sqlite`, `postgres`,
 //!   `mysql`); `redis`: the Redis link, one server, Sentinel or Cluster, with writes that
@@ -25,6 +27,7 @@ mod http;
 mod mapping;
 mod names;
 mod options;
+mod params;
 #[cfg(feature = "redis")]
 mod redis;
 mod runtime;
@@ -45,6 +48,7 @@ pub use http::TOKEN_VAR;
 pub use mapping::{MaxIdMeaning, TableMapping};
 pub use names::{validate_table, validate_tag, MAX_TABLE_LEN, MAX_TAG_LEN};
 pub use options::StoreOptions;
+pub(crate) use params::{check as check_url, reader as option_reader, Use};
 #[cfg(feature = "redis")]
 pub use redis::redis_client;
 #[cfg(feature = "redis")]

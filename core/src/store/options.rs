@@ -8,6 +8,8 @@
 
 use super::mapping::{MappingParams, TableMapping};
 use super::names::{validate_table, validate_tag};
+use super::params::{self, Reader, Use};
+use super::url::Engine;
 use crate::rules::check_step;
 use crate::{Error, Result};
 
@@ -15,15 +17,18 @@ use crate::{Error, Result};
 /// `shard_refill` override these (and are removed before the URL reaches the driver), and so
 /// do the parameters that map an existing table ([`TableMapping`]): `schema=leaf`, or
 /// `table`, `tag_column`, `max_id_column` with optional `step_column`, `description_column`,
-/// `updated_column` and `max_id_is=last|next`.
+/// `updated_column` and `max_id_is=last|next`. A URL option the store opened does not take
+/// (`pool` on Redis, `shards` on a lease store) is refused by name: docs/segments.md and
+/// docs/leases.md show which store takes which.
 ///
-/// The SQL table and the Redis key prefix default to those of the kind of store opened:
+/// The SQL table, the pool size and the key prefix default to those of the kind of store opened:
 /// `idmint_segments` and `idmint:seg` for segment stores
 /// ([`segment::DEFAULT_TABLE`](crate::segment::DEFAULT_TABLE),
 /// [`segment::DEFAULT_PREFIX`](crate::segment::DEFAULT_PREFIX)), `idmint_workers` and
 /// `idmint:lease` for lease stores
 /// ([`lease::DEFAULT_LEASE_TABLE`](crate::lease::DEFAULT_LEASE_TABLE),
-/// [`lease::DEFAULT_LEASE_PREFIX`](crate::lease::DEFAULT_LEASE_PREFIX)).
+/// [`lease::DEFAULT_LEASE_PREFIX`](crate::lease::DEFAULT_LEASE_PREFIX)); 4 connections for
+/// segment stores, 2 for lease stores.
 ///
 /// ```
 /// use idmint_core::segment::StoreOptions;
@@ -35,8 +40,8 @@ use crate::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreOptions {
     table: Option<String>,
-    pub(crate) pool_size: u32,
-    redis_prefix: Option<String>,
+    pool_size: Option<u32>,
+    key_prefix: Option<String>,
     pub(crate) redis_shards: u32,
     pub(crate) redis_shard_refill: u64,
     pub(crate) mapping: Option<TableMapping>,
@@ -46,8 +51,8 @@ impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
             table: None,
-            pool_size: 4,
-            redis_prefix: None,
+            pool_size: None,
+            key_prefix: None,
             redis_shards: 0,
             redis_shard_refill: 1000,
             mapping: None,
@@ -68,7 +73,8 @@ impl StoreOptions {
         Ok(self)
     }
 
-    /// Connections in a SQL pool, 1..=64 (default 4; SQLite uses one).
+    /// Connections in a SQL pool, 1..=64 (default: the kind's, 4 for segment stores, 2 for
+    /// lease stores; SQLite uses one).
     ///
     /// ```
     /// assert!(idmint_core::segment::StoreOptions::default().pool_size(0).is_err());
@@ -81,17 +87,18 @@ impl StoreOptions {
                 expected: "1..=64".into(),
             });
         }
-        self.pool_size = n;
+        self.pool_size = Some(n);
         Ok(self)
     }
 
-    /// The prefix of Redis keys (default: the kind's, `idmint:seg` or `idmint:lease`): 1 to
-    /// 64 characters as in tags.
+    /// The prefix of the store's keys: Redis and etcd keys, ZooKeeper node paths (default:
+    /// the kind's, `idmint:seg` or `idmint:lease`): 1 to 64 characters as in tags. The URL
+    /// option `prefix=` sets it too.
     ///
     /// ```
-    /// assert!(idmint_core::segment::StoreOptions::default().redis_prefix("app:ids").is_ok());
+    /// assert!(idmint_core::segment::StoreOptions::default().key_prefix("app:ids").is_ok());
     /// ```
-    pub fn redis_prefix(mut self, prefix: &str) -> Result<Self> {
+    pub fn key_prefix(mut self, prefix: &str) -> Result<Self> {
         validate_tag(prefix)?;
         if prefix.len() > 64 {
             return Err(Error::InvalidArgument {
@@ -100,8 +107,26 @@ impl StoreOptions {
                 expected: "at most 64 characters".into(),
             });
         }
-        self.redis_prefix = Some(prefix.to_string());
+        self.key_prefix = Some(prefix.to_string());
         Ok(self)
+    }
+
+    /// The old name of [`key_prefix`](StoreOptions::key_prefix), from when only Redis had
+    /// key prefixes; it sets the same prefix for etcd and ZooKeeper too.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use idmint_core::segment::StoreOptions;
+    /// let old = StoreOptions::default().redis_prefix("app:ids")?;
+    /// assert_eq!(old, StoreOptions::default().key_prefix("app:ids")?);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    #[deprecated(
+        since = "0.1.0",
+        note = "the prefix is every keyed store's: use `key_prefix`"
+    )]
+    pub fn redis_prefix(self, prefix: &str) -> Result<Self> {
+        self.key_prefix(prefix)
     }
 
     /// Redis sharded mode: `shards` keys (1..=1024) holding `min`/`max` pairs, refilled from
@@ -145,22 +170,44 @@ impl StoreOptions {
         self.table.as_deref().unwrap_or(default)
     }
 
-    /// The Redis key prefix: the one set, or the opening kind's `default`.
-    #[cfg(any(feature = "redis", feature = "etcd", feature = "zookeeper"))]
-    pub(crate) fn redis_prefix_or<'a>(&'a self, default: &'a str) -> &'a str {
-        self.redis_prefix.as_deref().unwrap_or(default)
+    /// The SQL pool's size: the one set, or the opening kind's `default`.
+    #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mysql"))]
+    pub(crate) fn pool_or(&self, default: u32) -> u32 {
+        self.pool_size.unwrap_or(default)
     }
 
-    /// Applies and removes this crate's query parameters from a URL.
-    pub(crate) fn apply_url(mut self, url: &str) -> Result<(Self, String)> {
+    /// The key prefix: the one set, or the opening kind's `default`.
+    #[cfg(any(feature = "redis", feature = "etcd", feature = "zookeeper"))]
+    pub(crate) fn key_prefix_or<'a>(&'a self, default: &'a str) -> &'a str {
+        self.key_prefix.as_deref().unwrap_or(default)
+    }
+
+    /// These options with `url`'s applied, and the URL the link and driver get: what a
+    /// store's own constructor reads, so a URL given to it directly is read as an opener reads
+    /// it (applying them again to a URL an opener read changes nothing).
+    pub(crate) fn for_url(&self, url: &str, what: Use) -> Result<(Self, String)> {
+        let (_, opts, url) = self.clone().apply_url(url, what)?;
+        Ok((opts, url))
+    }
+
+    /// The engine of `url`, these options with its query parameters applied, and the URL
+    /// without the ones they took (what the link and driver get). Every parameter is checked
+    /// against the option table ([`params::OPTIONS`]) for the engine and `what` the store is
+    /// opened for: one the store does not take is refused by name.
+    pub(crate) fn apply_url(mut self, url: &str, what: Use) -> Result<(Engine, Self, String)> {
+        let engine = Engine::of(url, "store")?;
         let Some((base, query)) = url.split_once('?') else {
-            return Ok((self, url.to_string()));
+            return Ok((engine, self, url.to_string()));
         };
         let mut keep = Vec::new();
         let mut shards = (self.redis_shards, self.redis_shard_refill);
         let mut mapping = MappingParams::default();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            if params::reader(k, url, engine, what)? != Reader::Options {
+                keep.push(pair);
+                continue;
+            }
             let num = |name: &str| {
                 v.parse::<u64>().map_err(|_| Error::InvalidArgument {
                     name: name.into(),
@@ -174,11 +221,19 @@ impl StoreOptions {
                     mapping.table = Some(v.to_string());
                 }
                 "pool" => self = self.pool_size(num("pool")?.min(u32::MAX as u64) as u32)?,
-                "prefix" => self = self.redis_prefix(v)?,
+                "prefix" => self = self.key_prefix(v)?,
                 "shards" => shards.0 = num("shards")?.min(u32::MAX as u64) as u32,
                 "shard_refill" => shards.1 = num("shard_refill")?,
                 _ if mapping.take(k, v) => {}
-                _ => keep.push(pair),
+                // Every option the table gives to `Options` is read above (a test checks),
+                // so this is only reached if the two part: refuse rather than drop it.
+                _ => {
+                    return Err(Error::InvalidArgument {
+                        name: crate::error::escaped(k),
+                        value: super::describe_url(url),
+                        expected: "an option this build reads".into(),
+                    })
+                }
             }
         }
         self = self.redis_sharded(shards.0, shards.1)?;
@@ -190,7 +245,7 @@ impl StoreOptions {
         } else {
             format!("{base}?{}", keep.join("&"))
         };
-        Ok((self, rest))
+        Ok((engine, self, rest))
     }
 }
 
@@ -204,43 +259,50 @@ mod tests {
     fn defaults_are_the_kinds() {
         let o = StoreOptions::default();
         assert_eq!(o.table_or("kind_table"), "kind_table");
-        assert_eq!(o.redis_prefix_or("kind:prefix"), "kind:prefix");
-        let o = o.table("mine").unwrap().redis_prefix("my:keys").unwrap();
+        assert_eq!(o.key_prefix_or("kind:prefix"), "kind:prefix");
+        assert_eq!(o.pool_or(3), 3);
+        let o = o.table("mine").unwrap().key_prefix("my:keys").unwrap();
         assert_eq!(o.table_or("kind_table"), "mine");
-        assert_eq!(o.redis_prefix_or("kind:prefix"), "my:keys");
-        let (o, _) = StoreOptions::default()
-            .apply_url("redis://h:1?prefix=url:keys")
+        assert_eq!(o.key_prefix_or("kind:prefix"), "my:keys");
+        let (_, o, _) = StoreOptions::default()
+            .apply_url("redis://h:1?prefix=url:keys", Use::Leases)
             .unwrap();
-        assert_eq!(o.redis_prefix_or("kind:prefix"), "url:keys");
+        assert_eq!(o.key_prefix_or("kind:prefix"), "url:keys");
     }
 
     #[test]
     fn url_params() {
-        let (o, rest) = StoreOptions::default()
-            .apply_url("postgres://h/db?table=ids&sslmode=disable&pool=2")
+        let (_, o, rest) = StoreOptions::default()
+            .apply_url(
+                "postgres://h/db?table=ids&sslmode=disable&pool=2",
+                Use::Segments,
+            )
             .unwrap();
-        assert_eq!((o.table.as_deref(), o.pool_size), (Some("ids"), 2));
+        assert_eq!((o.table.as_deref(), o.pool_size), (Some("ids"), Some(2)));
         assert_eq!(rest, "postgres://h/db?sslmode=disable");
-        let (o, rest) = StoreOptions::default()
-            .apply_url("redis://h:1?shards=3&shard_refill=50")
+        let (_, o, rest) = StoreOptions::default()
+            .apply_url("redis://h:1?shards=3&shard_refill=50", Use::Segments)
             .unwrap();
         assert_eq!((o.redis_shards, o.redis_shard_refill), (3, 50));
         assert_eq!(rest, "redis://h:1");
         assert!(StoreOptions::default()
-            .apply_url("sqlite:x?table=a;drop")
+            .apply_url("sqlite:x?table=a;drop", Use::Segments)
             .is_err());
     }
 
     #[test]
     fn mapping_params() {
-        let (o, rest) = StoreOptions::default()
-            .apply_url("mysql://h/db?schema=leaf&ssl-mode=disabled")
+        let (_, o, rest) = StoreOptions::default()
+            .apply_url("mysql://h/db?schema=leaf&ssl-mode=disabled", Use::Segments)
             .unwrap();
         assert_eq!(o.mapping, Some(TableMapping::leaf()));
         assert_eq!(rest, "mysql://h/db?ssl-mode=disabled");
         // Order does not matter, and table= names the mapped table.
-        let (o, _) = StoreOptions::default()
-            .apply_url("postgres://h/db?max_id_column=id&tag_column=name&table=sequence_value")
+        let (_, o, _) = StoreOptions::default()
+            .apply_url(
+                "postgres://h/db?max_id_column=id&tag_column=name&table=sequence_value",
+                Use::Segments,
+            )
             .unwrap();
         let m = o.mapping.unwrap();
         assert_eq!(
@@ -252,8 +314,11 @@ mod tests {
             ("sequence_value", "name", "id")
         );
         assert_eq!(m.max_id_is(), MaxIdMeaning::LastIssued);
-        let (o, _) = StoreOptions::default()
-            .apply_url("sqlite:x?schema=leaf&table=alloc2&max_id_is=last&step_column=block")
+        let (_, o, _) = StoreOptions::default()
+            .apply_url(
+                "sqlite:x?schema=leaf&table=alloc2&max_id_is=last&step_column=block",
+                Use::Segments,
+            )
             .unwrap();
         let m = o.mapping.unwrap();
         assert_eq!(
@@ -261,8 +326,8 @@ mod tests {
             ("alloc2", Some("block"), MaxIdMeaning::LastIssued)
         );
         // table= alone is idmint's own table, as before.
-        let (o, _) = StoreOptions::default()
-            .apply_url("sqlite:x?table=ids")
+        let (_, o, _) = StoreOptions::default()
+            .apply_url("sqlite:x?table=ids", Use::Segments)
             .unwrap();
         assert_eq!(o.mapping, None);
         for (url, name) in [
@@ -274,9 +339,48 @@ mod tests {
             ("sqlite:x?schema=leaf&max_id_is=first", "max_id_is"),
             ("sqlite:x?schema=leaf&tag_column=a-b", "tag_column"),
         ] {
-            match StoreOptions::default().apply_url(url) {
+            match StoreOptions::default().apply_url(url, Use::Segments) {
                 Err(Error::InvalidArgument { name: got, .. }) => assert_eq!(got, name, "{url}"),
                 other => panic!("{url}: {other:?}"),
+            }
+        }
+    }
+
+    /// Every option the table gives to these options is read by `apply_url`, for every store
+    /// and use that takes it (else it would be refused as unread).
+    #[test]
+    fn every_option_read() {
+        use super::super::url::ENGINES;
+        for o in params::OPTIONS
+            .iter()
+            .filter(|o| o.reader == Reader::Options)
+        {
+            for name in o.names {
+                let value = match *name {
+                    "pool" | "shards" | "shard_refill" => "2",
+                    "schema" => "leaf",
+                    "max_id_is" => "next",
+                    _ => "x",
+                };
+                for e in &ENGINES {
+                    let url = format!("{}:?{name}={value}", e.schemes[0]);
+                    for what in [Use::Segments, Use::Leases] {
+                        if params::reader(name, &url, e.engine, what).is_err() || !e.built {
+                            continue;
+                        }
+                        // `table` alone or with `schema`, the column options with the rest of
+                        // a mapping.
+                        let url = match *name {
+                            "table" | "schema" => url.clone(),
+                            _ => format!("{url}&table=t&tag_column=a&max_id_column=b"),
+                        };
+                        if let Err(Error::InvalidArgument { expected, .. }) =
+                            StoreOptions::default().apply_url(&url, what)
+                        {
+                            assert_ne!(expected, "an option this build reads", "{url}");
+                        }
+                    }
+                }
             }
         }
     }

@@ -34,7 +34,8 @@ use redis::{
 };
 use tokio::sync::Mutex;
 
-use super::url::describe_url;
+use super::params::{self, Use};
+use super::url::{describe_url, Engine};
 use crate::{Error, Result};
 
 /// The TLS options of a Redis URL: the CA that signs the servers' certificates (instead of the
@@ -164,6 +165,10 @@ impl Target {
                 ))
             }
         };
+        // Every option left is the link's or the redis crate's (a store's own, `prefix=`,
+        // `shards=`, were taken out by its options): the crate ignores ones it does not know,
+        // so they are refused here by name.
+        params::check(url, Engine::Redis, Use::Link)?;
         if !tls && files.iter().any(Option::is_some) {
             return Err(invalid(
                 describe.clone(),
@@ -234,7 +239,11 @@ impl Target {
             };
             let mut addrs = Vec::new();
             for h in hosts.split(',').filter(|h| !h.is_empty()) {
-                let (host, port) = h.rsplit_once(':').unwrap_or((h, "6379"));
+                let default_port = Engine::Redis.info().default_port.unwrap_or(6379);
+                let (host, port) = match h.rsplit_once(':') {
+                    Some((host, port)) => (host, port.to_string()),
+                    None => (h, default_port.to_string()),
+                };
                 let host = host.trim_start_matches('[').trim_end_matches(']');
                 let port = port.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
                     invalid(

@@ -44,13 +44,11 @@ impl Dialect {
                 };
                 Ok((Dialect::MySql, url))
             }
-            Engine::Memory | Engine::Redis | Engine::Etcd | Engine::ZooKeeper | Engine::Http => {
-                Err(Error::InvalidArgument {
-                    name: "store".into(),
-                    value: describe_url(url),
-                    expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),
-                })
-            }
+            _ => Err(Error::InvalidArgument {
+                name: "store".into(),
+                value: describe_url(url),
+                expected: "a SQL store URL: sqlite:, postgres:// or mysql://".into(),
+            }),
         }
     }
 
@@ -277,6 +275,11 @@ impl SqlTable {
             )
             .await?;
         Ok(n.first().is_some_and(|&n| n > 0))
+    }
+
+    /// The most connections the pool opens.
+    pub(crate) fn pool_size(&self) -> u32 {
+        self.pool.options().get_max_connections()
     }
 
     /// The table's name as given.

@@ -61,7 +61,8 @@ impl Credentials {
 }
 
 /// The kind of store a URL names. [`Engine::of`] refuses a kind this build has no feature
-/// for, so openers match only the kinds they were built with.
+/// for, so openers match only the kinds they were built with. What each kind is (its schemes,
+/// feature, default port, the uses it serves) is written once, in [`ENGINES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Engine {
     Memory,
@@ -74,78 +75,208 @@ pub(crate) enum Engine {
     Http,
 }
 
+/// One kind of store: the one table every opener, the option table
+/// ([`super::params`]) and the docs read.
+#[derive(Debug)]
+pub(crate) struct EngineInfo {
+    pub(crate) engine: Engine,
+    /// Its name in the fuzz targets' plans.
+    #[cfg_attr(not(feature = "fuzzing"), allow(dead_code))]
+    pub(crate) name: &'static str,
+    /// Its name in messages and the docs.
+    pub(crate) title: &'static str,
+    /// The URL schemes naming it, lower case, without `:`.
+    pub(crate) schemes: &'static [&'static str],
+    /// The cargo feature of idmint-core that builds it.
+    pub(crate) feature: &'static str,
+    /// Whether this build has that feature.
+    pub(crate) built: bool,
+    /// The port a host without one gets (`None`: none, or the port must be written).
+    pub(crate) default_port: Option<u16>,
+    /// Whether it keeps segments ([`Use::Segments`](super::Use)).
+    pub(crate) segments: bool,
+    /// Whether it keeps leases ([`Use::Leases`](super::Use)).
+    pub(crate) leases: bool,
+}
+
+/// Every kind of store, in the order the docs list them.
+pub(crate) const ENGINES: [EngineInfo; 8] = [
+    EngineInfo {
+        engine: Engine::Memory,
+        name: "memory",
+        title: "memory",
+        schemes: &["memory"],
+        feature: "segment",
+        built: true,
+        default_port: None,
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::Sqlite,
+        name: "sqlite",
+        title: "SQLite",
+        schemes: &["sqlite"],
+        feature: "sqlite",
+        built: cfg!(feature = "sqlite"),
+        default_port: None,
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::Postgres,
+        name: "postgres",
+        title: "PostgreSQL",
+        schemes: &["postgres", "postgresql"],
+        feature: "postgres",
+        built: cfg!(feature = "postgres"),
+        default_port: Some(5432),
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::MySql,
+        name: "mysql",
+        title: "MySQL",
+        schemes: &["mysql", "mariadb"],
+        feature: "mysql",
+        built: cfg!(feature = "mysql"),
+        default_port: Some(3306),
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::Redis,
+        name: "redis",
+        title: "Redis",
+        schemes: &[
+            "redis",
+            "rediss",
+            "redis+sentinel",
+            "rediss+sentinel",
+            "redis+cluster",
+            "rediss+cluster",
+        ],
+        feature: "redis",
+        built: cfg!(feature = "redis"),
+        default_port: Some(6379),
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::Etcd,
+        name: "etcd",
+        title: "etcd",
+        schemes: &["etcd", "etcds"],
+        feature: "etcd",
+        built: cfg!(feature = "etcd"),
+        default_port: None,
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::ZooKeeper,
+        name: "zookeeper",
+        title: "ZooKeeper",
+        schemes: &["zk"],
+        feature: "zookeeper",
+        built: cfg!(feature = "zookeeper"),
+        default_port: None,
+        segments: true,
+        leases: true,
+    },
+    EngineInfo {
+        engine: Engine::Http,
+        name: "http",
+        title: "HTTP",
+        schemes: &["http", "https"],
+        feature: "http",
+        built: cfg!(feature = "http"),
+        default_port: None,
+        segments: true,
+        leases: true,
+    },
+];
+
 impl Engine {
+    /// Its row of [`ENGINES`].
+    pub(crate) fn info(self) -> &'static EngineInfo {
+        // The table lists the variants in declaration order (checked by a test).
+        &ENGINES[self as usize]
+    }
+
     /// The engine of `url`; errors name the argument `what` (`store`, `counter`).
     pub(crate) fn of(url: &str, what: &str) -> Result<Engine> {
         let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
-        let engine = match scheme.as_str() {
-            "memory" => Engine::Memory,
-            "sqlite" => Engine::Sqlite,
-            "postgres" | "postgresql" => Engine::Postgres,
-            "mysql" | "mariadb" => Engine::MySql,
-            "redis" | "rediss" | "redis+sentinel" | "rediss+sentinel" | "redis+cluster"
-            | "rediss+cluster" => Engine::Redis,
-            "etcd" | "etcds" => Engine::Etcd,
-            "zk" => Engine::ZooKeeper,
-            "http" | "https" => Engine::Http,
-            _ => return Err(Error::InvalidArgument {
+        let Some(info) = ENGINES
+            .iter()
+            .find(|e| e.schemes.contains(&scheme.as_str()))
+        else {
+            let schemes: Vec<String> = ENGINES
+                .iter()
+                .flat_map(|e| e.schemes.iter())
+                .map(|s| match *s {
+                    "memory" | "sqlite" => format!("{s}:"),
+                    _ => format!("{s}://"),
+                })
+                .collect();
+            return Err(Error::InvalidArgument {
                 name: what.into(),
                 value: describe_url(url),
-                expected:
-                    "a URL starting sqlite:, postgres://, mysql://, redis://, rediss://, redis+sentinel://, redis+cluster://, etcd://, etcds://, zk://, http://, https:// or memory:"
-                        .into(),
-            }),
+                expected: format!("a URL starting {}", schemes.join(", ")),
+            });
         };
-        let built = match engine {
-            Engine::Memory => true,
-            Engine::Sqlite => cfg!(feature = "sqlite"),
-            Engine::Postgres => cfg!(feature = "postgres"),
-            Engine::MySql => cfg!(feature = "mysql"),
-            Engine::Redis => cfg!(feature = "redis"),
-            Engine::Etcd => cfg!(feature = "etcd"),
-            Engine::ZooKeeper => cfg!(feature = "zookeeper"),
-            Engine::Http => cfg!(feature = "http"),
-        };
-        if built {
-            Ok(engine)
+        if info.built {
+            Ok(info.engine)
         } else {
-            Err(engine.missing(url, what))
+            Err(info.engine.missing(url, what))
         }
     }
 
     /// Its name, as the fuzz targets' plans show it.
     #[cfg(feature = "fuzzing")]
     pub(crate) fn name(self) -> &'static str {
-        match self {
-            Engine::Memory => "memory",
-            Engine::Sqlite => "sqlite",
-            Engine::Postgres => "postgres",
-            Engine::MySql => "mysql",
-            Engine::Redis => "redis",
-            Engine::Etcd => "etcd",
-            Engine::ZooKeeper => "zookeeper",
-            Engine::Http => "http",
-        }
+        self.info().name
+    }
+
+    /// Its name in messages: `PostgreSQL`, `Redis`.
+    pub(crate) fn title(self) -> &'static str {
+        self.info().title
     }
 
     /// The error of a URL whose kind this build has no cargo feature for.
     pub(crate) fn missing(self, url: &str, what: &str) -> Error {
-        let feature = match self {
-            Engine::Memory => "segment",
-            Engine::Sqlite => "sqlite",
-            Engine::Postgres => "postgres",
-            Engine::MySql => "mysql",
-            Engine::Redis => "redis",
-            Engine::Etcd => "etcd",
-            Engine::ZooKeeper => "zookeeper",
-            Engine::Http => "http",
-        };
         Error::InvalidArgument {
             name: what.into(),
             value: describe_url(url),
             expected: format!(
-                "a store this build supports: build idmint-core with feature `{feature}`"
+                "a store this build supports: build idmint-core with feature `{}`",
+                self.info().feature
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_table() {
+        for (i, e) in ENGINES.iter().enumerate() {
+            assert_eq!(e.engine as usize, i, "{} out of place", e.name);
+            assert!(e.schemes.iter().all(|s| *s == s.to_ascii_lowercase()));
+        }
+        assert_eq!(
+            Engine::of("MariaDB://h/db", "store").unwrap(),
+            Engine::MySql
+        );
+        assert_eq!(Engine::of("zk://h:1", "store").unwrap(), Engine::ZooKeeper);
+        let err = Engine::of("ftp://x", "store").unwrap_err().to_string();
+        assert!(
+            err.contains("memory:, sqlite:, postgres://, postgresql://"),
+            "{err}"
+        );
+        assert!(err.contains("zk://, http://, https://"), "{err}");
     }
 }

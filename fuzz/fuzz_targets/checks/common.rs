@@ -8,7 +8,7 @@
 use idmint_core::fuzzing::{driver_parse, reapply, UrlPlan};
 
 pub fn check_plan(url: &str, plan: &UrlPlan) {
-    let again = reapply(&plan.options, &plan.driver_url).expect("the driver URL reads again");
+    let again = reapply(plan).expect("the driver URL reads again");
     assert_eq!(
         again,
         (plan.options.clone(), plan.driver_url.clone()),
