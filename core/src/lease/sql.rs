@@ -269,7 +269,20 @@ impl LeaseStore for SqlLeaseStore {
                 .chain(unused);
             for value in candidates {
                 if self.claim(req, value).await? {
-                    let fence = self.fence_if_held(value, &req.token).await?.unwrap_or(0);
+                    let fence = match self.fence_if_held(value, &req.token).await {
+                        Ok(fence) => fence.unwrap_or(0),
+                        Err(e) => {
+                            // A damaged fence: the value given up again, no grant on it.
+                            self.exec(
+                                "giving a damaged value up",
+                                "UPDATE {t} SET holder = '', token = '', expires_at = 0 \
+                                 WHERE value = ? AND token = ?",
+                                &[Bind::I(value as i64), Bind::S(&req.token)],
+                            )
+                            .await?;
+                            return Err(e);
+                        }
+                    };
                     return Ok(Some(Grant {
                         value,
                         fence_ms: fence,
