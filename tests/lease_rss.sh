@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory of one leased generator acquiring from a 22-bit node range (4,194,304 values), on
 # every lease store: `/usr/bin/time -v` of `idmint snowflake --layout 'time:30@1s,worker:22,sequence:11'
-# --lease URL -n 1`. Writes docs/bench/leases.md (the one source of its figures).
+# --epoch 2020-01-01T00:00:00Z --lease URL --count 1`. Writes docs/bench/leases.md (the one
+# source of its figures).
 #
 #   eval "$(tests/servers.sh start redis postgres mysql etcd zk)"
 #   IDMINT_BIN=target/ci/idmint tests/lease_rss.sh
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${IDMINT_BIN:-target/ci/idmint}
 LAYOUT='time:30@1s,worker:22,sequence:11'
+EPOCH=2020-01-01T00:00:00Z
 OUT=docs/bench/leases.md
 tag=rss_$$_$(date +%s)
 dir=$(mktemp -d)
@@ -30,7 +32,7 @@ rows=""
 for entry in "${urls[@]}"; do
     name=${entry%%	*}
     url=${entry#*	}
-    /usr/bin/time -v "$BIN" snowflake --layout "$LAYOUT" --lease "$url" -n 1 \
+    /usr/bin/time -v "$BIN" snowflake --layout "$LAYOUT" --epoch "$EPOCH" --lease "$url" --count 1 \
         >"$dir/out" 2>"$dir/time"
     kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$dir/time")
     rows+="| $name | $(awk -v kb="$kb" 'BEGIN {printf "%.1f", kb / 1024}') |"$'\n'
@@ -46,7 +48,7 @@ done
     echo
     echo "Written by the script; running it again replaces this file."
     echo
-    echo "Each row: \`/usr/bin/time -v idmint snowflake --layout '$LAYOUT' --lease URL -n 1\`,"
+    echo "Each row: \`/usr/bin/time -v idmint snowflake --layout '$LAYOUT' --epoch $EPOCH --lease URL --count 1\`,"
     echo "its \"Maximum resident set size\": one process that opens the store, leases a value of the"
     echo "layout's whole 22-bit node range (4,194,304 values; the store's own table or prefix, so its"
     echo "lowest value is free), mints one ID and releases the value. Before idmint tried ZooKeeper's"
