@@ -101,7 +101,7 @@ pub use redis_snowflake::{RedisSnowflake, RedisSnowflakeBuilder, RedisSnowflakeS
 pub use segment::{SegmentClient, TagHandle};
 pub use shortid::Encoding;
 #[cfg(feature = "segment")]
-pub use snowflake::LeaseStats;
+pub use snowflake::{LeaseSource, LeaseStats};
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
 #[cfg(feature = "orders")]
 pub use template::{

@@ -316,6 +316,44 @@ pub(crate) trait GuardSource: fmt::Debug + Send + Sync {
     fn start(&self, layout: &Layout, ahead: Duration) -> Result<Arc<Guard>>;
 }
 
+/// A worker lease for [`SnowflakeBuilder::lease`]: made from the lease module's
+/// `LeaseOptions` (`From`, written beside them), so this module, beneath that one, takes them
+/// without naming them.
+///
+/// ```
+/// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+/// use idmint_core::LeaseSource;
+/// let source: LeaseSource = LeaseOptions::store(MemoryLeaseStore::new()).range(0, 3).into();
+/// assert!(format!("{source:?}").contains("LeaseSource"));
+/// ```
+#[cfg(feature = "segment")]
+#[derive(Debug, Clone)]
+pub struct LeaseSource(pub(crate) Arc<dyn GuardSource>);
+
+#[cfg(feature = "segment")]
+impl<C> SnowflakeBuilder<C> {
+    /// Lease the node value from a store instead of setting it: every node field is filled
+    /// from the leased value, renewed in the background while the generator lives and released
+    /// when it is dropped. Building fails with [`Error::NoFreeLease`] when every value of the
+    /// range is taken; a generator whose renewals fail stops with [`Error::LeaseLost`] before
+    /// its lease can have ended for others. (A lease another process holds for this one is
+    /// `shared_lease`, in the lease module's `shared.rs`, unix only.)
+    ///
+    /// ```
+    /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
+    /// use idmint_core::{Layout, Snowflake};
+    /// let g = Snowflake::builder(Layout::preset("sonyflake")?)
+    ///     .lease(LeaseOptions::store(MemoryLeaseStore::new()).range(100, 199))
+    ///     .build()?;
+    /// assert_eq!(g.nodes()[0], ("machine".to_string(), 100));
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn lease(mut self, options: impl Into<LeaseSource>) -> Self {
+        self.lease = Some(options.into().0);
+        self
+    }
+}
+
 /// How far ahead of its IDs a guarded generator records its fence, unless set.
 pub const DEFAULT_FENCE_AHEAD: Duration = Duration::from_secs(1);
 

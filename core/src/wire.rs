@@ -147,7 +147,9 @@ pub struct ErrorDetail {
     pub fields: BTreeMap<String, String>,
 }
 
-/// A contiguous range of segment IDs (`POST /v1/segment/{tag}/range`).
+/// A contiguous range of segment IDs (`POST /v1/segment/{tag}/range`). Its checked reading as
+/// an `IdRange`, `RangeOut::ids`, and `RangeOut::of` are written in `segment/bodies.rs`, beside
+/// the segment types they take and give (this module sits beneath `segment`).
 ///
 /// ```
 /// let r = idmint_core::wire::RangeOut { tag: "t".into(), start: "1".into(), last: "10".into(), count: 10 };

@@ -21,8 +21,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use idmint_core::lease::{
-    open_lease_store, LeaseInfo, LeaseOptions, LeaseStore, RedisLeaseStore, SqlLeaseStore,
-    StoreOptions, DEFAULT_LEASE_TABLE,
+    open_lease_store, ClientLeases, LeaseInfo, LeaseOptions, LeaseRequest, LeaseStore,
+    MemoryLeaseStore, RedisLeaseStore, SqlLeaseStore, StoreOptions, DEFAULT_LEASE_TABLE,
+    MAX_TOKEN_LEN, MAX_VALUE, MIN_TOKEN_LEN,
 };
 use idmint_core::segment::SqlStore;
 use idmint_core::{Clock, Layout, OnRollback, Snowflake, WallClock};
@@ -733,4 +734,263 @@ fn sql_lease_store_with_default_options_uses_the_lease_table() {
             .unwrap());
     }
     let _ = std::fs::remove_file(&file);
+}
+
+/// Every lease store, each with a table or prefix of its own, memory's first.
+async fn every_store() -> Vec<(&'static str, String, Arc<dyn LeaseStore>)> {
+    let mut stores: Vec<(&'static str, String, Arc<dyn LeaseStore>)> =
+        vec![("memory", String::new(), MemoryLeaseStore::new())];
+    for (name, url) in lease_urls() {
+        let store = open_lease_store(&url).await.unwrap();
+        stores.push((name, url, store));
+    }
+    stores
+}
+
+/// A token of `len` characters of every kind a client may use.
+fn token_of(len: usize) -> String {
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
+        .chars()
+        .cycle()
+        .take(len)
+        .collect()
+}
+
+/// The shortest and the longest token a client may choose lease, renew and release on every
+/// store: the SQL stores once kept tokens in a `VARCHAR(64)`, and PostgreSQL and MySQL answered
+/// a longer one with `store_unavailable`, which clients retry for ever.
+#[test]
+fn the_shortest_and_the_longest_valid_token_on_every_store() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut failed = Vec::new();
+    rt.block_on(async {
+        for (name, _, store) in every_store().await {
+            let leases =
+                ClientLeases::new(store, twitter(), Duration::from_secs(30), LIMIT_TTL).unwrap();
+            for len in [MIN_TOKEN_LEN, MAX_TOKEN_LEN] {
+                let token = token_of(len);
+                let lease = match leases
+                    .acquire_with(None, None, "tokens", Some(&token), None)
+                    .await
+                {
+                    Ok(lease) => lease,
+                    Err(e) => {
+                        failed.push(format!("{name}: a token of {len}: {e}"));
+                        continue;
+                    }
+                };
+                assert_eq!(lease.token, token, "{name}");
+                leases
+                    .renew(lease.value, &token, None, lease.fence_ms + 1)
+                    .await
+                    .unwrap_or_else(|e| panic!("{name}: renewing with a token of {len}: {e}"));
+                leases
+                    .release(lease.value, &token, lease.fence_ms + 1)
+                    .await
+                    .unwrap_or_else(|e| panic!("{name}: releasing with a token of {len}: {e}"));
+            }
+        }
+    });
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+const LIMIT_TTL: Duration = Duration::from_secs(300);
+
+/// A pool of the SQL database of a lease store URL, without idmint in between (the URL's own
+/// query, `?table=…`, left out).
+async fn raw_sql(url: &str) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    let base = url.split_once('?').map_or(url, |(u, _)| u);
+    let base = match base.strip_prefix("sqlite:") {
+        Some(file) => format!("sqlite://{file}?mode=rwc"),
+        None => base.to_string(),
+    };
+    sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(&base)
+        .await
+        .unwrap()
+}
+
+/// The table a lease store URL names with `?table=…`.
+fn table_of(url: &str) -> &str {
+    url.split("table=").nth(1).unwrap()
+}
+
+/// A lease table made by an earlier version, its token column `VARCHAR(64)`, is widened when a
+/// store connects: the longest token a client may choose then leases (PostgreSQL, MySQL; SQLite
+/// does not enforce a `VARCHAR`'s length).
+#[test]
+fn a_narrow_token_column_of_an_earlier_version_is_widened() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for name in ["postgres", "mysql"] {
+        let Some(base) = server(name) else { continue };
+        let table = unique("narrow");
+        let url = format!("{base}?table={table}");
+        rt.block_on(async {
+            let pool = raw_sql(&url).await;
+            sqlx::query(&format!(
+                "CREATE TABLE {table} (value BIGINT NOT NULL PRIMARY KEY, \
+                 holder VARCHAR(255) NOT NULL DEFAULT '', token VARCHAR(64) NOT NULL DEFAULT '', \
+                 expires_at BIGINT NOT NULL DEFAULT 0, freeze_ms BIGINT NOT NULL DEFAULT 0, \
+                 last_time_ms BIGINT NOT NULL DEFAULT 0)"
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+            let store = open_lease_store(&url).await.unwrap();
+            let leases =
+                ClientLeases::new(store, twitter(), Duration::from_secs(30), LIMIT_TTL).unwrap();
+            let token = token_of(MAX_TOKEN_LEN);
+            let lease = leases
+                .acquire_with(None, None, "narrow", Some(&token), None)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: the longest token in a narrow table: {e}"));
+            leases.release(lease.value, &token, 0).await.unwrap();
+        });
+    }
+}
+
+/// The value a garbled fence is written for: one no other test takes.
+const DAMAGED: u64 = 7;
+
+/// Writes `garbage` as the fence of `value` straight into the store `url` names, with the
+/// store's own client (the SQL stores' fence is a number: a negative one).
+async fn damage_fence(name: &str, url: &str, value: u64) {
+    let prefix = |url: &str| url.split("prefix=").nth(1).unwrap().to_string();
+    match name {
+        "sqlite" | "postgres" | "mysql" => {
+            let table = table_of(url);
+            let pool = raw_sql(url).await;
+            sqlx::query(&format!(
+                "INSERT INTO {table} (value, holder, token, expires_at, freeze_ms, last_time_ms) \
+                 VALUES ({value}, '', '', 0, 0, -1)"
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        "redis" => {
+            let mut conn = redis::Client::open(url.split('?').next().unwrap())
+                .unwrap()
+                .get_connection()
+                .unwrap();
+            let _: i64 = redis::cmd("HSET")
+                .arg(format!("{{{}}}:leases", prefix(url)))
+                .arg(format!("f:{value}"))
+                .arg("garbage")
+                .query(&mut conn)
+                .unwrap();
+        }
+        #[cfg(feature = "etcd")]
+        "etcd" => {
+            let hosts = url
+                .trim_start_matches("etcd://")
+                .split(['?', '/'])
+                .next()
+                .unwrap();
+            let mut etcd = etcd_client::Client::connect([hosts], None).await.unwrap();
+            etcd.put(
+                format!("/{}/fence/{value:019}", prefix(url)),
+                "garbage",
+                None,
+            )
+            .await
+            .unwrap();
+        }
+        #[cfg(feature = "zookeeper")]
+        "zk" => {
+            use zookeeper_client::{Acls, Client, CreateMode};
+            let hosts = url.trim_start_matches("zk://").split('?').next().unwrap();
+            let zk = Client::connect(hosts).await.unwrap();
+            let path = format!("/{}/fence/{value:019}", prefix(url));
+            zk.create(
+                &path,
+                b"garbage",
+                &CreateMode::Persistent.with_acls(Acls::anyone_all()),
+            )
+            .await
+            .unwrap();
+        }
+        other => panic!("no way to damage a fence in {other}"),
+    }
+}
+
+/// A fence that is not a whole number (in SQL: a negative one) is refused on every store that
+/// keeps one outside this process: neither a grant from the store nor a leased generator's IDs
+/// (etcd, Redis and ZooKeeper read such a fence as 0, and minted from there).
+#[test]
+fn a_damaged_fence_is_refused_on_every_store() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut minted = Vec::new();
+    for (name, url) in lease_urls() {
+        let store = rt.block_on(async {
+            let store = open_lease_store(&url).await.unwrap();
+            damage_fence(name, &url, DAMAGED).await;
+            store
+        });
+        let got = rt.block_on(store.acquire(&lone_request_for(DAMAGED, name)));
+        let err = match got {
+            Err(err) => err,
+            Ok(grant) => {
+                minted.push(format!("{name}: a grant on a damaged fence: {grant:?}"));
+                continue;
+            }
+        };
+        assert_eq!(err.kind(), "store_unavailable", "{name}: {err}");
+        assert!(
+            err.to_string().contains("does not hold what idmint writes"),
+            "{name}: {err}"
+        );
+        let built = Snowflake::builder(twitter())
+            .lease(LeaseOptions::url(&url).range(DAMAGED, DAMAGED))
+            .build();
+        let err = built
+            .map(|g| g.next_id())
+            .expect_err(&format!("{name}: a generator minting on a damaged fence"));
+        assert_eq!(err.kind(), "store_unavailable", "{name}: {err}");
+        assert!(
+            rt.block_on(store.list()).is_err(),
+            "{name}: a listing shows no damaged fence as a number"
+        );
+    }
+    assert!(minted.is_empty(), "{}", minted.join("\n"));
+}
+
+/// The widest range a lease may ask for (2^62 values) leases its lowest value at once on every
+/// store: ZooKeeper once collected the whole range before trying a value, which for a 22-bit
+/// node field cost 175 MB per acquire, and for this range more memory than any machine has.
+#[test]
+fn the_widest_range_leases_its_lowest_value_on_every_store() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        for (name, _, store) in every_store().await {
+            let req =
+                LeaseRequest::new(0, MAX_VALUE, name, LIMIT_TTL, Duration::from_secs(1)).unwrap();
+            let grant = store
+                .acquire(&req)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .unwrap_or_else(|| panic!("{name}: a free value"));
+            assert_eq!(grant.value, 0, "{name}");
+            assert!(store.release(0, &req.token, 0).await.unwrap(), "{name}");
+        }
+    });
 }

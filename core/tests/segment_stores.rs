@@ -438,3 +438,65 @@ fn processes_etcd() {
 fn processes_zookeeper() {
     multi_process("zk");
 }
+
+/// A sharded Redis tag whose fields were damaged so that its next ID is negative refuses to
+/// allocate, as a damaged row does elsewhere: the store once read the negative first ID as 0
+/// and handed out IDs from 0 up, which it had handed out before.
+#[test]
+fn redis_sharded_refuses_a_damaged_negative_first_id() {
+    use idmint_core::segment::{RedisStore, SegmentStore};
+    let Some(u) = server("redis") else { return };
+    let prefix = unique("neg");
+    let rt = rt();
+    rt.block_on(async {
+        let opts = StoreOptions::default()
+            .redis_prefix(&prefix)
+            .unwrap()
+            .redis_sharded(3, 100)
+            .unwrap();
+        let store = RedisStore::connect(&u, &opts).await.unwrap();
+        assert!(store
+            .create_tag(&TagSpec::new("orders").unwrap())
+            .await
+            .unwrap());
+        assert!(store.allocate("orders", 10).await.unwrap().start > 0);
+        // Written straight into Redis: the tag's floor and its shard's run made negative.
+        let mut conn = redis::Client::open(u.as_str())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap();
+        let meta = format!("{prefix}:{{orders}}:meta");
+        let exists: i64 = redis::cmd("EXISTS")
+            .arg(&meta)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        assert_eq!(exists, 1, "the tag's meta hash is {meta}");
+        let _: i64 = redis::cmd("HSET")
+            .arg(&meta)
+            .arg("start")
+            .arg("-1000")
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let _: i64 = redis::cmd("HSET")
+            .arg(store.shard_key("orders"))
+            .arg("min")
+            .arg("-100")
+            .arg("max")
+            .arg("1000")
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let err = store
+            .allocate("orders", 10)
+            .await
+            .expect_err("a range from a damaged shard");
+        assert_eq!(err.kind(), "store_unavailable", "{err}");
+        assert!(
+            err.to_string().contains("does not hold what idmint writes"),
+            "{err}"
+        );
+    });
+}

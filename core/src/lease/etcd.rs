@@ -24,10 +24,10 @@
 //! the record holds (the holder's clock, kept within etcd's second).
 
 use std::collections::BTreeMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use etcd_client::{Compare, CompareOp, KeyValue, PutOptions, Txn, TxnOp, TxnOpResponse};
 
+use super::cas::{candidates, changing, parse_fence, wall_ms, TRIES};
 use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
 use crate::store::{EtcdLink, StoreFuture, StoreOptions, Use};
@@ -35,10 +35,6 @@ use crate::Result;
 
 /// The longest lease etcd grants (its `MaxLeaseTTL`, in seconds).
 const MAX_LEASE_SECS: u64 = 9_000_000_000;
-
-/// How often a renewal or release re-reads after a comparison failed on a key only its holder
-/// writes: more than one failure means etcd is changing under it faster than it can look.
-const TRIES: usize = 8;
 
 /// A lease store in etcd (feature `etcd`): `etcd://h1:2379,h2:2379[/root]`, `etcds://…?ca=…`,
 /// keys under `{root}/{prefix}`, the prefix being the options' or the URL's `?prefix=…`, by
@@ -70,17 +66,6 @@ impl std::fmt::Debug for EtcdLeaseStore {
 fn lease_secs(ttl_ms: u64, freeze_ms: u64) -> i64 {
     let ms = ttl_ms.saturating_add(freeze_ms);
     ms.div_ceil(1000).clamp(1, MAX_LEASE_SECS) as i64
-}
-
-fn wall_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-fn fence_of(kv: Option<&KeyValue>) -> u64 {
-    kv.and_then(|kv| std::str::from_utf8(kv.value()).ok()?.parse().ok())
-        .unwrap_or(0)
 }
 
 impl EtcdLeaseStore {
@@ -148,6 +133,13 @@ impl EtcdLeaseStore {
             .ok()
     }
 
+    /// The fence `kv` holds (`fence/V` of `value`; none: 0). A key that holds no whole number is
+    /// damaged, and refused: read as 0 it would let IDs repeat.
+    fn fence_of(&self, value: u64, kv: Option<&KeyValue>) -> Result<u64> {
+        parse_fence(kv.map(KeyValue::value))
+            .ok_or_else(|| self.link.garbled(&self.fence_key(value)))
+    }
+
     /// The holder's key and the fence key of `value`, read in one revision.
     async fn read(&self, value: u64, what: &str) -> Result<(Option<KeyValue>, Option<KeyValue>)> {
         let txn = Txn::new().and_then([
@@ -190,20 +182,12 @@ impl EtcdLeaseStore {
         value: u64,
         read: Option<&KeyValue>,
         fence_ms: u64,
-    ) -> (Compare, Option<TxnOp>) {
+    ) -> Result<(Compare, Option<TxnOp>)> {
         let key = self.fence_key(value);
         let rev = read.map_or(0, KeyValue::mod_revision);
-        let put = (fence_of(read) < fence_ms)
+        let put = (self.fence_of(value, read)? < fence_ms)
             .then(|| TxnOp::put(key.clone(), fence_ms.to_string(), None));
-        (Compare::mod_revision(key, CompareOp::Equal, rev), put)
-    }
-
-    /// A renewal or release that found the value changed under each of its tries.
-    fn changing(&self, value: u64, what: &str) -> crate::Error {
-        crate::Error::StoreUnavailable {
-            store: self.link.describe().to_string(),
-            reason: format!("{what}: value {value} changed under each of {TRIES} tries"),
-        }
+        Ok((Compare::mod_revision(key, CompareOp::Equal, rev), put))
     }
 
     async fn grant(&self, secs: i64, what: &str) -> Result<i64> {
@@ -239,14 +223,9 @@ impl LeaseStore for EtcdLeaseStore {
                 .iter()
                 .filter_map(|kv| self.value_of(kv.key(), "held"))
                 .collect();
-            let candidates = req
-                .prefer
-                .into_iter()
-                .chain(req.first..=req.last)
-                .filter(|v| !held.contains(v));
             let secs = lease_secs(req.ttl_ms, req.freeze_ms);
             let mut lease = None;
-            for value in candidates {
+            for value in candidates(req, &held) {
                 // Read before the grant, so the record's time is never later than the
                 // lease's start on etcd's clock: a listing may only under-state the time left.
                 let record = Record {
@@ -281,10 +260,15 @@ impl LeaseStore for EtcdLeaseStore {
                     TxnOpResponse::Get(mut g) => g.take_kvs().into_iter().next(),
                     _ => None,
                 });
-                return Ok(Some(Grant {
-                    value,
-                    fence_ms: fence_of(fence.as_ref()),
-                }));
+                // A damaged fence fails the acquire (its key given up again): no ID is minted
+                // on a fence that is not known.
+                return match self.fence_of(value, fence.as_ref()) {
+                    Ok(fence_ms) => Ok(Some(Grant { value, fence_ms })),
+                    Err(e) => {
+                        self.revoke(id).await;
+                        Err(e)
+                    }
+                };
             }
             if let Some(id) = lease {
                 self.revoke(id).await;
@@ -330,7 +314,7 @@ impl LeaseStore for EtcdLeaseStore {
                     ..old
                 };
                 let key = self.held_key(value);
-                let (fence_same, fence_put) = self.raise_fence(value, fence.as_ref(), fence_ms);
+                let (fence_same, fence_put) = self.raise_fence(value, fence.as_ref(), fence_ms)?;
                 let mut ops = vec![TxnOp::put(
                     key.clone(),
                     record.encode(),
@@ -356,7 +340,7 @@ impl LeaseStore for EtcdLeaseStore {
                     return Ok(true);
                 }
             }
-            Err(self.changing(value, WHAT))
+            Err(changing(self.link.describe(), value, WHAT))
         })
     }
 
@@ -368,7 +352,7 @@ impl LeaseStore for EtcdLeaseStore {
                     return Ok(false);
                 };
                 let key = self.held_key(value);
-                let (fence_same, _) = self.raise_fence(value, fence.as_ref(), fence_ms);
+                let (fence_same, _) = self.raise_fence(value, fence.as_ref(), fence_ms)?;
                 // The fence becomes the holder's last issued time, as in the SQL stores, even
                 // below the one its renewals wrote ahead of the clock: the holder, proven by the
                 // comparison on its key, has stopped minting, and a fence left a TTL ahead
@@ -394,7 +378,7 @@ impl LeaseStore for EtcdLeaseStore {
                     return Ok(true);
                 }
             }
-            Err(self.changing(value, WHAT))
+            Err(changing(self.link.describe(), value, WHAT))
         })
     }
 
@@ -415,7 +399,7 @@ impl LeaseStore for EtcdLeaseStore {
                             holder: String::new(),
                             expires_in_ms: 0,
                             free_in_ms: 0,
-                            last_time_ms: fence_of(Some(&kv)),
+                            last_time_ms: self.fence_of(value, Some(&kv))?,
                         },
                     );
                 }

@@ -15,7 +15,7 @@ use crate::guard::GuardCells;
 use crate::guard::{Fresh, Guard, Keeper};
 use crate::layout::Layout;
 use crate::rules;
-use crate::snowflake::{GuardSource, SnowflakeBuilder};
+use crate::snowflake::{GuardSource, LeaseSource};
 use crate::store::{background_runtime, describe_url};
 use crate::{Error, Result};
 
@@ -710,25 +710,11 @@ impl Renewer {
     }
 }
 
-impl<C> SnowflakeBuilder<C> {
-    /// Lease the node value from a store instead of setting it: every node field is filled
-    /// from the leased value, renewed in the background while the generator lives and released
-    /// when it is dropped. Building fails with [`Error::NoFreeLease`] when every value of the
-    /// range is taken; a generator whose renewals fail stops with [`Error::LeaseLost`] before
-    /// its lease can have ended for others.
-    ///
-    /// ```
-    /// use idmint_core::lease::{LeaseOptions, MemoryLeaseStore};
-    /// use idmint_core::{Layout, Snowflake};
-    /// let g = Snowflake::builder(Layout::preset("sonyflake")?)
-    ///     .lease(LeaseOptions::store(MemoryLeaseStore::new()).range(100, 199))
-    ///     .build()?;
-    /// assert_eq!(g.nodes()[0], ("machine".to_string(), 100));
-    /// # Ok::<(), idmint_core::Error>(())
-    /// ```
-    pub fn lease(mut self, options: LeaseOptions) -> Self {
-        self.lease = Some(Arc::new(options));
-        self
+/// What [`SnowflakeBuilder::lease`](crate::SnowflakeBuilder::lease) takes: the builder lives in
+/// `snowflake.rs`, beneath this module, and knows leases only as a [`LeaseSource`].
+impl From<LeaseOptions> for LeaseSource {
+    fn from(options: LeaseOptions) -> LeaseSource {
+        LeaseSource(Arc::new(options))
     }
 }
 

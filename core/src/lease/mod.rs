@@ -44,6 +44,8 @@
 
 #[cfg(feature = "serde")]
 mod bodies;
+#[cfg(any(feature = "etcd", feature = "zookeeper", feature = "redis"))]
+mod cas;
 mod client;
 #[cfg(feature = "etcd")]
 mod etcd;

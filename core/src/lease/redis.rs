@@ -26,9 +26,11 @@ use std::collections::BTreeMap;
 
 use std::time::Duration;
 
+use super::cas::parse_fence;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
+use crate::error::quoted;
 use crate::store::{Lua, RedisConn, StoreFuture, StoreOptions, Topology, Use};
-use crate::Result;
+use crate::{Error, Result};
 
 // The clock of every script: Redis's own, in unix ms.
 macro_rules! now_ms {
@@ -39,7 +41,8 @@ macro_rules! now_ms {
 
 // KEYS: the hash. ARGV: first, last, prefer (-1: none), token, holder, ttl, freeze.
 // Returns {value, fence} or false. The loop runs in Redis, so finding a free value among
-// thousands is one round trip.
+// thousands is one round trip. A free value whose fence is not a whole number is not taken:
+// its {value, fence} comes back as it is, and the client refuses it as damaged.
 const ACQUIRE: &str = concat!(
     now_ms!(),
     r"
@@ -48,9 +51,11 @@ local function try(v)
   local s = string.format('%.0f', v)
   local x = redis.call('HGET', h, 'x:' .. s)
   if x and tonumber(x) > now then return nil end
+  local f = redis.call('HGET', h, 'f:' .. s) or '0'
+  if not string.match(f, '^%d+$') then return {v, f} end
   redis.call('HSET', h, 't:' .. s, ARGV[4], 'h:' .. s, ARGV[5],
     'u:' .. s, string.format('%.0f', now + ttl), 'x:' .. s, string.format('%.0f', now + ttl + freeze))
-  return {v, redis.call('HGET', h, 'f:' .. s) or '0'}
+  return {v, f}
 end
 local prefer = tonumber(ARGV[3])
 if prefer >= 0 then
@@ -256,6 +261,22 @@ impl RedisLeaseStore {
     }
 }
 
+impl RedisLeaseStore {
+    /// The fence `text` of `value` says (none: 0). A field that holds no whole number is
+    /// damaged, and refused: read as 0 it would let IDs repeat.
+    fn fence(&self, value: u64, text: Option<&str>) -> Result<u64> {
+        parse_fence(text.map(str::as_bytes)).ok_or_else(|| Error::StoreUnavailable {
+            store: self.conn.describe().to_string(),
+            reason: format!(
+                "field `f:{value}` of `{}` does not hold what idmint writes (a fence, a whole \
+                 number of ms) but {}: a damaged store, or another program's field",
+                self.leases_key(),
+                quoted(text.unwrap_or_default())
+            ),
+        })
+    }
+}
+
 impl LeaseStore for RedisLeaseStore {
     fn describe(&self) -> String {
         self.conn.describe().to_string()
@@ -273,10 +294,13 @@ impl LeaseStore for RedisLeaseStore {
                 .arg(req.ttl_ms)
                 .arg(req.freeze_ms);
             let got: Option<(u64, String)> = self.conn.run("leasing", &inv).await?;
-            Ok(got.map(|(value, fence)| Grant {
-                value,
-                fence_ms: fence.parse().unwrap_or(0),
-            }))
+            got.map(|(value, fence)| {
+                Ok(Grant {
+                    value,
+                    fence_ms: self.fence(value, Some(&fence))?,
+                })
+            })
+            .transpose()
         })
     }
 
@@ -323,6 +347,7 @@ impl LeaseStore for RedisLeaseStore {
                 .await?;
             let get = |kind: &str, v: u64| fields.get(&format!("{kind}:{v}"));
             let num = |kind: &str, v: u64| get(kind, v).and_then(|s| s.parse::<i64>().ok());
+            let fence = |v: u64| self.fence(v, get("f", v).map(String::as_str));
             let mut found: BTreeMap<u64, LeaseInfo> = BTreeMap::new();
             for name in fields.keys() {
                 let Some((kind, value)) = name.split_once(':') else {
@@ -355,7 +380,7 @@ impl LeaseStore for RedisLeaseStore {
                             0
                         },
                         free_in_ms: if held { free_at - now } else { 0 },
-                        last_time_ms: num("f", value).map_or(0, |f| f.max(0) as u64),
+                        last_time_ms: fence(value)?,
                     },
                 );
             }

@@ -4,7 +4,7 @@
 //! CREATE TABLE idmint_workers (
 //!     value        BIGINT       NOT NULL PRIMARY KEY,
 //!     holder       VARCHAR(255) NOT NULL DEFAULT '',  -- host:pid, '' when released
-//!     token        VARCHAR(64)  NOT NULL DEFAULT '',  -- the holder's secret
+//!     token        VARCHAR(128) NOT NULL DEFAULT '',  -- the holder's secret
 //!     expires_at   BIGINT       NOT NULL DEFAULT 0,   -- unix ms, the server's clock
 //!     freeze_ms    BIGINT       NOT NULL DEFAULT 0,   -- frozen this long after expires_at
 //!     last_time_ms BIGINT       NOT NULL DEFAULT 0    -- the fence
@@ -17,12 +17,18 @@
 //! `UPDATE … WHERE value = ? AND token = ?`. "Now" is the database server's clock (SQLite: the
 //! machine's), so holders on machines with skewed clocks agree on expiry. The table is a
 //! [`SqlTable`], as the segment stores': one implementation serves the three engines.
+//!
+//! The token column is as wide as the longest token a client may choose
+//! ([`MAX_TOKEN_LEN`]); a table made by an earlier version (`VARCHAR(64)`) is widened when a
+//! store connects, or refused (`invalid_argument`, naming the column and its width) when the
+//! store's user may not alter it. SQLite does not enforce a `VARCHAR`'s length.
 
 use std::time::Duration;
 
+use super::client::MAX_TOKEN_LEN;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_TABLE};
-use crate::store::{Bind, Pooling, SqlTable, StoreFuture, StoreOptions, Use};
-use crate::Result;
+use crate::store::{Bind, Dialect, Pooling, SqlTable, StoreFuture, StoreOptions, Use};
+use crate::{Error, Result};
 
 /// Connections in a lease store's pool unless the options or `?pool=` say otherwise: a keeper
 /// renews one lease at a time, so two leave room for a listing beside it.
@@ -71,18 +77,71 @@ impl SqlLeaseStore {
         };
         let table = SqlTable::connect(url, opts.table_or(DEFAULT_LEASE_TABLE), pooling).await?;
         table
-            .create(
-                "CREATE TABLE IF NOT EXISTS {t} (
+            .create(&format!(
+                "CREATE TABLE IF NOT EXISTS {{t}} (
                     value BIGINT NOT NULL PRIMARY KEY,
                     holder VARCHAR(255) NOT NULL DEFAULT '',
-                    token VARCHAR(64) NOT NULL DEFAULT '',
+                    token VARCHAR({MAX_TOKEN_LEN}) NOT NULL DEFAULT '',
                     expires_at BIGINT NOT NULL DEFAULT 0,
                     freeze_ms BIGINT NOT NULL DEFAULT 0,
                     last_time_ms BIGINT NOT NULL DEFAULT 0
                 )",
-            )
+            ))
             .await?;
-        Ok(SqlLeaseStore { table })
+        let store = SqlLeaseStore { table };
+        store.widen_token().await?;
+        Ok(store)
+    }
+
+    /// Makes the token column of a table an earlier version made (`VARCHAR(64)`) hold every
+    /// token a client may choose ([`MAX_TOKEN_LEN`] characters): a longer token would fail
+    /// each lease as `store_unavailable`, which clients retry for ever. Refused with
+    /// `invalid_argument`, naming the column and its width, when the store's user may not
+    /// alter the table. SQLite does not enforce a `VARCHAR`'s length: nothing to do.
+    async fn widen_token(&self) -> Result<()> {
+        const WHAT: &str = "reading the token column's width";
+        let (width_sql, name, alter) = match self.table.dialect() {
+            Dialect::Sqlite => return Ok(()),
+            // atttypmod is the width + 4 for VARCHAR(n), -1 for an unbounded one.
+            Dialect::Postgres => (
+                "SELECT CAST(atttypmod - 4 AS BIGINT) FROM pg_attribute \
+                 WHERE attrelid = to_regclass(?) AND attname = 'token' AND NOT attisdropped",
+                self.table.quoted_name(),
+                format!("ALTER TABLE {{t}} ALTER COLUMN token TYPE VARCHAR({MAX_TOKEN_LEN})"),
+            ),
+            Dialect::MySql => (
+                "SELECT CAST(character_maximum_length AS SIGNED) FROM information_schema.columns \
+                 WHERE table_schema = DATABASE() AND table_name = ? AND column_name = 'token'",
+                self.table.name().to_string(),
+                format!(
+                    "ALTER TABLE {{t}} MODIFY token VARCHAR({MAX_TOKEN_LEN}) NOT NULL DEFAULT ''"
+                ),
+            ),
+        };
+        let width = self
+            .table
+            .values(WHAT, width_sql, &[Bind::S(&name)])
+            .await?;
+        let Some(&width) = width
+            .first()
+            .filter(|&&w| (0..MAX_TOKEN_LEN as i64).contains(&w))
+        else {
+            return Ok(());
+        };
+        self.table
+            .exec("widening the token column", &alter, &[])
+            .await
+            .map_err(|e| Error::InvalidArgument {
+                name: format!("column `token` of table `{}`", self.table.name()),
+                value: format!("VARCHAR({width})"),
+                expected: format!(
+                    "VARCHAR({MAX_TOKEN_LEN}) or wider, to hold lease tokens of up to \
+                     {MAX_TOKEN_LEN} characters; widening it failed ({e}): run `{}` as the \
+                     table's owner",
+                    alter.replace("{t}", self.table.name())
+                ),
+            })?;
+        Ok(())
     }
 
     /// The table holding the leases.
@@ -129,7 +188,21 @@ impl SqlLeaseStore {
                 &[Bind::I(value as i64), Bind::S(token)],
             )
             .await?;
-        Ok(v.first().map(|&f| f.max(0) as u64))
+        v.first().map(|&f| self.fence(value, f)).transpose()
+    }
+
+    /// The fence `last_time_ms` of `value` as stored. A negative one is damaged, and refused:
+    /// read as 0 it would let IDs repeat.
+    fn fence(&self, value: u64, stored: i64) -> Result<u64> {
+        u64::try_from(stored).map_err(|_| {
+            self.table.err(
+                "reading a fence",
+                format_args!(
+                    "row {value} of `{}` does not hold what idmint writes: last_time_ms is {stored}",
+                    self.table.name()
+                ),
+            )
+        })
     }
 
     async fn claim(&self, req: &LeaseRequest, value: u64) -> Result<bool> {
@@ -219,7 +292,20 @@ impl LeaseStore for SqlLeaseStore {
                 .chain(unused);
             for value in candidates {
                 if self.claim(req, value).await? {
-                    let fence = self.fence_if_held(value, &req.token).await?.unwrap_or(0);
+                    let fence = match self.fence_if_held(value, &req.token).await {
+                        Ok(fence) => fence.unwrap_or(0),
+                        Err(e) => {
+                            // A damaged fence: the value given up again, no grant on it.
+                            self.exec(
+                                "giving a damaged value up",
+                                "UPDATE {t} SET holder = '', token = '', expires_at = 0 \
+                                 WHERE value = ? AND token = ?",
+                                &[Bind::I(value as i64), Bind::S(&req.token)],
+                            )
+                            .await?;
+                            return Err(e);
+                        }
+                    };
                     return Ok(Some(Grant {
                         value,
                         fence_ms: fence,
@@ -305,7 +391,7 @@ impl LeaseStore for SqlLeaseStore {
                         expires_in_ms: if holder.is_empty() { 0 } else { get(2)? },
                         free_in_ms: if holder.is_empty() { 0 } else { get(3)?.max(0) },
                         holder,
-                        last_time_ms: get(4)?.max(0) as u64,
+                        last_time_ms: self.fence(get(0)?.max(0) as u64, get(4)?)?,
                     })
                 })
                 .collect()

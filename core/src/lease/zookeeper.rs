@@ -51,18 +51,15 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use zookeeper_client::{Client, CreateMode, Error as ZkError, MultiWriteError, SessionState, Stat};
 
+use super::cas::{candidates, changing, parse_fence, wall_ms, TRIES};
 use super::held_record::Record;
 use super::store::{Grant, LeaseInfo, LeaseRequest, LeaseStore, DEFAULT_LEASE_PREFIX};
 use crate::store::{timed_raw, StoreFuture, StoreOptions, TableMapping, Use, ZkLink, ZkResult};
 use crate::{Error, Result};
-
-/// How often a renewal or release reads again after a version comparison failed on nodes only
-/// its holder writes.
-const TRIES: usize = 8;
 
 /// How many `idmint-` marks one acquire may create while looking for a number in its range
 /// (a range that starts far above the numbers given out so far).
@@ -127,19 +124,6 @@ fn leaf_child(name: &str) -> Option<(&str, u64)> {
 fn leaf_timestamp(data: &[u8]) -> Option<u64> {
     let v: serde_json::Value = serde_json::from_slice(data).ok()?;
     v.get("timestamp")?.as_u64()
-}
-
-fn wall_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-fn number(data: &[u8]) -> u64 {
-    std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(0)
 }
 
 /// The error a `multi` failed with, whichever operation it was.
@@ -263,6 +247,12 @@ impl ZkLeaseStore {
         format!("{}/fence/{value:019}", self.base)
     }
 
+    /// The fence `data` holds (the node `fence/V` of `value`; none: 0). A node that holds no
+    /// whole number is damaged, and refused: read as 0 it would let IDs repeat.
+    fn fence_of(&self, value: u64, data: Option<&[u8]>) -> Result<u64> {
+        parse_fence(data).ok_or_else(|| self.link.garbled(&self.fence_path(value)))
+    }
+
     fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<u64, (String, Client)>> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -338,7 +328,7 @@ impl ZkLeaseStore {
             record.encode().as_bytes(),
             &ephemeral,
         ))?;
-        let was = fence.as_ref().map_or(0, |(data, _)| number(data));
+        let was = self.fence_of(value, fence.as_ref().map(|(data, _)| &data[..]))?;
         let now = was.max(fence_at_least);
         match &fence {
             Some((_, stat)) if now == was => {
@@ -449,7 +439,7 @@ impl ZkLeaseStore {
         let read = async {
             let (data, stat) = session.get_data(&self.held_path(value)).await?;
             let fence = match session.get_data(&self.fence_path(value)).await {
-                Ok((data, stat)) => Some((number(&data), stat)),
+                Ok(found) => Some(found),
                 Err(ZkError::NoNode) => None,
                 Err(e) => return Err(e),
             };
@@ -465,7 +455,14 @@ impl ZkLeaseStore {
         }
         let record =
             Record::decode(&data).ok_or_else(|| self.link.garbled(&self.held_path(value)))?;
-        Ok((record.token == token).then_some((record, stat, fence)))
+        if record.token != token {
+            return Ok(None);
+        }
+        let fence = match fence {
+            Some((data, stat)) => Some((self.fence_of(value, Some(&data))?, stat)),
+            None => None,
+        };
+        Ok(Some((record, stat, fence)))
     }
 
     /// Adds to `multi` the fence of `value` raised to `fence_ms` (or checked unchanged).
@@ -487,13 +484,6 @@ impl ZkLeaseStore {
                 fence_ms.to_string().as_bytes(),
                 &CreateMode::Persistent.with_acls(self.link.acls()),
             ),
-        }
-    }
-
-    fn changing(&self, value: u64, what: &str) -> Error {
-        Error::StoreUnavailable {
-            store: self.link.describe().to_string(),
-            reason: format!("{what}: value {value} changed under each of {TRIES} tries"),
         }
     }
 }
@@ -534,35 +524,36 @@ impl LeaseStore for ZkLeaseStore {
                 renewed_ms: wall_ms(),
                 holder: req.holder.clone(),
             };
+            let taken = |value: u64, fence_ms: u64| {
+                self.sessions()
+                    .insert(value, (req.token.clone(), session.clone()));
+                Ok(Some(Grant { value, fence_ms }))
+            };
             for _ in 0..MAX_MARKS {
                 let held = self.held_values(WHAT).await?;
-                let (candidates, next) = match &self.leaf {
-                    None => {
-                        let values = req
-                            .prefer
-                            .into_iter()
-                            .chain(req.first..=req.last)
-                            .filter(|v| !held.contains(v))
-                            .map(|v| (v, Vec::new(), 0));
-                        (values.collect::<Vec<_>>(), 0)
+                // Outside Leaf's space: every free value of the range, tried one by one as the
+                // range yields it (never collected: a 22-bit range is 4 M values).
+                let Some(leaf) = &self.leaf else {
+                    for value in candidates(req, &held) {
+                        if let Some(fence_ms) =
+                            self.take(&session, value, &record, &[], 0, WHAT).await?
+                        {
+                            return taken(value, fence_ms);
+                        }
                     }
-                    Some(leaf) => self.leaf_candidates(leaf, req, &held, WHAT).await?,
+                    return Ok(None);
                 };
+                let (candidates, next) = self.leaf_candidates(leaf, req, &held, WHAT).await?;
                 for (value, before, fence_at_least) in candidates {
                     if let Some(fence_ms) = self
                         .take(&session, value, &record, &before, fence_at_least, WHAT)
                         .await?
                     {
-                        self.sessions()
-                            .insert(value, (req.token.clone(), session.clone()));
-                        return Ok(Some(Grant { value, fence_ms }));
+                        return taken(value, fence_ms);
                     }
                 }
-                // Outside Leaf's space every value was tried; in it, a new number is the way
-                // on while ZooKeeper's next one is still in the range.
-                let Some(leaf) = &self.leaf else {
-                    return Ok(None);
-                };
+                // In Leaf's space a new number is the way on while ZooKeeper's next one is
+                // still in the range.
                 if next > req.last {
                     return Ok(None);
                 }
@@ -619,7 +610,7 @@ impl LeaseStore for ZkLeaseStore {
                     Err(e) => return Err(self.link.err(WHAT, e)),
                 }
             }
-            Err(self.changing(value, WHAT))
+            Err(changing(self.link.describe(), value, WHAT))
         })
     }
 
@@ -667,7 +658,7 @@ impl LeaseStore for ZkLeaseStore {
                     Err(e) => return Err(self.link.err(WHAT, e)),
                 }
             }
-            Err(self.changing(value, WHAT))
+            Err(changing(self.link.describe(), value, WHAT))
         })
     }
 
@@ -689,7 +680,7 @@ impl LeaseStore for ZkLeaseStore {
                     continue;
                 };
                 if let Some((data, _)) = self.link.get(&format!("{fences}/{name}"), WHAT).await? {
-                    found.insert(value, free(value, number(&data)));
+                    found.insert(value, free(value, self.fence_of(value, Some(&data))?));
                 }
             }
             let held = format!("{}/held", self.base);

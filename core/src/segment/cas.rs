@@ -55,6 +55,51 @@ pub(super) trait VersionedRows: Sync {
     ) -> StoreFuture<'a, bool>;
 }
 
+/// The [`SegmentStore`](super::SegmentStore) methods every [`VersionedRows`] store answers by
+/// this module's rules, written once for etcd and ZooKeeper: `describe` (the store's
+/// [`VersionedRows::store`]), `tag_info`, `allocate`, `give_back` and `update_tag`. Used inside
+/// `impl SegmentStore for …`, next to the store's own `create_tag` and `list_tags`.
+macro_rules! versioned_segment_methods {
+    () => {
+        fn describe(&self) -> String {
+            super::cas::VersionedRows::store(self)
+        }
+
+        fn tag_info<'a>(
+            &'a self,
+            tag: &'a str,
+        ) -> crate::store::StoreFuture<'a, Option<super::store::TagInfo>> {
+            Box::pin(super::cas::tag_info(self, tag))
+        }
+
+        fn allocate<'a>(
+            &'a self,
+            tag: &'a str,
+            count: u64,
+        ) -> crate::store::StoreFuture<'a, super::store::IdRange> {
+            Box::pin(super::cas::allocate(self, tag, count))
+        }
+
+        fn give_back<'a>(
+            &'a self,
+            tag: &'a str,
+            range: super::store::IdRange,
+            next: u64,
+        ) -> crate::store::StoreFuture<'a, bool> {
+            Box::pin(super::cas::give_back(self, tag, range, next))
+        }
+
+        fn update_tag<'a>(
+            &'a self,
+            tag: &'a str,
+            update: &'a super::tag::TagUpdate,
+        ) -> crate::store::StoreFuture<'a, super::store::TagInfo> {
+            Box::pin(super::cas::update_tag(self, tag, update))
+        }
+    };
+}
+pub(super) use versioned_segment_methods;
+
 /// What a change decided about the row it was shown.
 enum Edit<T> {
     /// Swap the changed row in, then answer this.

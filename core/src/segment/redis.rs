@@ -673,7 +673,18 @@ impl SegmentStore for RedisStore {
                             limit: SHARD_LIMIT,
                         });
                     }
-                    let first = u64::try_from(self.parse_id("allocating", &reply)?).unwrap_or(0);
+                    // A negative first ID comes only from damaged shard or meta fields: refused
+                    // as damaged, never read as 0 (IDs from 0 up were handed out already).
+                    let first = self.parse_id("allocating", &reply)?;
+                    let first = u64::try_from(first).map_err(|_| Error::StoreUnavailable {
+                        store: self.describe.clone(),
+                        reason: format!(
+                            "allocating: the shard `{}` of tag `{tag}` (or its meta `{}`) does not \
+                             hold what idmint writes: its next ID would be {first}",
+                            self.shard_key(tag),
+                            self.meta_key(tag)
+                        ),
+                    })?;
                     IdRange::new(first, first + count)
                 }
             }

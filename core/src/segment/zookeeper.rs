@@ -13,9 +13,9 @@
 use zookeeper_client::{CreateMode, Error as ZkError, Stat};
 
 use super::cas::{self, VersionedRows};
-use super::store::{IdRange, SegmentStore, TagInfo, TagRow};
-use super::tag::{TagSpec, TagUpdate, DEFAULT_PREFIX};
-use crate::store::{timed_raw, StoreFuture, StoreOptions, Use, ZkLink};
+use super::store::{SegmentStore, TagInfo, TagRow};
+use super::tag::{TagSpec, DEFAULT_PREFIX};
+use crate::store::{timed_raw, StoreFuture, StoreOptions, ZkLink, Use};
 use crate::{Error, Result};
 
 /// A segment store in ZooKeeper (feature `zookeeper`): `zk://h1:2181,h2:2181[/chroot]`, nodes
@@ -146,9 +146,7 @@ impl VersionedRows for ZkStore {
 }
 
 impl SegmentStore for ZkStore {
-    fn describe(&self) -> String {
-        self.link.describe().to_string()
-    }
+    cas::versioned_segment_methods!();
 
     fn create_tag<'a>(&'a self, spec: &'a TagSpec) -> StoreFuture<'a, bool> {
         Box::pin(async move {
@@ -162,18 +160,6 @@ impl SegmentStore for ZkStore {
                 Err(e) => Err(self.link.err("creating a tag", e)),
             }
         })
-    }
-
-    fn tag_info<'a>(&'a self, tag: &'a str) -> StoreFuture<'a, Option<TagInfo>> {
-        Box::pin(cas::tag_info(self, tag))
-    }
-
-    fn allocate<'a>(&'a self, tag: &'a str, count: u64) -> StoreFuture<'a, IdRange> {
-        Box::pin(cas::allocate(self, tag, count))
-    }
-
-    fn give_back<'a>(&'a self, tag: &'a str, range: IdRange, next: u64) -> StoreFuture<'a, bool> {
-        Box::pin(cas::give_back(self, tag, range, next))
     }
 
     fn list_tags(&self) -> StoreFuture<'_, Vec<TagInfo>> {
@@ -193,9 +179,5 @@ impl SegmentStore for ZkStore {
             tags.sort_by(|a, b| a.tag.cmp(&b.tag));
             Ok(tags)
         })
-    }
-
-    fn update_tag<'a>(&'a self, tag: &'a str, update: &'a TagUpdate) -> StoreFuture<'a, TagInfo> {
-        Box::pin(cas::update_tag(self, tag, update))
     }
 }

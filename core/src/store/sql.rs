@@ -287,6 +287,12 @@ impl SqlTable {
         &self.name
     }
 
+    /// The table's name quoted for the engine, as statements name it (PostgreSQL's
+    /// `to_regclass` takes it so).
+    pub(crate) fn quoted_name(&self) -> String {
+        self.table.clone()
+    }
+
     /// The engine.
     pub(crate) fn dialect(&self) -> Dialect {
         self.dialect
