@@ -450,7 +450,7 @@ fn redis_sharded_refuses_a_damaged_negative_first_id() {
     let rt = rt();
     rt.block_on(async {
         let opts = StoreOptions::default()
-            .redis_prefix(&prefix)
+            .key_prefix(&prefix)
             .unwrap()
             .redis_sharded(3, 100)
             .unwrap();

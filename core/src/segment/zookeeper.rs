@@ -15,7 +15,7 @@ use zookeeper_client::{CreateMode, Error as ZkError, Stat};
 use super::cas::{self, VersionedRows};
 use super::store::{SegmentStore, TagInfo, TagRow};
 use super::tag::{TagSpec, DEFAULT_PREFIX};
-use crate::store::{timed_raw, StoreFuture, StoreOptions, ZkLink, Use};
+use crate::store::{timed_raw, StoreFuture, StoreOptions, Use, ZkLink};
 use crate::{Error, Result};
 
 /// A segment store in ZooKeeper (feature `zookeeper`): `zk://h1:2181,h2:2181[/chroot]`, nodes

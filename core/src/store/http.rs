@@ -151,7 +151,9 @@ pub(crate) struct Refusal {
     pub(crate) status: StatusCode,
     pub(crate) kind: String,
     pub(crate) message: String,
-    pub(crate) error: Option<Error>,
+    // boxed: the refusal travels in the Err of every call's result, which clippy (and the
+    // stack) want small
+    pub(crate) error: Option<Box<Error>>,
 }
 
 impl HttpLink {
@@ -266,7 +268,7 @@ impl HttpLink {
                 status,
                 kind,
                 message,
-                error: body.and_then(|b| b.error()),
+                error: body.and_then(|b| b.error()).map(Box::new),
             })),
         }
     }
@@ -304,7 +306,7 @@ impl HttpLink {
     /// naming the server's kind and message (never read for numbers).
     pub(crate) fn refused(&self, r: Refusal, tag: Option<&str>) -> Error {
         if let Some(err) = r.error {
-            return err;
+            return *err;
         }
         let tag = tag.unwrap_or_default().to_string();
         match r.kind.as_str() {
