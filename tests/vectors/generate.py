@@ -22,6 +22,8 @@ PRESETS = {
     "sonyflake": "time:39@10ms,sequence:8,machine:16,epoch=1409529600000",
     "redis-lua": "time:41@1ms,shard:12,sequence:10,epoch=0",
     "baidu": "time:28@1s,worker:22,sequence:13,epoch=1463702400000",
+    # Meituan Leaf's SnowflakeIDGenImpl: its twepoch (Twitter's), 10 worker bits, 12 sequence bits
+    "leaf": "time:41@1ms,worker:10,sequence:12,epoch=1288834974657",
 }
 # The 64-bit layouts of IDs other systems mint (idmint's UNSIGNED_PRESETS), each from its source:
 # Discord's developer docs ("Snowflakes"), Instagram's "Sharding & IDs at Instagram" (our_epoch),
@@ -185,7 +187,7 @@ def snowflake():
     assert valid[-1]["id"] == "5981966696448054276"
     realistic = {"twitter": 1426212000000, "sonyflake": 1700000000120, "redis-lua": 1717243496789,
                  "baidu": 1600000000000, "c53": 1426212000100, "c60": 1717245296000,
-                 "c63": 1717243496789}
+                 "c63": 1717243496789, "leaf": 1573966081162}
     for key in [*PRESETS, *CUSTOM]:
         spec = PRESETS.get(key) or CUSTOM[key]
         alt = key if key in PRESETS else spec  # preset name vs. its spec, alternated
@@ -278,7 +280,9 @@ def snowflake():
         lay = parse_layout(key)
         ms = lay["epoch"] + 2 ** lay["fields"][0][1] * lay["tick"]
         exhausts.append({"layout": key, "exhausts_at_ms": ms, "exhausts_at": rfc3339(ms)})
-    assert exhausts[-1]["exhausts_at"] == "2024-11-20T21:24:16.000Z"  # baidu, by hand
+    by_hand = {"baidu": "2024-11-20T21:24:16.000Z", "leaf": "2080-07-10T17:30:30.209Z"}
+    for e in exhausts:  # Leaf's end is Twitter's: the same 41 bits of ms from the same epoch
+        assert by_hand.get(e["layout"], e["exhausts_at"]) == e["exhausts_at"], e
     for cases in (valid, invalid_ids, invalid_parts, invalid_layouts):
         assert len({c["name"] for c in cases}) == len(cases)
     return {"valid": valid, "invalid_ids": invalid_ids, "invalid_parts": invalid_parts,
