@@ -42,9 +42,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 
-use idmint_core::segment::{
-    IdRange, TagHandle, TagSpec, TinyidFailure, TinyidRule, TinyidSegment,
-};
+use idmint_core::segment::{IdRange, TagHandle, TagSpec, TinyidFailure, TinyidRule, TinyidSegment};
 
 use crate::auth::Need;
 use crate::compat::{form_pairs, text, Outcome, JSON_UTF8, TEXT_UTF8};

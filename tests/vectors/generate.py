@@ -893,6 +893,7 @@ HEALTH_METRICS = {
     "idmint.ids.issued": (("kind", "tag"), sum),
     "idmint.clock.rollbacks": ((), sum),
     "idmint.clock.waits": ((), sum),
+    "idmint.clock.behind": ((), max),
     "idmint.layout.remaining": ((), min),
     "idmint.lease.held": ((), min),
     "idmint.lease.fence": ((), min),
@@ -907,14 +908,15 @@ HEALTH_METRICS = {
 
 
 def health_of(observations):
-    """The health rule, from its statement: down while the lease is not held, or while a tag has
-    nothing buffered and failed store calls; several generators' values combined by metric."""
+    """The health rule, from its statement: down while the lease is not held, while a tag has
+    nothing buffered and failed store calls, or while the clock is behind the last issued
+    snowflake time; several generators' values combined by metric."""
     groups = {}  # (metric, attributes in declared order) -> values, in order of first appearance
     for o in observations:
         names, _ = HEALTH_METRICS[o["metric"]]
         key = (o["metric"], tuple((n, o["attributes"][n]) for n in names if n in o["attributes"]))
         groups.setdefault(key, []).append(o["value"])
-    held = fence = renew = remaining = None
+    held = fence = renew = remaining = behind = None
     tags = {}  # tag -> {remaining, store_errors}, in order of first appearance
     for (metric, attrs), values in groups.items():
         value = HEALTH_METRICS[metric][1](values)
@@ -926,6 +928,8 @@ def health_of(observations):
             renew = int(value)
         elif metric == "idmint.layout.remaining":
             remaining = value
+        elif metric == "idmint.clock.behind":
+            behind = value
         elif metric in ("idmint.segment.remaining", "idmint.segment.store.errors"):
             t = tags.setdefault(dict(attrs)["tag"], {"remaining": 0, "store_errors": 0})
             t["remaining" if metric == "idmint.segment.remaining" else "store_errors"] = int(value)
@@ -942,6 +946,8 @@ def health_of(observations):
         if starved:
             n = t["store_errors"]
             reasons.append(f"tag `{tag}` has no IDs buffered and {n} store call{'' if n == 1 else 's'} failed")
+    if behind is not None and behind > 0:
+        reasons.append("the clock is behind the last issued snowflake ID")
     down = bool(reasons)
     # degraded: a layout with less than a year (365 days) left; the one that ends first decides
     degraded = remaining is not None and remaining < 365 * 86400
@@ -956,9 +962,10 @@ def health():
     def o(metric, value, **attributes):
         return {"metric": metric, "value": value, "attributes": attributes}
 
-    def snowflake(issued=0, left=20 * 365 * 86400.5):  # what a generator without a lease observes
+    def snowflake(issued=0, left=20 * 365 * 86400.5, behind=0):  # a generator without a lease
         return [o("idmint.ids.issued", issued, kind="snowflake"), o("idmint.clock.rollbacks", 0),
-                o("idmint.clock.waits", 0), o("idmint.layout.remaining", left)]
+                o("idmint.clock.waits", 0), o("idmint.clock.behind", behind),
+                o("idmint.layout.remaining", left)]
 
     def lease(held, fence, failures):
         return [o("idmint.lease.held", held), o("idmint.lease.fence", fence),
@@ -1007,6 +1014,11 @@ def health():
          snowflake(1, 400 * 86400) + snowflake(2, 30.5 * 86400)),
         ("a layout near its end and a lease lost",
          snowflake() + lease(0, 1700000000, 1) + [o("idmint.layout.remaining", 86399)]),
+        ("a clock behind the last issued ID", snowflake(5, behind=9.999)),
+        ("a clock behind by a millisecond", snowflake(5, behind=0.001)),
+        ("two generators, one clock behind", snowflake(1) + snowflake(2, behind=2.5)),
+        ("a clock behind, a lease lost, a tag starved and a layout near its end",
+         snowflake(1, 86400, 3) + lease(0, 1700000000, 1) + tag("orders", 0, 2)),
     ]
     valid = [{"name": name, "observations": obs, "expected": health_of(obs)} for name, obs in cases]
     invalid = [
