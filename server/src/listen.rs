@@ -73,6 +73,32 @@ pub fn tls_config(tls: &TlsConfig) -> Result<rustls::ServerConfig, String> {
     Ok(config)
 }
 
+/// What a listener serves: the API (its router behind [`crate::edge::Edge`]) or the admin
+/// router.
+trait Served:
+    tower::Service<
+        axum::http::Request<hyper::body::Incoming>,
+        Response = axum::response::Response,
+        Error = std::convert::Infallible,
+        Future: Send + 'static,
+    > + Clone
+    + Send
+    + 'static
+{
+}
+
+impl<S> Served for S where
+    S: tower::Service<
+            axum::http::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+            Future: Send + 'static,
+        > + Clone
+        + Send
+        + 'static
+{
+}
+
 /// One accept loop: until `stop` turns true; then every connection the kernel already accepted
 /// (the listener's backlog) is taken too, the listener closed, and the connections' requests
 /// waited for (at most `grace`).
@@ -83,14 +109,7 @@ async fn serve<S>(
     config: &Config,
     mut stop: watch::Receiver<bool>,
 ) where
-    S: tower::Service<
-            axum::http::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = std::convert::Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
+    S: Served,
 {
     let limits = &config.limits;
     let header_timeout = Duration::from_millis(limits.header_read_timeout_ms);
@@ -181,14 +200,7 @@ struct Conns<S> {
 
 impl<S> Conns<S>
 where
-    S: tower::Service<
-            axum::http::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = std::convert::Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
+    S: Served,
 {
     /// Serves one accepted connection on a task of its own, holding one of the
     /// `max_connections` slots (none free: the connection is closed).
@@ -243,14 +255,7 @@ async fn connection<I, S>(
     peer: SocketAddr,
 ) where
     I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
-    S: tower::Service<
-            axum::http::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = std::convert::Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
+    S: Served,
 {
     use tower::ServiceExt;
     let (asked_tx, mut asked) = watch::channel(false);
