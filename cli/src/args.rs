@@ -6,7 +6,7 @@ use idmint_core::Layout;
 /// `--layout`, `--layout-spec` and `--epoch`.
 #[derive(Args, Debug, Clone)]
 pub struct LayoutArgs {
-    /// Layout preset: twitter, sonyflake, redis-lua or baidu (see `idmint layouts`); for reading
+    /// Layout preset: twitter, sonyflake, redis-lua, baidu or leaf (see `idmint layouts`); for reading
     /// 64-bit IDs also discord, instagram, mastodon and tsid [default: twitter; redis-lua for
     /// `snowflake --redis`]
     #[arg(long, value_name = "PRESET", conflicts_with = "layout_spec")]

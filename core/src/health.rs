@@ -6,7 +6,10 @@
 //! (`idmint.lease.held` 0: the core refuses to mint until it holds one again), and while a
 //! segment tag has no IDs buffered (`idmint.segment.remaining` 0) and store calls for it
 //! failed (`idmint.segment.store.errors` above 0: callers then wait on a store that does not
-//! answer); **degraded** while a snowflake layout has less than [`DEGRADED_BELOW`] (a year)
+//! answer), while a snowflake generator's clock is behind its last issued time
+//! (`idmint.clock.behind` above 0: calls wait or fail by its rollback policy), and while a tag
+//! the process must serve ([`health_requiring`]: a server's preloaded tags) has no IDs
+//! buffered; **degraded** while a snowflake layout has less than [`DEGRADED_BELOW`] (a year)
 //! left before its time field runs out (`idmint.layout.remaining`: it still mints, but its end
 //! needs a successor planned now); **up** otherwise, also when nothing is observed. The observations of several
 //! generators and clients are combined first as [`merge`] does for publishing: one generator
@@ -131,7 +134,8 @@ pub struct Health {
     /// Up, degraded or down.
     pub status: Status,
     /// Why it is not up: what makes it down (the lease first, then each starved tag in the
-    /// order observed), then what makes it degraded (the layout's end).
+    /// order observed, the clock, each required tag without a range), then what makes it
+    /// degraded (the layout's end).
     pub reasons: Vec<String>,
     /// The lease, when a generator observed has one.
     pub lease: Option<LeaseHealth>,
@@ -201,7 +205,30 @@ fn count(value: f64) -> u64 {
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
+    health_requiring::<&str>(observations, &[])
+}
+
+/// [`health`], for a process that must serve `required` tags (`idmint serve`'s preloaded
+/// `[segment] tags`, loaded before it says ready): each of them with no IDs buffered, or not
+/// observed at all, also makes the health down (`tag `x` has no range loaded`), unless it is
+/// starved, which says so already.
+///
+/// ```
+/// use idmint_core::health::{health_requiring, Status};
+/// use idmint_core::metrics::Observation;
+/// let loaded = [Observation::parse("idmint.segment.remaining", 500.0, [("tag", "orders")])?];
+/// assert_eq!(health_requiring(loaded.clone(), &["orders"]).status, Status::Up);
+/// let h = health_requiring(loaded, &["orders", "users"]);
+/// assert_eq!(h.status, Status::Down);
+/// assert_eq!(h.reasons, ["tag `users` has no range loaded"]);
+/// # Ok::<(), idmint_core::Error>(())
+/// ```
+pub fn health_requiring<S: AsRef<str>>(
+    observations: impl IntoIterator<Item = Observation>,
+    required: &[S],
+) -> Health {
     let mut held = None;
+    let mut behind = None;
     let mut fence_s = None;
     let mut renew_failures = None;
     let mut layout_remaining = None;
@@ -212,6 +239,7 @@ pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
             "idmint.lease.fence" => fence_s = Some(o.value),
             "idmint.lease.renew.failures" => renew_failures = Some(count(o.value)),
             "idmint.layout.remaining" => layout_remaining = Some(o.value),
+            "idmint.clock.behind" => behind = Some(o.value),
             "idmint.segment.remaining" | "idmint.segment.store.errors" => {
                 let Some((_, name)) = o.attributes.iter().find(|(k, _)| *k == "tag") else {
                     continue;
@@ -257,6 +285,18 @@ pub fn health(observations: impl IntoIterator<Item = Observation>) -> Health {
                 "tag `{}` has no IDs buffered and {} store {calls} failed",
                 t.tag, t.store_errors
             ));
+        }
+    }
+    // Merged, the generator whose clock is furthest behind.
+    if behind.is_some_and(|s| s > 0.0) {
+        reasons.push("the clock is behind the last issued snowflake ID".to_string());
+    }
+    for name in required {
+        let name = name.as_ref();
+        let tag = tags.iter().find(|t| t.tag == name);
+        // A starved tag has its reason already; a tag not observed has nothing buffered.
+        if !tag.is_some_and(|t| t.remaining > 0 || t.starved) {
+            reasons.push(format!("tag `{name}` has no range loaded"));
         }
     }
     let down = !reasons.is_empty();
@@ -390,6 +430,77 @@ mod tests {
             one.reasons,
             ["tag `a` has no IDs buffered and 1 store call failed"]
         );
+    }
+
+    /// A generator whose clock went back behind its last ID is down, by its own observations
+    /// (what a package's `health()` and the server's `/readyz` both read).
+    #[test]
+    fn a_clock_behind_is_down() {
+        use crate::metrics::observe_snowflake;
+        use crate::{Layout, ManualClock, Snowflake};
+        let clock = ManualClock::new(1_700_000_000_000);
+        let g = Snowflake::with_clock(Layout::preset("twitter").unwrap(), &clock)
+            .node("datacenter", 0)
+            .node("worker", 1)
+            .build()
+            .unwrap();
+        g.next_id().unwrap();
+        assert!(health(observe_snowflake(&g)).is_up());
+        clock.set_ms(1_699_999_990_000);
+        let h = health(observe_snowflake(&g));
+        assert_eq!(h.status, Status::Down);
+        assert_eq!(
+            h.reasons,
+            ["the clock is behind the last issued snowflake ID"]
+        );
+        clock.set_ms(1_700_000_000_001);
+        assert!(health(observe_snowflake(&g)).is_up());
+        // Two generators: the one furthest behind decides.
+        let h = health([
+            o("idmint.clock.behind", 0.0, ""),
+            o("idmint.clock.behind", 0.5, ""),
+        ]);
+        assert_eq!(h.status, Status::Down);
+    }
+
+    /// Required (preloaded) tags: each needs IDs buffered; a starved one gives one reason.
+    #[test]
+    fn a_required_tag_without_a_range_is_down() {
+        let loaded = [o("idmint.segment.remaining", 10.0, "a")];
+        assert!(health_requiring(loaded.clone(), &["a"]).is_up());
+        let empty = [
+            o("idmint.segment.remaining", 0.0, "a"),
+            o("idmint.segment.store.errors", 0.0, "a"),
+        ];
+        // Without the requirement, an empty tag is a refill on its way: up.
+        assert!(health(empty.clone()).is_up());
+        let h = health_requiring(empty, &["a"]);
+        assert_eq!(h.status, Status::Down);
+        assert_eq!(h.reasons, ["tag `a` has no range loaded"]);
+        let h = health_requiring([], &["b".to_string()]);
+        assert_eq!(h.reasons, ["tag `b` has no range loaded"]);
+        let starved = [
+            o("idmint.segment.remaining", 0.0, "a"),
+            o("idmint.segment.store.errors", 2.0, "a"),
+        ];
+        assert_eq!(
+            health_requiring(starved, &["a"]).reasons,
+            ["tag `a` has no IDs buffered and 2 store calls failed"]
+        );
+        // Down reasons before degraded ones; the clock before required tags.
+        let h = health_requiring(
+            [
+                o("idmint.layout.remaining", 0.0, ""),
+                o("idmint.clock.behind", 1.0, ""),
+            ],
+            &["a"],
+        );
+        assert_eq!(h.reasons.len(), 3);
+        assert_eq!(
+            h.reasons[0],
+            "the clock is behind the last issued snowflake ID"
+        );
+        assert_eq!(h.reasons[1], "tag `a` has no range loaded");
     }
 
     /// A real client's observations: served from memory, up.

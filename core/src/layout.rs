@@ -21,7 +21,8 @@
 //!
 //! At most 63 bits in all, so every ID is a positive signed 64-bit value (Java `long`, SQL
 //! `BIGINT`); the time field may not reach past the year 9999. A preset name (`twitter`,
-//! `sonyflake`, `redis-lua`, `baidu`, and the [`UNSIGNED_PRESETS`]) can stand wherever a spec can.
+//! `sonyflake`, `redis-lua`, `baidu`, `leaf`, and the [`UNSIGNED_PRESETS`]) can stand wherever a
+//! spec can.
 //!
 //! # 64-bit layouts
 //!
@@ -118,7 +119,11 @@ impl WordSlot {
 
 /// The names of the preset layouts a generator mints with as they are (each at most 63 bits),
 /// in the order they are documented.
-pub const PRESETS: &[&str] = &["twitter", "sonyflake", "redis-lua", "baidu"];
+///
+/// ```
+/// assert!(idmint_core::PRESETS.contains(&"leaf"));
+/// ```
+pub const PRESETS: &[&str] = &["twitter", "sonyflake", "redis-lua", "baidu", "leaf"];
 
 /// The presets of 64-bit IDs other systems mint, `unsigned` layouts: they read and compose such
 /// IDs; a generator takes them only when told to (see the [module docs](crate::layout)).
@@ -403,6 +408,11 @@ impl Layout {
     /// | `sonyflake` | time 39, sequence 8, machine 16 | 10 ms | 2014-09-01T00:00:00Z |
     /// | `redis-lua` | time 41, shard 12, sequence 10 | 1 ms | Unix epoch |
     /// | `baidu` | time 28, worker 22, sequence 13 | 1 s | 2016-05-20T00:00:00Z |
+    /// | `leaf` | time 41, worker 10, sequence 12 | 1 ms | 1288834974657 (Twitter's) |
+    ///
+    /// `leaf` is Meituan Leaf's snowflake (`SnowflakeIDGenImpl`: its `twepoch`, 10 worker bits,
+    /// 12 sequence bits), the layout of the workers the ZooKeeper lease store shares with Leaf
+    /// (`zk://…?leaf_name=…`) and of `idmint serve`'s `/decodeSnowflakeId`.
     ///
     /// and the [`UNSIGNED_PRESETS`], the 64-bit layouts of IDs other systems mint:
     ///
@@ -424,6 +434,9 @@ impl Layout {
     /// let parts = idmint_core::Layout::preset("discord")?.decompose(175928847299117063)?;
     /// assert_eq!(parts.time(), "2016-04-30T11:18:25.796Z");
     /// assert_eq!((parts.node("worker"), parts.node("process"), parts.sequence), (Some(1), Some(0), 7));
+    /// // Leaf's own example (its README's `decodeSnowflakeId`).
+    /// let parts = idmint_core::Layout::preset("leaf")?.decompose(1195926540542107700)?;
+    /// assert_eq!((parts.time_ms, parts.node("worker"), parts.sequence), (1573966081162, Some(918), 52));
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
@@ -455,6 +468,13 @@ impl Layout {
                     .node("worker", 22)
                     .sequence(13)
                     .epoch_ms(1_463_702_400_000),
+            ),
+            "leaf" => (
+                "leaf",
+                b.time(41, 1)
+                    .node("worker", 10)
+                    .sequence(12)
+                    .epoch_ms(1_288_834_974_657),
             ),
             "discord" => (
                 "discord",

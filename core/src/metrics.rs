@@ -135,6 +135,15 @@ pub const METRICS: &[Metric] = &[
         combine: Combine::Sum,
     },
     Metric {
+        name: "idmint.clock.behind",
+        instrument: Instrument::Gauge,
+        unit: "s",
+        description: "How far the clock is behind the last issued snowflake time, beyond the lead the generator's policy allows (0 while sane)",
+        attributes: &[],
+        required: &[],
+        combine: Combine::Max,
+    },
+    Metric {
         name: "idmint.layout.remaining",
         instrument: Instrument::Gauge,
         unit: "s",
@@ -364,7 +373,7 @@ fn obs(metric: &'static str, value: f64, attributes: Vec<(&'static str, String)>
 /// g.next_id()?;
 /// let names: Vec<_> = observe_snowflake(&g).into_iter().map(|o| o.metric).collect();
 /// // Without a lease there is no lease state to report.
-/// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.layout.remaining"]);
+/// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.clock.behind", "idmint.layout.remaining"]);
 /// # Ok::<(), idmint_core::Error>(())
 /// ```
 pub fn observe_snowflake<C: crate::Clock>(g: &Snowflake<C>) -> Vec<Observation> {
@@ -378,6 +387,11 @@ pub fn observe_snowflake<C: crate::Clock>(g: &Snowflake<C>) -> Vec<Observation> 
         ),
         obs("idmint.clock.rollbacks", s.rollbacks as f64, vec![]),
         obs("idmint.clock.waits", s.waits as f64, vec![]),
+        obs(
+            "idmint.clock.behind",
+            g.clock_behind().as_secs_f64(),
+            vec![],
+        ),
         obs(
             "idmint.layout.remaining",
             g.layout_remaining().as_secs_f64(),

@@ -1233,12 +1233,36 @@ impl<C: Clock> Snowflake<C> {
     /// # Ok::<(), idmint_core::Error>(())
     /// ```
     pub fn clock_sane(&self) -> bool {
+        self.clock_behind().is_zero()
+    }
+
+    /// How far the clock is behind the last issued time beyond the lead this generator's
+    /// [`OnExhausted::Borrow`] allows (and one tick): zero while [`Snowflake::clock_sane`]. The
+    /// health rule reads it (`idmint.clock.behind`, [`crate::health`]).
+    ///
+    /// ```
+    /// use idmint_core::{Layout, ManualClock, Snowflake};
+    /// let clock = ManualClock::new(1_700_000_000_000);
+    /// let g = Snowflake::with_clock(Layout::preset("twitter")?, &clock)
+    ///     .node("datacenter", 0).node("worker", 1).build()?;
+    /// g.next_id()?;
+    /// assert!(g.clock_behind().is_zero());
+    /// clock.set_ms(1_699_999_990_000);
+    /// // 10 s behind, less the one tick (1 ms) of slack.
+    /// assert_eq!(g.clock_behind().as_millis(), 9_999);
+    /// # Ok::<(), idmint_core::Error>(())
+    /// ```
+    pub fn clock_behind(&self) -> Duration {
         let allowed = match self.on_exhausted {
             OnExhausted::Wait => 0,
             OnExhausted::Borrow { max_ahead } => crate::clock::whole_ms(max_ahead),
         };
         // One tick of slack: the last ID's tick may start after `now` rounds down.
-        self.stats().lead_ms <= allowed.saturating_add(self.tick_ms)
+        Duration::from_millis(
+            self.stats()
+                .lead_ms
+                .saturating_sub(allowed.saturating_add(self.tick_ms)),
+        )
     }
 
     /// The layout.

@@ -661,3 +661,171 @@ fn narrow_counter_column() {
         });
     }
 }
+
+/// Tinyid's `tiny_id_info` (tinyid-server/db.sql), its MySQL types where each engine has them.
+fn tinyid_ddl(db: Db, table: &str) -> String {
+    let int = if db == Db::MySql { "int(11)" } else { "int" };
+    format!(
+        "CREATE TABLE {table} (
+            id bigint NOT NULL PRIMARY KEY,
+            biz_type varchar(63) NOT NULL DEFAULT '' UNIQUE,
+            begin_id bigint NOT NULL DEFAULT 0,
+            max_id bigint NOT NULL DEFAULT 0,
+            step {int} DEFAULT 0,
+            delta {int} NOT NULL DEFAULT 1,
+            remainder {int} NOT NULL DEFAULT 0,
+            version bigint NOT NULL DEFAULT 0
+        )"
+    )
+}
+
+/// One segment of tinyid-server (`DbSegmentIdServiceImpl.getNextSegmentId`): read the row, then
+/// `UPDATE … SET max_id = max_id + step, version = version + 1 WHERE id = ? AND max_id = old AND
+/// version = ?`, retried; the segment hands out `(old, old + step]`.
+async fn tinyid_segment(pool: &AnyPool, db: Db, table: &str, biz: &str) -> std::ops::Range<u64> {
+    let t = int8(db);
+    loop {
+        let row = sqlx::query(&sql(
+            db,
+            &format!(
+                "SELECT CAST(id AS {t}), CAST(max_id AS {t}), CAST(step AS {t}), CAST(version AS {t}) FROM {table} WHERE biz_type = ?"
+            ),
+        ))
+        .bind(biz)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        let (id, old, step, version): (i64, i64, i64, i64) =
+            (row.get(0), row.get(1), row.get(2), row.get(3));
+        let done = sqlx::query(&sql(
+            db,
+            &format!(
+                "UPDATE {table} SET max_id = ?, version = version + 1 WHERE id = ? AND max_id = ? AND version = ? AND biz_type = ?"
+            ),
+        ))
+        .bind(old + step)
+        .bind(id)
+        .bind(old)
+        .bind(version)
+        .bind(biz)
+        .execute(pool)
+        .await
+        .unwrap();
+        if done.rows_affected() == 1 {
+            return (old + 1) as u64..(old + step + 1) as u64;
+        }
+    }
+}
+
+/// The move of a live Tinyid table (docs/server-compat.md, "Moving a live Tinyid table"), both
+/// ways: its rows read in place (the columns mapped), or idmint's own tag raised above Tinyid's
+/// `max_id` first. Tinyid's `max_id` is no round number (steps of 12345 from 1), and every ID
+/// handed out after the move, by idmint or by Tinyid still running, is above it and unique.
+#[test]
+fn a_live_tinyid_table_moves_above_its_max_id() {
+    use idmint_core::segment::TinyidRule;
+    let rt = rt();
+    for (db, url) in databases() {
+        rt.block_on(async {
+            let pool = legacy_pool(db, &url).await;
+            let table = unique("tiny_id_info");
+            sqlx::query(&tinyid_ddl(db, &table))
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(&sql(
+                db,
+                &format!("INSERT INTO {table} (id, biz_type, begin_id, max_id, step, delta, remainder, version) VALUES (1, 'test', 1, 1, 12345, 1, 0, 1), (2, 'test_odd', 1, 1, 12345, 2, 1, 3)"),
+            ))
+            .execute(&pool)
+            .await
+            .unwrap();
+            // Each bizType is a sequence of its own: its IDs, Tinyid's and then idmint's.
+            let mut issued: std::collections::BTreeMap<&str, Vec<u64>> = Default::default();
+            for biz in ["test", "test_odd", "test", "test_odd", "test"] {
+                let range = tinyid_segment(&pool, db, &table, biz).await;
+                let delta = if biz == "test" { 1 } else { 2 };
+                issued
+                    .entry(biz)
+                    .or_default()
+                    .extend(range.filter(|i| i % delta == delta - 1));
+            }
+            let max_id = |biz: &'static str| {
+                let pool = pool.clone();
+                let table = table.clone();
+                async move {
+                    let q = format!("SELECT CAST(max_id AS {}) FROM {table} WHERE biz_type = ?", int8(db));
+                    sqlx::query(&sql(db, &q)).bind(biz).fetch_one(&pool).await.unwrap().get::<i64, _>(0) as u64
+                }
+            };
+            let (test_max, odd_max) = (max_id("test").await, max_id("test_odd").await);
+            assert_eq!((test_max, odd_max), (1 + 3 * 12345, 1 + 2 * 12345), "{db:?}");
+
+            // In place: idmint reads and moves Tinyid's rows, Tinyid still drawing beside it.
+            let mapped = format!(
+                "{url}?table={table}&tag_column=biz_type&max_id_column=max_id&step_column=step"
+            );
+            let store = open_store(&mapped, &StoreOptions::default()).await.unwrap();
+            for (biz, rule, above) in [
+                ("test", TinyidRule::new(12345, 1, 0).unwrap(), test_max),
+                ("test_odd", TinyidRule::new(12345, 2, 1).unwrap(), odd_max),
+            ] {
+                let range = store.allocate(biz, rule.step()).await.unwrap();
+                let segment = rule.segment(range);
+                assert_eq!(segment.current_id, above, "{db:?} {biz}: continues from max_id");
+                let ids: Vec<u64> = segment.ids().collect();
+                assert!(ids.iter().all(|&i| i > above && rule.holds(i)), "{db:?} {biz}");
+                let all = issued.get_mut(biz).unwrap();
+                all.extend(ids);
+                // Tinyid's next segment comes after idmint's.
+                let next = tinyid_segment(&pool, db, &table, biz).await;
+                assert!(next.start > range.last(), "{db:?} {biz}: {next:?} {range:?}");
+                all.extend(next.filter(|&i| rule.holds(i)));
+                assert_eq!(duplicates(all), 0, "{db:?} {biz}");
+            }
+
+            // Raised: idmint's own table, each tag started above Tinyid's max_id before the
+            // switch (`POST /v1/admin/tags` with `next_at_least`, or TagUpdate here).
+            let own = format!("{url}?table={}", unique("moved"));
+            let store = open_store(&own, &StoreOptions::default()).await.unwrap();
+            // `test` created at Tinyid's max_id + 1; `test_odd` existing, raised above it.
+            let (test_max, odd_max) = (max_id("test").await, max_id("test_odd").await);
+            let spec = TagSpec::new("test").unwrap().step(100_000).unwrap();
+            store
+                .create_tag(&spec.start(test_max + 1).unwrap())
+                .await
+                .unwrap();
+            let odd = TagSpec::new("test_odd").unwrap().step(100_000).unwrap();
+            store.create_tag(&odd).await.unwrap();
+            let raise = TagUpdate::new().next_at_least(odd_max + 1).unwrap();
+            store.update_tag("test_odd", &raise).await.unwrap();
+            let client = SegmentClient::builder()
+                .store(store)
+                .connect()
+                .await
+                .unwrap();
+            for (biz, rule, above) in [
+                ("test", TinyidRule::default(), test_max),
+                ("test_odd", TinyidRule::new(100_000, 2, 1).unwrap(), odd_max),
+            ] {
+                let mut raised = Vec::new();
+                for _ in 0..3 {
+                    let range = client
+                        .tag_async(biz)
+                        .await
+                        .unwrap()
+                        .next_ids_async(rule.step())
+                        .await
+                        .unwrap();
+                    raised.extend(rule.segment(range).ids());
+                }
+                assert_eq!(raised.len() as u64, 3 * rule.step() / rule.delta(), "{db:?} {biz}");
+                let first = raised[0];
+                assert!(first > above && first <= above + rule.delta(), "{db:?} {biz}: {first}");
+                assert!(raised.iter().all(|&i| i > above), "{db:?} {biz}");
+            }
+            client.close_async().await;
+            pool.close().await;
+        });
+    }
+}

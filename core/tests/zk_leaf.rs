@@ -18,12 +18,10 @@ use idmint_core::{Layout, Snowflake};
 use segment_util::{duplicates, rt, server, unique};
 use zookeeper_client::{Acls, Client, CreateMode};
 
-/// Leaf's layout: 41 bits of milliseconds since Twitter's epoch, a 10-bit worker ID, 12 bits of
-/// sequence.
+/// Leaf's layout (core's preset: 41 bits of milliseconds since Twitter's epoch, a 10-bit
+/// worker ID, 12 bits of sequence).
 fn leaf_layout() -> Layout {
-    "time:41@1ms,worker:10,sequence:12,epoch=1288834974657"
-        .parse()
-        .unwrap()
+    Layout::preset("leaf").unwrap()
 }
 
 fn now_ms() -> u64 {

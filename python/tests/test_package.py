@@ -9,7 +9,7 @@ import idmint
 def test_public_names_exist():
     for name in idmint.__all__:
         assert hasattr(idmint, name), name
-    assert set(idmint.PRESETS) == {"twitter", "sonyflake", "redis-lua", "baidu"}
+    assert set(idmint.PRESETS) == {"twitter", "sonyflake", "redis-lua", "baidu", "leaf"}
 
 
 def test_version_matches_distribution():

@@ -3,7 +3,7 @@
 //!
 //! One typed service around the router, not layers on it: a layer given to an axum `Router` is
 //! applied to each route and boxed there, so every request would clone and allocate each layer
-//! again (docs/bench/server.md measured what that cost).
+//! again; one service around the router does that work once per request.
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -33,10 +33,6 @@ use crate::compat::{form_pairs, text, JSON_UTF8};
 use crate::error::ApiError;
 use crate::Server;
 
-/// Leaf's snowflake layout (`SnowflakeIDGenImpl`): 41 bits of ms since its `twepoch`
-/// (2010-11-04T01:42:54.657Z, Twitter's), 10 of worker, 12 of sequence.
-pub const LEAF_LAYOUT: &str = "time:41,worker:10,sequence:12,epoch=1288834974657";
-
 /// Leaf's routes.
 pub fn routes() -> Router<Arc<Server>> {
     Router::new()
@@ -69,9 +65,10 @@ async fn snowflake(State(s): State<Arc<Server>>, bearer: Bearer) -> Result<Respo
     Ok(text(id.to_string()))
 }
 
+/// Leaf's snowflake layout: core's preset `leaf`.
 fn leaf_layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
-    LAYOUT.get_or_init(|| Layout::parse(LEAF_LAYOUT).expect("Leaf's layout is a valid spec"))
+    LAYOUT.get_or_init(|| Layout::preset("leaf").expect("`leaf` is one of core's presets"))
 }
 
 /// A time as Leaf prints it: `MS(yyyy-MM-dd HH:mm:ss.SSS)`, the date from core's RFC 3339
@@ -107,7 +104,8 @@ pub fn decode_body(id: u64) -> idmint_core::Result<String> {
     ))
 }
 
-/// `/decodeSnowflakeId?snowflakeId=N`: Leaf's fixed layout, decomposed by core.
+/// `/decodeSnowflakeId?snowflakeId=N`: Leaf's fixed layout (core's preset `leaf`), decomposed
+/// by core.
 async fn decode(
     State(s): State<Arc<Server>>,
     bearer: Bearer,

@@ -10,7 +10,6 @@ use std::time::Duration;
 use arc_swap::ArcSwap;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
@@ -74,8 +73,35 @@ pub fn tls_config(tls: &TlsConfig) -> Result<rustls::ServerConfig, String> {
     Ok(config)
 }
 
-/// One accept loop: until `stop` turns true, then waits for the connections' requests in
-/// flight (at most `grace`).
+/// What a listener serves: the API (its router behind [`crate::edge::Edge`]) or the admin
+/// router.
+trait Served:
+    tower::Service<
+        axum::http::Request<hyper::body::Incoming>,
+        Response = axum::response::Response,
+        Error = std::convert::Infallible,
+        Future: Send + 'static,
+    > + Clone
+    + Send
+    + 'static
+{
+}
+
+impl<S> Served for S where
+    S: tower::Service<
+            axum::http::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+            Future: Send + 'static,
+        > + Clone
+        + Send
+        + 'static
+{
+}
+
+/// One accept loop: until `stop` turns true; then every connection the kernel already accepted
+/// (the listener's backlog) is taken too, the listener closed, and the connections' requests
+/// waited for (at most `grace`).
 async fn serve<S>(
     listener: TcpListener,
     app: S,
@@ -83,14 +109,7 @@ async fn serve<S>(
     config: &Config,
     mut stop: watch::Receiver<bool>,
 ) where
-    S: tower::Service<
-            axum::http::Request<hyper::body::Incoming>,
-            Response = axum::response::Response,
-            Error = std::convert::Infallible,
-        > + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
+    S: Served,
 {
     let limits = &config.limits;
     let header_timeout = Duration::from_millis(limits.header_read_timeout_ms);
@@ -105,10 +124,21 @@ async fn serve<S>(
         .timer(TokioTimer::new())
         .max_header_list_size(64 * 1024)
         .keep_alive_interval(Some(Duration::from_secs(30)));
-    let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let conns = Conns {
+        builder,
+        app,
+        tls,
+        header_timeout,
+        stop: stop.clone(),
+        slots: slots.clone(),
+        max_connections: limits.max_connections,
+    };
     loop {
         let (stream, peer) = tokio::select! {
+            // A stop seen first: what is queued is taken below, by the same rule.
+            biased;
+            () = until_true(&mut stop) => break,
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {
@@ -118,61 +148,151 @@ async fn serve<S>(
                     continue;
                 }
             },
-            _ = stop.changed() => break,
         };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            tracing::warn!(%peer, max = limits.max_connections, "connection refused: at max_connections");
-            continue;
+        conns.spawn(stream, peer);
+    }
+    // Clients whose connect completed in the kernel's backlog before the listener closes have a
+    // connection as far as they know, and may have written a request on it: take each (a
+    // non-blocking accept until none is left) and answer it, instead of resetting them.
+    match listener.into_std() {
+        Ok(std_listener) => {
+            while let Ok((stream, peer)) = std_listener.accept() {
+                let stream = stream
+                    .set_nonblocking(true)
+                    .and_then(|()| tokio::net::TcpStream::from_std(stream));
+                match stream {
+                    Ok(stream) => conns.spawn(stream, peer),
+                    Err(e) => tracing::debug!(%peer, error = %e, "queued connection lost"),
+                }
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "the backlog could not be read before closing"),
+    }
+    let grace = Duration::from_millis(limits.shutdown_grace_ms);
+    // Every connection holds a slot until it ends: all slots back, all connections done.
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    if tokio::time::timeout(grace, slots.acquire_many(all))
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            grace_ms = limits.shutdown_grace_ms,
+            "requests still in flight after the grace period"
+        );
+    }
+}
+
+/// Until the flag is true (at once if it is; a dropped sender counts as true: nothing will change).
+async fn until_true(flag: &mut watch::Receiver<bool>) {
+    let _ = flag.wait_for(|s| *s).await;
+}
+
+/// What a listener's connections are served with.
+struct Conns<S> {
+    builder: auto::Builder<TokioExecutor>,
+    app: S,
+    tls: Option<SharedTls>,
+    header_timeout: Duration,
+    stop: watch::Receiver<bool>,
+    slots: Arc<Semaphore>,
+    max_connections: usize,
+}
+
+impl<S> Conns<S>
+where
+    S: Served,
+{
+    /// Serves one accepted connection on a task of its own, holding one of the
+    /// `max_connections` slots (none free: the connection is closed).
+    fn spawn(&self, stream: tokio::net::TcpStream, peer: SocketAddr) {
+        let Ok(slot) = self.slots.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, max = self.max_connections, "connection refused: at max_connections");
+            return;
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
-        let builder = builder.clone();
-        match &tls {
+        let (builder, app, stop, header_timeout) = (
+            self.builder.clone(),
+            self.app.clone(),
+            self.stop.clone(),
+            self.header_timeout,
+        );
+        match &self.tls {
             None => {
-                let conn = builder
-                    .serve_connection(TokioIo::new(stream), service)
-                    .into_owned();
-                let conn = graceful.watch(conn);
                 tokio::spawn(async move {
-                    if let Err(e) = conn.await {
-                        tracing::debug!(%peer, error = %e, "connection ended");
-                    }
+                    connection(builder, stream, app, stop, header_timeout, peer).await;
                     drop(slot);
                 });
             }
             Some(tls) => {
                 let acceptor = tokio_rustls::TlsAcceptor::from(tls.load_full());
-                let watcher = graceful.watcher();
                 tokio::spawn(async move {
                     // The handshake is bounded like the headers: a client that opens a socket
                     // and sends nothing is dropped.
-                    let stream =
-                        match tokio::time::timeout(header_timeout, acceptor.accept(stream)).await {
-                            Ok(Ok(s)) => s,
-                            Ok(Err(e)) => {
-                                tracing::debug!(%peer, error = %e, "TLS handshake refused");
-                                return;
-                            }
-                            Err(_) => return,
-                        };
-                    let conn = builder
-                        .serve_connection(TokioIo::new(stream), service)
-                        .into_owned();
-                    if let Err(e) = watcher.watch(conn).await {
-                        tracing::debug!(%peer, error = %e, "connection ended");
+                    match tokio::time::timeout(header_timeout, acceptor.accept(stream)).await {
+                        Ok(Ok(s)) => connection(builder, s, app, stop, header_timeout, peer).await,
+                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake refused"),
+                        Err(_) => {}
                     }
                     drop(slot);
                 });
             }
         }
     }
-    drop(listener);
-    let grace = Duration::from_millis(limits.shutdown_grace_ms);
-    tokio::select! {
-        _ = graceful.shutdown() => {}
-        _ = tokio::time::sleep(grace) => {
-            tracing::warn!(grace_ms = limits.shutdown_grace_ms, "requests still in flight after the grace period");
+}
+
+/// One connection, served until it ends; once `stop` turns true it is shut down gracefully
+/// (HTTP/1.1: after the answer in progress; HTTP/2: GOAWAY, streams in flight finish). Not
+/// before its first request has come, though: a graceful shutdown of a connection still being
+/// read for its protocol drops it unanswered (hyper-util cancels it), and its client, whose
+/// connect the kernel completed, may be writing that request this instant. So it gets until
+/// `header_timeout` after the stop to send it.
+async fn connection<I, S>(
+    builder: auto::Builder<TokioExecutor>,
+    io: I,
+    app: S,
+    mut stop: watch::Receiver<bool>,
+    header_timeout: Duration,
+    peer: SocketAddr,
+) where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    S: Served,
+{
+    use tower::ServiceExt;
+    let (asked_tx, mut asked) = watch::channel(false);
+    let asked_tx = Arc::new(asked_tx);
+    let service = TowerToHyperService::new(app.map_request(move |req| {
+        asked_tx.send_replace(true);
+        req
+    }));
+    let conn = builder.serve_connection(TokioIo::new(io), service);
+    tokio::pin!(conn);
+    let ended = tokio::select! {
+        r = conn.as_mut() => Some(r),
+        () = until_true(&mut stop) => None,
+    };
+    let result = match ended {
+        Some(r) => r,
+        None => {
+            let first = tokio::select! {
+                r = conn.as_mut() => Some(r),
+                asked = tokio::time::timeout(header_timeout, until_true(&mut asked)) => match asked {
+                    // A request came (or had come): answer it, then close.
+                    Ok(_) => None,
+                    // Nothing was sent: the connection is dropped.
+                    Err(_) => return,
+                },
+            };
+            match first {
+                Some(r) => r,
+                None => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            }
         }
+    };
+    if let Err(e) = result {
+        tracing::debug!(%peer, error = %e, "connection ended");
     }
 }
 
@@ -417,5 +537,98 @@ impl Signals {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// A server that answers `GET /` with `hi`.
+    fn app() -> axum::Router {
+        axum::Router::new().route("/", axum::routing::get(|| async { "hi" }))
+    }
+
+    fn request(stream: &mut std::net::TcpStream) {
+        stream
+            .write_all(b"GET / HTTP/1.1\r\nhost: test\r\n\r\n")
+            .unwrap();
+    }
+
+    /// The whole answer: the server closes the connection after it (a graceful shutdown).
+    fn answer(mut stream: std::net::TcpStream) -> String {
+        let mut out = Vec::new();
+        let _ = stream.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Clients whose connect the kernel completed (the listener's backlog) and who wrote their
+    /// request are answered, though the stop came before the server took their connection:
+    /// the server's stop is sent before its accept loop starts, the instant before it would
+    /// close the listener.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stop_answers_the_connections_queued_in_the_backlog() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let clients: Vec<std::net::TcpStream> = (0..16)
+            .map(|_| {
+                let mut c = std::net::TcpStream::connect(addr).unwrap();
+                request(&mut c);
+                c
+            })
+            .collect();
+        let (stop_tx, stop_rx) = watch::channel(false);
+        stop_tx.send_replace(true);
+        serve(listener, app(), None, &Config::default(), stop_rx).await;
+        for (i, c) in clients.into_iter().enumerate() {
+            let got = tokio::task::spawn_blocking(move || answer(c))
+                .await
+                .unwrap();
+            assert!(
+                got.starts_with("HTTP/1.1 200") && got.ends_with("hi"),
+                "client {i}: {got:?}"
+            );
+        }
+    }
+
+    /// A connection the server took but on which nothing was sent yet when the stop came (its
+    /// client connected, then writes its request) is answered, not cut.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stop_answers_a_connection_whose_request_comes_after_it() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let server = tokio::spawn(async move {
+            serve(listener, app(), None, &Config::default(), stop_rx).await;
+        });
+        let quiet = std::net::TcpStream::connect(addr).unwrap();
+        // A second client, answered: the server accepts in order, so it took `quiet` first.
+        let mut other = std::net::TcpStream::connect(addr).unwrap();
+        other
+            .write_all(b"GET / HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        let got = tokio::task::spawn_blocking(move || answer(other))
+            .await
+            .unwrap();
+        assert!(got.ends_with("hi"), "{got:?}");
+        stop_tx.send_replace(true);
+        // The stop has reached the accept loop once the listener is closed: a connect is
+        // refused. (One that still gets through is taken from the backlog and dropped here.)
+        tokio::task::spawn_blocking(move || while std::net::TcpStream::connect(addr).is_ok() {})
+            .await
+            .unwrap();
+        let got = tokio::task::spawn_blocking(move || {
+            let mut quiet = quiet;
+            request(&mut quiet);
+            answer(quiet)
+        })
+        .await
+        .unwrap();
+        assert!(
+            got.starts_with("HTTP/1.1 200") && got.ends_with("hi"),
+            "{got:?}"
+        );
+        server.await.unwrap();
     }
 }

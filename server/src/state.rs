@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use idmint_core::health::health;
+use idmint_core::health::{health_requiring, Health};
 use idmint_core::lease::{lease_url_beside, open_lease_store, ClientLeases, LeaseOptions};
 use idmint_core::metrics::{observe_segments, observe_snowflake};
 use idmint_core::segment::{
@@ -348,13 +348,24 @@ impl Ids {
     /// The core's reasons when its health is degraded (a layout within a year of its end):
     /// still ready, and `/readyz` says why in its body.
     pub fn degraded(&self) -> Option<String> {
-        let health = health(observe_snowflake(&self.snowflake));
+        let health = self.health();
         (health.status == idmint_core::health::Status::Degraded).then(|| health.reasons.join("; "))
     }
 
-    /// Ready: accepting, healthy by the core's rule (`idmint_core::health`: the node lease
-    /// held, no tag without IDs buffered whose store calls failed), the clock sane, every
-    /// preloaded tag's range in memory.
+    /// The core's health of this server's generators (`idmint_core::health`): the rule of the
+    /// packages' `health()`, with the preloaded tags required.
+    pub fn health(&self) -> Health {
+        health_requiring(
+            observe_snowflake(&self.snowflake)
+                .into_iter()
+                .chain(observe_segments(&self.segments)),
+            &self.preload,
+        )
+    }
+
+    /// Ready: accepting, started, and up by the core's rule ([`Ids::health`]: the node lease
+    /// held, the clock sane, no tag starved, every preloaded tag's range in memory); when not,
+    /// the core's reasons.
     pub fn not_ready(&self) -> Option<String> {
         if !self.accepting.load(Ordering::Acquire) {
             return Some("shutting down".into());
@@ -362,22 +373,42 @@ impl Ids {
         if !self.started.load(Ordering::Acquire) {
             return Some("starting".into());
         }
-        let health = health(
-            observe_snowflake(&self.snowflake)
+        let health = self.health();
+        (!health.is_up()).then(|| health.reasons.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `/readyz`'s text is the core's health of the same generators, preloaded tags required:
+    /// a preloaded tag with no range loaded is the core's reason, word for word.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn readiness_is_the_cores_health() {
+        let config = Config {
+            store: "memory:".into(),
+            segment: crate::config::SegmentConfig {
+                tags: vec!["orders".into()],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut ids = Ids::open(&config).await.unwrap();
+        assert_eq!(ids.not_ready().as_deref(), Some("starting"));
+        ids.started.store(true, Ordering::Release);
+        assert_eq!(ids.not_ready(), None, "{:?}", ids.health());
+        // The fault: a tag the server must serve that was never loaded.
+        ids.preload.push("users".into());
+        let core = health_requiring(
+            observe_snowflake(&ids.snowflake)
                 .into_iter()
-                .chain(observe_segments(&self.segments)),
+                .chain(observe_segments(&ids.segments)),
+            &["orders", "users"],
         );
-        if !health.is_up() {
-            return Some(health.reasons.join("; "));
-        }
-        if !self.snowflake.clock_sane() {
-            return Some("the clock is behind the last issued snowflake ID".into());
-        }
-        for tag in &self.preload {
-            if !health.tags.iter().any(|t| &t.tag == tag && t.remaining > 0) {
-                return Some(format!("tag `{tag}` has no range loaded"));
-            }
-        }
-        None
+        assert_eq!(core.reasons, ["tag `users` has no range loaded"]);
+        assert_eq!(ids.not_ready(), Some(core.reasons.join("; ")));
+        ids.accepting.store(false, Ordering::Release);
+        assert_eq!(ids.not_ready().as_deref(), Some("shutting down"));
     }
 }

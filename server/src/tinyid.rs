@@ -23,8 +23,9 @@
 //! answers `batchSize` IDs with the remainder, drawn as `batchSize × delta` contiguous IDs.
 //!
 //! Refusals have Tinyid's shape: status `200` with `{"data":null,"code":5,"message":"token is
-//! error"}` (missing or refused token) or `{"data":null,"code":6,"message":"<idmint's
-//! message>"}` on the JSON endpoints, an empty body on the simple ones, never an ID. A non-2xx
+//! error"}` (missing or refused token, unknown bizType: Tinyid's token check) or
+//! `{"data":null,"code":6,"message":"<idmint's message>"}` on the JSON endpoints (core's
+//! [`TinyidFailure`] decides which), an empty body on the simple ones, never an ID. A non-2xx
 //! status would make tinyid-client's `HttpURLConnection` throw, and the client log its whole
 //! URL, `token` included, at SEVERE, once per call. The header `idmint-error-kind` names
 //! idmint's kind, and the metrics count the request under the status idmint answers elsewhere
@@ -41,7 +42,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
 
-use idmint_core::segment::{IdRange, TagHandle, TagSpec, TinyidRule, TinyidSegment};
+use idmint_core::segment::{IdRange, TagHandle, TagSpec, TinyidFailure, TinyidRule, TinyidSegment};
 
 use crate::auth::Need;
 use crate::compat::{form_pairs, text, Outcome, JSON_UTF8, TEXT_UTF8};
@@ -190,23 +191,24 @@ fn refused(e: &ApiError, content_type: &'static str, body: String) -> Response {
     response
 }
 
-/// Tinyid's failure body of the JSON endpoints for `e`: code 5 (`token is error`) for a
-/// missing or refused token, code 6 with idmint's message otherwise; `data` null.
+/// Tinyid's failure body of the JSON endpoints for `e`, `data` null: core's
+/// [`TinyidFailure`] of its kind (code 5 `token is error` for a missing or refused token and
+/// for an unknown bizType, as Tinyid's token check answers them; code 6 with idmint's message
+/// otherwise).
 ///
 /// ```
 /// use idmint_server::error::ApiError;
 /// use idmint_server::tinyid::json_failure;
 /// assert_eq!(json_failure(&ApiError::Unauthorized("no".into())), r#"{"data":null,"code":5,"message":"token is error"}"#);
 /// let e = ApiError::from(idmint_core::Error::UnknownTag { tag: "t".into() });
-/// assert!(json_failure(&e).starts_with(r#"{"data":null,"code":6,"message":"unknown segment tag `t`"#));
+/// assert_eq!(json_failure(&e), r#"{"data":null,"code":5,"message":"token is error"}"#);
+/// let e = ApiError::BadRequest("missing parameter `bizType`".into());
+/// assert_eq!(json_failure(&e), r#"{"data":null,"code":6,"message":"missing parameter `bizType`"}"#);
 /// ```
 pub fn json_failure(e: &ApiError) -> String {
-    match e {
-        ApiError::Unauthorized(_) | ApiError::Forbidden(_) => {
-            envelope_text("null", 5, "token is error")
-        }
-        _ => envelope_text("null", 6, &e.to_string()),
-    }
+    let message = e.to_string();
+    let failure = TinyidFailure::of(e.kind(), &message);
+    envelope_text("null", failure.code, failure.message)
 }
 
 fn json_error(e: ApiError) -> Response {

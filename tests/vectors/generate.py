@@ -22,6 +22,8 @@ PRESETS = {
     "sonyflake": "time:39@10ms,sequence:8,machine:16,epoch=1409529600000",
     "redis-lua": "time:41@1ms,shard:12,sequence:10,epoch=0",
     "baidu": "time:28@1s,worker:22,sequence:13,epoch=1463702400000",
+    # Meituan Leaf's SnowflakeIDGenImpl: its twepoch (Twitter's), 10 worker bits, 12 sequence bits
+    "leaf": "time:41@1ms,worker:10,sequence:12,epoch=1288834974657",
 }
 # The 64-bit layouts of IDs other systems mint (idmint's UNSIGNED_PRESETS), each from its source:
 # Discord's developer docs ("Snowflakes"), Instagram's "Sharding & IDs at Instagram" (our_epoch),
@@ -185,7 +187,7 @@ def snowflake():
     assert valid[-1]["id"] == "5981966696448054276"
     realistic = {"twitter": 1426212000000, "sonyflake": 1700000000120, "redis-lua": 1717243496789,
                  "baidu": 1600000000000, "c53": 1426212000100, "c60": 1717245296000,
-                 "c63": 1717243496789}
+                 "c63": 1717243496789, "leaf": 1573966081162}
     for key in [*PRESETS, *CUSTOM]:
         spec = PRESETS.get(key) or CUSTOM[key]
         alt = key if key in PRESETS else spec  # preset name vs. its spec, alternated
@@ -278,7 +280,9 @@ def snowflake():
         lay = parse_layout(key)
         ms = lay["epoch"] + 2 ** lay["fields"][0][1] * lay["tick"]
         exhausts.append({"layout": key, "exhausts_at_ms": ms, "exhausts_at": rfc3339(ms)})
-    assert exhausts[-1]["exhausts_at"] == "2024-11-20T21:24:16.000Z"  # baidu, by hand
+    by_hand = {"baidu": "2024-11-20T21:24:16.000Z", "leaf": "2080-07-10T17:30:30.209Z"}
+    for e in exhausts:  # Leaf's end is Twitter's: the same 41 bits of ms from the same epoch
+        assert by_hand.get(e["layout"], e["exhausts_at"]) == e["exhausts_at"], e
     for cases in (valid, invalid_ids, invalid_parts, invalid_layouts):
         assert len({c["name"] for c in cases}) == len(cases)
     return {"valid": valid, "invalid_ids": invalid_ids, "invalid_parts": invalid_parts,
@@ -889,6 +893,7 @@ HEALTH_METRICS = {
     "idmint.ids.issued": (("kind", "tag"), sum),
     "idmint.clock.rollbacks": ((), sum),
     "idmint.clock.waits": ((), sum),
+    "idmint.clock.behind": ((), max),
     "idmint.layout.remaining": ((), min),
     "idmint.lease.held": ((), min),
     "idmint.lease.fence": ((), min),
@@ -903,14 +908,15 @@ HEALTH_METRICS = {
 
 
 def health_of(observations):
-    """The health rule, from its statement: down while the lease is not held, or while a tag has
-    nothing buffered and failed store calls; several generators' values combined by metric."""
+    """The health rule, from its statement: down while the lease is not held, while a tag has
+    nothing buffered and failed store calls, or while the clock is behind the last issued
+    snowflake time; several generators' values combined by metric."""
     groups = {}  # (metric, attributes in declared order) -> values, in order of first appearance
     for o in observations:
         names, _ = HEALTH_METRICS[o["metric"]]
         key = (o["metric"], tuple((n, o["attributes"][n]) for n in names if n in o["attributes"]))
         groups.setdefault(key, []).append(o["value"])
-    held = fence = renew = remaining = None
+    held = fence = renew = remaining = behind = None
     tags = {}  # tag -> {remaining, store_errors}, in order of first appearance
     for (metric, attrs), values in groups.items():
         value = HEALTH_METRICS[metric][1](values)
@@ -922,6 +928,8 @@ def health_of(observations):
             renew = int(value)
         elif metric == "idmint.layout.remaining":
             remaining = value
+        elif metric == "idmint.clock.behind":
+            behind = value
         elif metric in ("idmint.segment.remaining", "idmint.segment.store.errors"):
             t = tags.setdefault(dict(attrs)["tag"], {"remaining": 0, "store_errors": 0})
             t["remaining" if metric == "idmint.segment.remaining" else "store_errors"] = int(value)
@@ -938,6 +946,8 @@ def health_of(observations):
         if starved:
             n = t["store_errors"]
             reasons.append(f"tag `{tag}` has no IDs buffered and {n} store call{'' if n == 1 else 's'} failed")
+    if behind is not None and behind > 0:
+        reasons.append("the clock is behind the last issued snowflake ID")
     down = bool(reasons)
     # degraded: a layout with less than a year (365 days) left; the one that ends first decides
     degraded = remaining is not None and remaining < 365 * 86400
@@ -952,9 +962,10 @@ def health():
     def o(metric, value, **attributes):
         return {"metric": metric, "value": value, "attributes": attributes}
 
-    def snowflake(issued=0, left=20 * 365 * 86400.5):  # what a generator without a lease observes
+    def snowflake(issued=0, left=20 * 365 * 86400.5, behind=0):  # a generator without a lease
         return [o("idmint.ids.issued", issued, kind="snowflake"), o("idmint.clock.rollbacks", 0),
-                o("idmint.clock.waits", 0), o("idmint.layout.remaining", left)]
+                o("idmint.clock.waits", 0), o("idmint.clock.behind", behind),
+                o("idmint.layout.remaining", left)]
 
     def lease(held, fence, failures):
         return [o("idmint.lease.held", held), o("idmint.lease.fence", fence),
@@ -1003,6 +1014,11 @@ def health():
          snowflake(1, 400 * 86400) + snowflake(2, 30.5 * 86400)),
         ("a layout near its end and a lease lost",
          snowflake() + lease(0, 1700000000, 1) + [o("idmint.layout.remaining", 86399)]),
+        ("a clock behind the last issued ID", snowflake(5, behind=9.999)),
+        ("a clock behind by a millisecond", snowflake(5, behind=0.001)),
+        ("two generators, one clock behind", snowflake(1) + snowflake(2, behind=2.5)),
+        ("a clock behind, a lease lost, a tag starved and a layout near its end",
+         snowflake(1, 86400, 3) + lease(0, 1700000000, 1) + tag("orders", 0, 2)),
     ]
     valid = [{"name": name, "observations": obs, "expected": health_of(obs)} for name, obs in cases]
     invalid = [

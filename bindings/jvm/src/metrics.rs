@@ -215,7 +215,7 @@ impl Snowflake {
     ///     None, None, None, None, None, None, None, false,
     /// )?;
     /// let names: Vec<_> = g.observe().into_iter().map(|o| o.metric).collect();
-    /// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.layout.remaining"]);
+    /// assert_eq!(names, ["idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.clock.behind", "idmint.layout.remaining"]);
     /// # Ok::<(), std::sync::Arc<idmint_jvm::FfiError>>(())
     /// ```
     pub fn observe(&self) -> Vec<Observation> {

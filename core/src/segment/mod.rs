@@ -93,7 +93,8 @@ pub use tag::{
     MAX_STEP,
 };
 pub use tinyid::{
-    TinyidRule, TinyidSegment, TINYID_DEFAULT_STEP, TINYID_LOADING_PERCENT, TINYID_MAX_DELTA,
+    TinyidFailure, TinyidRule, TinyidSegment, TINYID_DEFAULT_STEP, TINYID_LOADING_PERCENT,
+    TINYID_MAX_DELTA, TINYID_SYS_ERROR, TINYID_TOKEN_ERROR,
 };
 #[cfg(feature = "zookeeper")]
 pub use zookeeper::ZkStore;

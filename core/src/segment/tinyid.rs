@@ -286,6 +286,73 @@ impl TinyidSegment {
     }
 }
 
+/// How Tinyid's JSON endpoints answer a refusal (its `Response` envelope, `data` null): the
+/// `code` and `message` for an error of kind `kind` (idmint's stable kind string) whose text is
+/// `message`.
+///
+/// tinyid-server checks the caller first (`TinyIdTokenService.canVisit(bizType, token)`: the
+/// pair must be a row of its `tiny_id_token` table) and answers `ErrorCode.TOKEN_ERR`, code 5
+/// `"token is error"`, when it is not: a missing or wrong token, and a bizType no token row
+/// names, which is every bizType its tables do not know. So idmint answers code 5 with Tinyid's
+/// text for `unauthorized`, `forbidden` and `unknown_tag`. Anything else fails after that check,
+/// where tinyid-server answers `ErrorCode.SYS_ERR`, code 6, with the exception's own message:
+/// code 6 with idmint's message.
+///
+/// ```
+/// use idmint_core::segment::{TinyidFailure, TINYID_SYS_ERROR, TINYID_TOKEN_ERROR};
+/// let unknown = TinyidFailure::of("unknown_tag", "unknown segment tag `t`");
+/// assert_eq!((unknown.code, unknown.message), (TINYID_TOKEN_ERROR, "token is error"));
+/// let down = TinyidFailure::of("store_unavailable", "store unavailable: connection refused");
+/// assert_eq!((down.code, down.message), (TINYID_SYS_ERROR, "store unavailable: connection refused"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TinyidFailure<'a> {
+    /// Tinyid's `code`: [`TINYID_TOKEN_ERROR`] or [`TINYID_SYS_ERROR`].
+    pub code: u16,
+    /// Tinyid's `message`.
+    pub message: &'a str,
+}
+
+/// Tinyid's `ErrorCode.TOKEN_ERR` code: the caller may not draw from this bizType.
+///
+/// ```
+/// assert_eq!(idmint_core::segment::TINYID_TOKEN_ERROR, 5);
+/// ```
+pub const TINYID_TOKEN_ERROR: u16 = 5;
+
+/// Tinyid's `ErrorCode.SYS_ERR` code: drawing failed.
+///
+/// ```
+/// assert_eq!(idmint_core::segment::TINYID_SYS_ERROR, 6);
+/// ```
+pub const TINYID_SYS_ERROR: u16 = 6;
+
+/// The kinds Tinyid refuses at its token check (see [`TinyidFailure`]).
+const TINYID_TOKEN_KINDS: &[&str] = &["unauthorized", "forbidden", "unknown_tag"];
+
+impl<'a> TinyidFailure<'a> {
+    /// The failure Tinyid answers for an error of `kind` with text `message` (see
+    /// [`TinyidFailure`]).
+    ///
+    /// ```
+    /// let f = idmint_core::segment::TinyidFailure::of("forbidden", "token `t` lacks mint:segment:x");
+    /// assert_eq!((f.code, f.message), (5, "token is error"));
+    /// ```
+    pub fn of(kind: &str, message: &'a str) -> TinyidFailure<'a> {
+        if TINYID_TOKEN_KINDS.contains(&kind) {
+            TinyidFailure {
+                code: TINYID_TOKEN_ERROR,
+                message: "token is error",
+            }
+        } else {
+            TinyidFailure {
+                code: TINYID_SYS_ERROR,
+                message,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ public final class Idmint {
 
     private Idmint() {}
 
-    /** The preset layout names: twitter, sonyflake, redis-lua, baidu. */
+    /** The preset layout names: twitter, sonyflake, redis-lua, baidu, leaf. */
     public static List<String> presets() {
         return List.copyOf(io.idmint.ffi.IdmintJvm.presets());
     }

@@ -43,7 +43,7 @@ class MetricsTest {
             assertEquals(6.0, issued.value());
             assertEquals(Map.of("kind", "snowflake"), issued.attributes());
             // No lease: no lease state.
-            assertEquals(List.of("idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.layout.remaining"),
+            assertEquals(List.of("idmint.ids.issued", "idmint.clock.rollbacks", "idmint.clock.waits", "idmint.clock.behind", "idmint.layout.remaining"),
                     all.stream().map(Observation::metric).collect(Collectors.toList()));
             g.close();
             assertThrows(ClosedException.class, g::observe);

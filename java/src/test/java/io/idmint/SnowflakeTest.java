@@ -87,7 +87,7 @@ class SnowflakeTest {
         assertEquals(1735689600000L, custom.epochMs());
         assertEquals(Layout.of(custom.spec()), custom);
         assertEquals(Layout.of(custom.spec()).hashCode(), custom.hashCode());
-        assertEquals(List.of("twitter", "sonyflake", "redis-lua", "baidu"), Layout.presets());
+        assertEquals(List.of("twitter", "sonyflake", "redis-lua", "baidu", "leaf"), Layout.presets());
         Snowflake g = Snowflake.builder("baidu").epoch("2025-01-01T00:00:00Z").node("worker", 9).build();
         assertEquals(custom, g.layout());
     }
