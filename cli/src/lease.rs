@@ -20,7 +20,7 @@ pub enum LeaseCommand {
 pub struct ListArgs {
     /// The lease store: sqlite:PATH, postgres://…, mysql://… (?table=NAME, default
     /// idmint_workers), redis://host:port, etcd://h1:2379,h2:2379[/root] or
-    /// zk://[user:password@]h1:2181,h2:2181[/chroot] (?prefix=P, default idmint:lease; zk://…?schema=leaf&leaf_name=N
+    /// zk://h1:2181,h2:2181[/chroot] (zk://user:password@… for nodes only those credentials reach; ?prefix=P, default idmint:lease; zk://…?schema=leaf&leaf_name=N
     /// lists Leaf's snowflake workers too). Required: leases
     /// only mean something in the store the generators share
     #[arg(long, value_name = "URL")]

@@ -11,7 +11,7 @@ use crate::sink::LineSink;
 #[derive(Args, Debug)]
 pub struct SegmentArgs {
     /// The store: sqlite:PATH, postgres://user:pass@host:port/db, mysql://…, redis://host:port,
-    /// etcd://h1:2379,h2:2379[/root] (etcds://…?ca=…&cert=…&key=… for TLS), zk://[user:password@]h1:2181[/chroot],
+    /// etcd://h1:2379,h2:2379[/root] (etcds://…?ca=…&cert=…&key=… for TLS), zk://h1:2181[/chroot] (zk://user:password@… for nodes only those credentials reach),
     /// or an idmint serve at https://host:port?token=TOKEN (or IDMINT_STORE_TOKEN)
     /// (options: ?table=NAME for SQL, ?schema=leaf or ?table=T&tag_column=C&max_id_column=M to share
     /// an existing table, ?prefix=P or ?shards=N for Redis, ?prefix=P for etcd and ZooKeeper; see docs/migrating.md)

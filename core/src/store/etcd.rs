@@ -181,7 +181,7 @@ impl EtcdLink {
         }
         let client = Client::connect(&target.endpoints, Some(opts))
             .await
-            .map_err(|e| unavailable(format!("connecting: {}", chain(&e))))?;
+            .map_err(|e| etcd_error(&describe, "connecting", &e))?;
         let link = EtcdLink {
             client,
             describe,
@@ -205,12 +205,9 @@ impl EtcdLink {
         self.client.clone()
     }
 
-    /// An etcd error as `store_unavailable`, saying what was being done.
+    /// An etcd error, saying what was being done (`etcd_error`).
     pub(crate) fn err(&self, what: &str, e: etcd_client::Error) -> Error {
-        Error::StoreUnavailable {
-            store: self.describe.clone(),
-            reason: format!("{what}: {}", chain(&e)),
-        }
+        etcd_error(&self.describe, what, &e)
     }
 
     /// A store key whose value is not what this crate writes: someone else's data under the
@@ -248,6 +245,42 @@ impl EtcdLink {
 
 /// An error and its causes: tonic's transport error says only "transport error", the cause
 /// (refused connection, certificate of an unknown CA…) is below it.
+/// An etcd error of `store`, saying what was being done: `not_authorized` when etcd refuses the
+/// user or its role, since an outage it is not and retrying cannot help until the credentials
+/// or the role change (the lease keeper stops on it); else `store_unavailable`.
+fn etcd_error(store: &str, what: &str, e: &etcd_client::Error) -> Error {
+    let status = match e {
+        // gRPC's own status numbers (tonic is no dependency of core): 7 PERMISSION_DENIED (a
+        // role without the key), 16 UNAUTHENTICATED (a bad token). A request without a user, or
+        // with a wrong password, etcd answers INVALID_ARGUMENT (3) with one of its fixed texts
+        // (etcd's api/v3rpc/rpctypes: ErrGRPCUserEmpty, ErrGRPCAuthFailed), which no other code
+        // tells apart from a bad request.
+        etcd_client::Error::GRpcStatus(s) => match i32::from(s.code()) {
+            7 => Some(403),
+            16 => Some(401),
+            3 if s.message().starts_with("etcdserver: user name is empty")
+                || s.message().starts_with("etcdserver: authentication failed") =>
+            {
+                Some(401)
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let reason = format!("{what}: {}", chain(e));
+    match status {
+        Some(status) => Error::NotAuthorized {
+            store: store.to_string(),
+            status,
+            reason,
+        },
+        None => Error::StoreUnavailable {
+            store: store.to_string(),
+            reason,
+        },
+    }
+}
+
 fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();

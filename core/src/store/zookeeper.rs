@@ -283,10 +283,23 @@ impl ZkLink {
         timed_raw(call).await.map_err(|e| self.err(what, e))
     }
 
-    /// A ZooKeeper error as `store_unavailable`, saying what was being done.
-    pub(crate) fn err(&self, what: &str, e: impl std::fmt::Display) -> Error {
-        Error::StoreUnavailable {
+    /// A ZooKeeper error, saying what was being done: `not_authorized` when the nodes' ACL
+    /// refuses this session's credentials (or their absence), since an outage it is not and
+    /// retrying cannot help until the credentials or the ACL change; else `store_unavailable`.
+    pub(crate) fn err(&self, what: &str, e: zookeeper_client::Error) -> Error {
+        let status = match e {
+            zookeeper_client::Error::NoAuth => 403,
+            zookeeper_client::Error::AuthFailed => 401,
+            _ => {
+                return Error::StoreUnavailable {
+                    store: self.describe.clone(),
+                    reason: format!("{what}: {e}"),
+                }
+            }
+        };
+        Error::NotAuthorized {
             store: self.describe.clone(),
+            status,
             reason: format!("{what}: {e}"),
         }
     }
