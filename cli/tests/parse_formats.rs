@@ -213,6 +213,7 @@ fn guess_lists_every_presets_reading() {
             "sonyflake",
             "redis-lua",
             "baidu",
+            "leaf",
             "discord",
             "instagram",
             "mastodon",
