@@ -120,9 +120,12 @@ function ex() {
 const backend = {
     need,
     errorKindOf: (e) => (e instanceof Error && !e[BRAND] && typeof e.kind === 'string' ? e.kind : undefined),
-    clientError: (kind, fields) => {
+    // The facade raises only input kinds (invalid_argument, invalid_id, ...), with up to three
+    // fields: the main module builds just those (core's rules::input_error); remote.js raises
+    // the I/O kinds through the display IDs' module.
+    clientError: (kind, [a = '', b = '', c = ''] = []) => {
         need();
-        return wasm.clientError(kind, fields.join('\x1f'));
+        return wasm.inputError(kind, a, b, c);
     },
     maxDirectId: MAX_ID,
     maxBatch: MAX_BATCH,

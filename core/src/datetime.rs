@@ -203,7 +203,7 @@ fn parse_rfc3339_ns(text: &[u8]) -> Option<i128> {
 /// ```
 #[cfg_attr(idmint_optimize_size, optimize(size))]
 pub fn parse_time_ms(what: &str, text: &str) -> Result<u64> {
-    let text = text.trim();
+    let text = text.trim_ascii();
     let bad = |expected: &str| Error::InvalidArgument {
         name: what.to_string(),
         value: quoted(text),

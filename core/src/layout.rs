@@ -538,11 +538,11 @@ impl Layout {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     pub fn parse(spec: &str) -> Result<Layout> {
-        let spec = spec.trim();
+        let spec = spec.trim_ascii();
         if PRESETS.contains(&spec) || !(spec.contains(':') || spec.contains(',')) {
             return Layout::preset(spec);
         }
-        let items: Vec<&str> = spec.split(',').map(str::trim).collect();
+        let items: Vec<&str> = spec.split(',').map(str::trim_ascii).collect();
         let mut time = None;
         let mut fields = Vec::new();
         let mut epoch_ms = 0;
@@ -570,14 +570,14 @@ impl Layout {
                     format!("item `{item}` is not NAME:BITS (or time:BITS@TICK, epoch=EPOCH)"),
                 )
             })?;
-            let name = name.trim();
-            let rest = rest.trim();
+            let name = name.trim_ascii();
+            let rest = rest.trim_ascii();
             if name == "time" {
                 if i != 0 {
                     return Err(invalid(spec, "the time field must come first"));
                 }
                 let (bits, tick) = match rest.split_once('@') {
-                    Some((b, t)) => (b.trim(), parse_tick(spec, t.trim())?),
+                    Some((b, t)) => (b.trim_ascii(), parse_tick(spec, t.trim_ascii())?),
                     None => (rest, 1),
                 };
                 time = Some((parse_bits(spec, "time", bits)?, tick));

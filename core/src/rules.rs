@@ -148,13 +148,8 @@ pub fn rules_json() -> String {
 /// assert_eq!(client_error("nope", &[]).kind(), "invalid_argument");
 /// ```
 pub fn client_error(kind: &str, fields: &[&str]) -> Error {
-    let text = |i: usize| fields.get(i).copied().unwrap_or_default().to_string();
-    let num = |i: usize| text(i).parse::<u64>();
-    let bad = || Error::InvalidArgument {
-        name: "kind".into(),
-        value: format!("{kind}: {}", fields.join(", ")),
-        expected: "a kind of idmint_core::rules::client_error with its fields".into(),
-    };
+    let text = |i: usize| field(fields, i).to_string();
+    let num = |i: usize| field(fields, i).parse::<u64>();
     match kind {
         "store_unavailable" => Error::StoreUnavailable {
             store: text(0),
@@ -182,7 +177,7 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
                 store: text(1),
                 reason: text(2),
             },
-            Err(_) => bad(),
+            Err(_) => not_a_client_error(kind, fields),
         },
         "not_authorized" => match num(1) {
             Ok(status) => Error::NotAuthorized {
@@ -190,7 +185,7 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
                 status,
                 reason: text(2),
             },
-            Err(_) => bad(),
+            Err(_) => not_a_client_error(kind, fields),
         },
         "would_block" => Error::WouldBlock {
             tag: text(0),
@@ -204,8 +199,31 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
                 end,
                 issued,
             },
-            _ => bad(),
+            _ => not_a_client_error(kind, fields),
         },
+        _ => input_error(kind, fields),
+    }
+}
+
+/// The part of [`client_error`] for the kinds a check of input raises, whose fields are all
+/// text: `invalid_argument`, `invalid_id`, `invalid_object_id`, `invalid_template`,
+/// `invalid_encoding`, `invalid_key`, `invalid_uuid` (fields as in [`client_error`]'s table).
+///
+/// A JS facade's checks of its own arguments need only these. It is its own function so that the
+/// browser's main wasm module, which has a size budget, holds none of the I/O kinds' texts.
+///
+/// ```
+/// use idmint_core::rules::input_error;
+/// let e = input_error("invalid_id", &["12x", "not a decimal integer"]);
+/// assert_eq!(e.kind(), "invalid_id");
+/// assert!(e.to_string().contains("12x"), "{e}");
+/// // An I/O kind is not an input kind: it is refused as `client_error` refuses an unknown one.
+/// assert_eq!(input_error("lease_lost", &["7", "x", "y"]).kind(), "invalid_argument");
+/// ```
+#[cfg_attr(idmint_optimize_size, optimize(size))]
+pub fn input_error(kind: &str, fields: &[&str]) -> Error {
+    let text = |i: usize| field(fields, i).to_string();
+    match kind {
         "invalid_argument" => Error::InvalidArgument {
             name: text(0),
             value: text(1),
@@ -236,7 +254,23 @@ pub fn client_error(kind: &str, fields: &[&str]) -> Error {
             input: text(0),
             reason: text(1),
         },
-        _ => bad(),
+        _ => not_a_client_error(kind, fields),
+    }
+}
+
+/// Field `i` of a client error, empty when not given.
+fn field<'a>(fields: &[&'a str], i: usize) -> &'a str {
+    fields.get(i).copied().unwrap_or_default()
+}
+
+/// What [`client_error`] and [`input_error`] return for a kind they do not build, or a field that
+/// does not read.
+#[cfg_attr(idmint_optimize_size, optimize(size))]
+fn not_a_client_error(kind: &str, fields: &[&str]) -> Error {
+    Error::InvalidArgument {
+        name: "kind".into(),
+        value: format!("{kind}: {}", fields.join(", ")),
+        expected: "a kind of idmint_core::rules::client_error with its fields".into(),
     }
 }
 
@@ -348,6 +382,16 @@ mod tests {
             client_error("lease_lost", &["x"]).kind(),
             "invalid_argument"
         );
+        // input_error builds the input kinds as client_error does, and no other kind.
+        for (kind, fields) in cases {
+            let whole = client_error(kind, fields);
+            let input = input_error(kind, fields);
+            if kind.starts_with("invalid_") {
+                assert_eq!(input.to_string(), whole.to_string(), "{kind}");
+            } else {
+                assert_eq!(input.kind(), "invalid_argument", "{kind}");
+            }
+        }
     }
 
     #[test]

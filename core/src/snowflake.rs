@@ -72,7 +72,10 @@ pub enum OnRollback {
 
 #[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_ms(policy: &str, text: &str, expected: &str) -> Result<Duration> {
-    let digits = text.trim().strip_suffix("ms").unwrap_or(text.trim());
+    let digits = text
+        .trim_ascii()
+        .strip_suffix("ms")
+        .unwrap_or(text.trim_ascii());
     digits
         .parse::<u64>()
         .ok()
@@ -103,8 +106,8 @@ impl FromStr for OnExhausted {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim().split_once(':') {
-            None if s.trim() == "wait" => Ok(OnExhausted::Wait),
+        match s.trim_ascii().split_once(':') {
+            None if s.trim_ascii() == "wait" => Ok(OnExhausted::Wait),
             Some(("borrow", ms)) => Ok(OnExhausted::Borrow {
                 max_ahead: parse_ms("on_exhausted", ms, EXHAUSTED_FORMS)?,
             }),
@@ -140,9 +143,9 @@ impl FromStr for OnRollback {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim().split_once(':') {
-            None if s.trim() == "error" => Ok(OnRollback::Error),
-            None if s.trim() == "continue" => Ok(OnRollback::Continue),
+        match s.trim_ascii().split_once(':') {
+            None if s.trim_ascii() == "error" => Ok(OnRollback::Error),
+            None if s.trim_ascii() == "continue" => Ok(OnRollback::Continue),
             Some(("wait", ms)) => Ok(OnRollback::Wait {
                 max: parse_ms("on_rollback", ms, ROLLBACK_FORMS)?,
             }),

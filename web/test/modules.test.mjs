@@ -10,7 +10,7 @@ const inBrowser = typeof window !== 'undefined';
 
 /**
  * What the main module may not grow past, after wasm-opt, gzipped (zlib level 9, as build.mjs
- * writes pkg/size.json): issue 18's goal, 40 KB. It is 39,439 bytes (2026-11-23); code added to
+ * writes pkg/size.json): issue 18's goal, 40 KB. It is 39,896 bytes (2026-11-29); code added to
  * it has to pay for itself (web/README.md, "Size", says where the bytes are).
  */
 const MAIN_GZIP_BUDGET = 40_000;

@@ -19,6 +19,9 @@
 //!   property, which `index.js` turns into its error classes; a value of the wrong JS type is a
 //!   `TypeError`.
 
+// web/build.mjs sets `--cfg idmint_optimize_size` (nightly): the constructors, which run once per
+// generator or layout, are then compiled for size, as the core's parsing is; minting stays fast.
+#![cfg_attr(idmint_optimize_size, feature(optimize_attribute))]
 #![deny(missing_docs)]
 
 use std::sync::OnceLock;
@@ -111,6 +114,7 @@ pub struct WasmLayout {
 #[wasm_bindgen]
 impl WasmLayout {
     /// A preset name or spec, with an optional epoch override (unix ms or RFC 3339).
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     #[wasm_bindgen(constructor)]
     pub fn new(spec: &str, epoch: Option<String>) -> Result<WasmLayout, JsValue> {
         Layout::parse_with_epoch(spec, epoch.as_deref())
@@ -231,6 +235,7 @@ impl WasmSnowflake {
     /// A generator of `layout` with node fields `names` = `values`; `random` draws the node
     /// fields not given from `crypto.getRandomValues`. Policies are the core's text forms;
     /// `unsigned` is the core's opt-in to mint with a layout of 64 bits.
+    #[cfg_attr(idmint_optimize_size, optimize(size))]
     #[wasm_bindgen(constructor)]
     pub fn new(
         layout: &WasmLayout,
@@ -404,13 +409,15 @@ pub fn error_kinds() -> String {
     Error::KINDS.join(",")
 }
 
-/// The core's error of `kind` with its fields as text ([`idmint_core::rules::client_error`]),
-/// joined by U+001F (one string crosses), as a JS `Error` carrying the kind: the JS facade's
-/// checks of its own arguments throw what the core says, never a message of their own.
-#[wasm_bindgen(js_name = clientError)]
-pub fn client_error(kind: &str, fields: &str) -> JsValue {
-    let fields: Vec<&str> = fields.split('\u{1f}').collect();
-    to_js(idmint_core::rules::client_error(kind, &fields))
+/// The core's error of an input `kind` with up to three fields as text
+/// ([`idmint_core::rules::input_error`]), as a JS `Error` carrying the kind: the JS facade's checks
+/// of its own arguments throw what the core says, never a message of their own. Only the input
+/// kinds, and three plain strings rather than a list, because this module has a size budget; the
+/// display IDs' module has every kind (`clientError`).
+#[cfg_attr(idmint_optimize_size, optimize(size))]
+#[wasm_bindgen(js_name = inputError)]
+pub fn input_error(kind: &str, a: &str, b: &str, c: &str) -> JsValue {
+    to_js(idmint_core::rules::input_error(kind, &[a, b, c]))
 }
 
 /// Unix milliseconds of a time given as text: digits (unix ms) or RFC 3339, as the core reads
