@@ -44,6 +44,9 @@ CUSTOM = {
     "c63": "time:42,sequence:9,shard:12,epoch=1700000000000",
 }
 RESERVED = {"time", "sequence", "id", "time_ms", "epoch"}
+# What a spec's items are trimmed of: ASCII whitespace only, as Rust's `str::trim_ascii` (a
+# no-break space is part of the item, and refused).
+ASCII_SPACE = " \t\n\x0c\r"
 ITEM_RE = re.compile(r"([a-z][a-z0-9_]*):([0-9]+)(?:@([0-9]+)(ms|s))?")
 RFC3339_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
 
@@ -80,7 +83,7 @@ def rfc3339(ms, millis=True):
 
 def parse_layout(spec):
     """Return dict(fields=[(name, bits)], tick=ms, epoch=ms, unsigned=bool) or raise Err('invalid_layout')."""
-    items = [s.strip() for s in {**PRESETS, **PRESETS_64}.get(spec, spec).split(",")]
+    items = [s.strip(ASCII_SPACE) for s in {**PRESETS, **PRESETS_64}.get(spec, spec).split(",")]
     epoch, fields, tick = 0, [], 1
     # `unsigned`, a flag anywhere after the time field: up to 64 bits, no node field needed.
     unsigned = "unsigned" in items[1:]
@@ -271,6 +274,7 @@ def snowflake():
         ("past_year_9999_by_epoch", "time:41,worker:10,sequence:12,epoch=253400000000000"),
         ("huge_bits", "time:99999999999999999999,worker:1,sequence:1"),
         ("unknown_preset", "twiter"),
+        ("no_break_space_is_not_a_spec_space", "time:41,\u00a0worker:10,sequence:12"),
     ]:
         expect_err("invalid_layout", parse_layout, spec)
         invalid_layouts.append({"name": name, "layout": spec, "error": "invalid_layout"})
