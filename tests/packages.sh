@@ -13,7 +13,8 @@
 #                                   the release matrix's (docs/ci.md: a cold machine spent ~15
 #                                   of CI's minutes making them).
 #   tests/packages.sh [release]     the release matrix (run directly; a release, profile `release`;
-#                                   ~40 min warm on 2 cores, more the first time): `build smoke`
+#                                   80 min on 2 cores with the dependencies compiled, docs/ci.md
+#                                   "The release matrix"; more the first time): `build smoke`
 #                                   for every platform below (ARM64 glibc too, and the packages
 #                                   run in Debian root filesystems), then `matrix`: the other
 #                                   platforms' smoke tests as far as this Linux x86-64 machine can
