@@ -267,18 +267,7 @@ fn etcd_error(store: &str, what: &str, e: &etcd_client::Error) -> Error {
         },
         _ => None,
     };
-    let reason = format!("{what}: {}", chain(e));
-    match status {
-        Some(status) => Error::NotAuthorized {
-            store: store.to_string(),
-            status,
-            reason,
-        },
-        None => Error::StoreUnavailable {
-            store: store.to_string(),
-            reason,
-        },
-    }
+    super::failure(store, status, format!("{what}: {}", chain(e)))
 }
 
 fn chain(e: &dyn std::error::Error) -> String {

@@ -258,11 +258,7 @@ impl HttpLink {
             None => (status.as_u16(), matches!(status.as_u16(), 429 | 500..=599)),
         };
         match code {
-            401 | 403 => Err(Error::NotAuthorized {
-                store: self.describe.clone(),
-                status: code.into(),
-                reason: message,
-            }),
+            401 | 403 => Err(super::failure(&self.describe, Some(code.into()), message)),
             _ if retryable => Err(self.unavailable(format!("HTTP {status} {kind}: {message}"))),
             _ => Ok(Err(Refusal {
                 status,

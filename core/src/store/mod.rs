@@ -61,3 +61,21 @@ pub use url::describe_url;
 pub(crate) use url::Engine;
 #[cfg(feature = "zookeeper")]
 pub(crate) use zookeeper::{timed_raw, ZkLink, ZkResult};
+
+/// A store's failure, as every link reports one: `not_authorized` when the store refused the
+/// credentials (`status` 401: none or unknown, 403: not allowed), which no client retries in a
+/// loop since only a change of credentials or ACL helps, else `store_unavailable`, which
+/// clients retry with backoff. The HTTP, etcd and ZooKeeper links each map their own refusals to
+/// a status; the rule of what follows from it is this one.
+#[cfg(any(feature = "http", feature = "etcd", feature = "zookeeper"))]
+pub(crate) fn failure(store: &str, refused: Option<u64>, reason: String) -> crate::Error {
+    let store = store.to_string();
+    match refused {
+        Some(status) => crate::Error::NotAuthorized {
+            store,
+            status,
+            reason,
+        },
+        None => crate::Error::StoreUnavailable { store, reason },
+    }
+}

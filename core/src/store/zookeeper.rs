@@ -287,21 +287,12 @@ impl ZkLink {
     /// refuses this session's credentials (or their absence), since an outage it is not and
     /// retrying cannot help until the credentials or the ACL change; else `store_unavailable`.
     pub(crate) fn err(&self, what: &str, e: zookeeper_client::Error) -> Error {
-        let status = match e {
-            zookeeper_client::Error::NoAuth => 403,
-            zookeeper_client::Error::AuthFailed => 401,
-            _ => {
-                return Error::StoreUnavailable {
-                    store: self.describe.clone(),
-                    reason: format!("{what}: {e}"),
-                }
-            }
+        let refused = match e {
+            zookeeper_client::Error::NoAuth => Some(403),
+            zookeeper_client::Error::AuthFailed => Some(401),
+            _ => None,
         };
-        Error::NotAuthorized {
-            store: self.describe.clone(),
-            status,
-            reason: format!("{what}: {e}"),
-        }
+        super::failure(&self.describe, refused, format!("{what}: {e}"))
     }
 
     /// A node whose data is not what this crate writes: someone else's node under the prefix,
