@@ -72,10 +72,8 @@ pub enum OnRollback {
 
 #[cfg_attr(idmint_optimize_size, optimize(size))]
 fn parse_ms(policy: &str, text: &str, expected: &str) -> Result<Duration> {
-    let digits = text
-        .trim_ascii()
-        .strip_suffix("ms")
-        .unwrap_or(text.trim_ascii());
+    let trimmed = text.trim_ascii();
+    let digits = trimmed.strip_suffix("ms").unwrap_or(trimmed);
     digits
         .parse::<u64>()
         .ok()
@@ -106,8 +104,9 @@ impl FromStr for OnExhausted {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim_ascii().split_once(':') {
-            None if s.trim_ascii() == "wait" => Ok(OnExhausted::Wait),
+        let trimmed = s.trim_ascii();
+        match trimmed.split_once(':') {
+            None if trimmed == "wait" => Ok(OnExhausted::Wait),
             Some(("borrow", ms)) => Ok(OnExhausted::Borrow {
                 max_ahead: parse_ms("on_exhausted", ms, EXHAUSTED_FORMS)?,
             }),
@@ -143,9 +142,10 @@ impl FromStr for OnRollback {
     /// ```
     #[cfg_attr(idmint_optimize_size, optimize(size))]
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim_ascii().split_once(':') {
-            None if s.trim_ascii() == "error" => Ok(OnRollback::Error),
-            None if s.trim_ascii() == "continue" => Ok(OnRollback::Continue),
+        let trimmed = s.trim_ascii();
+        match trimmed.split_once(':') {
+            None if trimmed == "error" => Ok(OnRollback::Error),
+            None if trimmed == "continue" => Ok(OnRollback::Continue),
             Some(("wait", ms)) => Ok(OnRollback::Wait {
                 max: parse_ms("on_rollback", ms, ROLLBACK_FORMS)?,
             }),
