@@ -267,7 +267,7 @@ fn etcd_error(store: &str, what: &str, e: &etcd_client::Error) -> Error {
         },
         _ => None,
     };
-    super::failure(store, status, format!("{what}: {}", chain(e)))
+    super::failure::of(store, status, format!("{what}: {}", chain(e)))
 }
 
 fn chain(e: &dyn std::error::Error) -> String {

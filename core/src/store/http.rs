@@ -258,7 +258,11 @@ impl HttpLink {
             None => (status.as_u16(), matches!(status.as_u16(), 429 | 500..=599)),
         };
         match code {
-            401 | 403 => Err(super::failure(&self.describe, Some(code.into()), message)),
+            401 | 403 => Err(super::failure::of(
+                &self.describe,
+                Some(code.into()),
+                message,
+            )),
             _ if retryable => Err(self.unavailable(format!("HTTP {status} {kind}: {message}"))),
             _ => Ok(Err(Refusal {
                 status,

@@ -16,12 +16,16 @@
 //!   (feature `zookeeper`);
 //! - `runtime`: the future store calls return ([`StoreFuture`]) and the runtime blocking
 //!   clients run them on.
+//! - `failure`: what a link's failure is (`not_authorized` or `store_unavailable`), one rule
+//!   for the HTTP, etcd and ZooKeeper links.
 //!
 //! Its public items are re-exported where users have always found them: `segment::…` and,
 //! for the lease stores' options, `lease::…`.
 
 #[cfg(feature = "etcd")]
 mod etcd;
+#[cfg(any(feature = "http", feature = "etcd", feature = "zookeeper"))]
+mod failure;
 #[cfg(feature = "http")]
 mod http;
 mod mapping;
@@ -61,21 +65,3 @@ pub use url::describe_url;
 pub(crate) use url::Engine;
 #[cfg(feature = "zookeeper")]
 pub(crate) use zookeeper::{timed_raw, ZkLink, ZkResult};
-
-/// A store's failure, as every link reports one: `not_authorized` when the store refused the
-/// credentials (`status` 401: none or unknown, 403: not allowed), which no client retries in a
-/// loop since only a change of credentials or ACL helps, else `store_unavailable`, which
-/// clients retry with backoff. The HTTP, etcd and ZooKeeper links each map their own refusals to
-/// a status; the rule of what follows from it is this one.
-#[cfg(any(feature = "http", feature = "etcd", feature = "zookeeper"))]
-pub(crate) fn failure(store: &str, refused: Option<u64>, reason: String) -> crate::Error {
-    let store = store.to_string();
-    match refused {
-        Some(status) => crate::Error::NotAuthorized {
-            store,
-            status,
-            reason,
-        },
-        None => crate::Error::StoreUnavailable { store, reason },
-    }
-}

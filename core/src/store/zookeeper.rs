@@ -292,7 +292,7 @@ impl ZkLink {
             zookeeper_client::Error::AuthFailed => Some(401),
             _ => None,
         };
-        super::failure(&self.describe, refused, format!("{what}: {e}"))
+        super::failure::of(&self.describe, refused, format!("{what}: {e}"))
     }
 
     /// A node whose data is not what this crate writes: someone else's node under the prefix,
