@@ -473,6 +473,19 @@ pub enum Error {
         what: String,
     },
 
+    /// A call that needs a store (segments, worker leases, Redis-minted snowflakes, counters
+    /// on a store, an `idmint serve` client) in a package built without them: the slim default
+    /// package of a language. Installing its stores add-on ([`crate::addon`]) makes the same
+    /// call work, with no change to the code.
+    #[error("{what} needs idmint's stores, which this package does not include: {install}")]
+    #[kind("stores_not_installed", State, 501, Permanent)]
+    StoresNotInstalled {
+        /// What was called: `SegmentClient.connect`, `Snowflake(lease=...)` …
+        what: String,
+        /// How to install the add-on, in the words of the caller's package manager.
+        install: String,
+    },
+
     /// No ID is in memory and getting one means waiting on the store, which the caller asked
     /// never to do (a JavaScript event loop): the next range is already being fetched; await
     /// the asynchronous call instead.

@@ -51,6 +51,7 @@
 #![cfg_attr(idmint_optimize_size, feature(optimize_attribute))]
 #![deny(missing_docs)]
 
+pub mod addon;
 pub mod args;
 pub mod clock;
 mod datetime;
@@ -105,8 +106,8 @@ pub use snowflake::{LeaseSource, LeaseStats};
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
 #[cfg(feature = "orders")]
 pub use template::{
-    parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,
-    TemplateParts,
+    parse_utc_offset, CheckDigit, CounterArgs, DailyCounter, MemoryDailyCounter, OrderNumbers,
+    Template, TemplateParts,
 };
 pub use uuid7::{Uuid7, Uuid7Generator};
 

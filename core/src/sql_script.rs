@@ -89,13 +89,15 @@ pub enum SqlState {
     LockNotAvailable,
     /// `58000` system_error.
     SystemError,
+    /// `0A000` feature_not_supported.
+    FeatureNotSupported,
 }
 
 impl SqlState {
     /// Every code, in declaration order.
     ///
     /// ```
-    /// assert_eq!(idmint_core::sql_script::SqlState::ALL.len(), 11);
+    /// assert_eq!(idmint_core::sql_script::SqlState::ALL.len(), 12);
     /// ```
     pub const ALL: &'static [SqlState] = &[
         SqlState::InvalidParameterValue,
@@ -109,6 +111,7 @@ impl SqlState {
         SqlState::ObjectNotInPrerequisiteState,
         SqlState::LockNotAvailable,
         SqlState::SystemError,
+        SqlState::FeatureNotSupported,
     ];
 
     /// The five-character code (`RAISE ... USING ERRCODE`, `SIGNAL SQLSTATE`).
@@ -129,6 +132,7 @@ impl SqlState {
             SqlState::ObjectNotInPrerequisiteState => "55000",
             SqlState::LockNotAvailable => "55P03",
             SqlState::SystemError => "58000",
+            SqlState::FeatureNotSupported => "0A000",
         }
     }
 
@@ -150,6 +154,7 @@ impl SqlState {
             SqlState::ObjectNotInPrerequisiteState => "object_not_in_prerequisite_state",
             SqlState::LockNotAvailable => "lock_not_available",
             SqlState::SystemError => "system_error",
+            SqlState::FeatureNotSupported => "feature_not_supported",
         }
     }
 }
@@ -203,6 +208,8 @@ pub fn sql_state(err: &Error) -> SqlState {
         // PostgreSQL's code for NOWAIT finding the row taken: try again, or wait.
         Error::WouldBlock { .. } => LockNotAvailable,
         Error::NotAuthorized { .. } => InsufficientPrivilege,
+        // A build without stores (a slim package's library): the call is not available here.
+        Error::StoresNotInstalled { .. } => FeatureNotSupported,
     }
 }
 

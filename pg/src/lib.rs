@@ -210,6 +210,7 @@ const fn errcode(state: SqlState) -> PgSqlErrorCode {
         }
         SqlState::LockNotAvailable => PgSqlErrorCode::ERRCODE_LOCK_NOT_AVAILABLE,
         SqlState::SystemError => PgSqlErrorCode::ERRCODE_SYSTEM_ERROR,
+        SqlState::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
     }
 }
 

@@ -67,9 +67,12 @@ pub(crate) use counters::plan_daily_counter;
 #[cfg(feature = "redis")]
 pub use counters::RedisDailyCounter;
 pub use counters::{
-    open_daily_counter, CounterArgs, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
+    open_daily_counter, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
+/// Where it was first: [`crate::CounterArgs`] (it is in every build now, refusing a URL in one
+/// without stores).
+pub use crate::template::CounterArgs;
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStore;
 #[cfg(feature = "http")]
