@@ -37,20 +37,51 @@ means the same bits everywhere.
 
 from __future__ import annotations
 
-try:
-    from . import _idmint
-except ImportError as _e:  # a wheel of another platform or C library: say which
-    from ._platform import load_error
+import sys as _sys
+from importlib import util as _util
 
-    raise load_error(_e) from _e
+from ._platform import load_error as _load_error
 
-from . import _errors
-from ._errors import *  # noqa: F403 (the exception classes, one per core error kind)
-from ._idmint import *  # noqa: F403 (the native module's classes and functions)
-from ._idmint import __version__
+
+def _native():  # type: ignore[no-untyped-def]
+    """The native module. The stores add-on's (``pip install 'idmint[stores]'``: this same API
+    with every store) when it is installed, else this package's own, which has no store. A
+    process loads one of the two, never both: ObjectId's counter, the fork handling and the
+    metrics stay one per process."""
+    if _util.find_spec("idmint_stores") is not None:
+        try:
+            from idmint_stores import _idmint as native
+        except ImportError as e:  # a wheel of another platform or C library: say which
+            raise _load_error(e, dist="idmint-stores") from e
+        from ._platform import check_addon_version
+
+        check_addon_version(native.__version__)
+        return native
+    try:
+        from . import _idmint as native
+    except ImportError as e:
+        raise _load_error(e) from e
+    return native
+
+
+_idmint = _native()
+# Every module of this package imports `idmint._idmint`: make that the one loaded.
+_sys.modules[__name__ + "._idmint"] = _idmint
+
+from . import _errors  # noqa: E402 (after the native module is chosen)
+from ._errors import *  # noqa: E402, F403 (the exception classes, one per core error kind)
+from ._idmint import *  # noqa: E402, F403 (the native module's classes and functions)
+from ._idmint import __version__  # noqa: E402
 
 # Both modules list their public names: the exception classes from the core's table of error
 # kinds, the native module's names from its stub and the names it adds.
 __all__: list[str] = []
 __all__ += _errors.__all__
 __all__ += _idmint.__all__
+
+if not _idmint._STORES:
+    # The slim package: the store classes are stand-ins that raise StoresNotInstalled.
+    from . import _slim
+    from ._slim import *  # noqa: E402, F403
+
+    __all__ += _slim.__all__

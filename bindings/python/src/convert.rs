@@ -7,7 +7,7 @@
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyType};
+use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use idmint_core::{parse_time_ms, Layout, Parts};
 
@@ -215,13 +215,15 @@ pub fn fit<T: TryFrom<i128>>(
     })
 }
 
+// Only the store classes (segments, leases, Redis snowflakes) take durations.
+#[cfg(feature = "stores")]
 /// A duration argument (timeouts, waits, TTLs): a `datetime.timedelta`, or seconds as an `int`
 /// or `float`; the core checks its range (`args::duration_secs`).
 pub fn duration_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<std::time::Duration> {
     let py = obj.py();
     let secs: f64 = if obj.is_instance(TIMEDELTA.import(py, "datetime", "timedelta")?)? {
         obj.call_method0("total_seconds")?.extract()?
-    } else if obj.is_instance_of::<PyFloat>()
+    } else if obj.is_instance_of::<pyo3::types::PyFloat>()
         || (obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>())
     {
         obj.extract()?
@@ -235,6 +237,7 @@ pub fn duration_arg(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<std::time::D
     idmint_core::args::duration_secs(name, secs).py()
 }
 
+#[cfg(feature = "stores")]
 /// [`duration_arg`] for an optional argument.
 pub fn opt_duration(
     name: &str,

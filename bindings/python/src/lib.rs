@@ -8,19 +8,23 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+#[cfg(feature = "stores")]
 mod aio;
 mod closing;
 mod convert;
 mod errors;
 mod formats;
 mod layout;
+#[cfg(feature = "stores")]
 mod lease;
 mod metrics;
 mod obfuscate;
 mod objectid;
 mod observe;
 mod plan;
+#[cfg(feature = "stores")]
 mod redis_snowflake;
+#[cfg(feature = "stores")]
 mod segment;
 mod shortid;
 mod snowflake;
@@ -30,6 +34,7 @@ mod uuid7;
 #[pymodule(gil_used = false)]
 fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    idmint_core::addon::register(idmint_core::addon::Package::Python);
     m.add_function(wrap_pyfunction!(layout::parse, m)?)?;
     m.add_class::<layout::Layout>()?;
     m.add_class::<layout::Field>()?;
@@ -39,12 +44,20 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<snowflake::Snowflake>()?;
     m.add_class::<snowflake::Stats>()?;
     m.add_class::<snowflake::ManualClock>()?;
-    m.add_class::<segment::SegmentClient>()?;
-    m.add_class::<segment::Tag>()?;
-    m.add_class::<segment::TagMetrics>()?;
-    m.add_class::<redis_snowflake::RedisSnowflake>()?;
-    m.add_class::<lease::LeaseInfo>()?;
-    m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
+    #[cfg(feature = "stores")]
+    {
+        m.add_class::<segment::SegmentClient>()?;
+        m.add_class::<segment::Tag>()?;
+        m.add_class::<segment::TagMetrics>()?;
+        m.add_class::<redis_snowflake::RedisSnowflake>()?;
+        m.add_class::<lease::LeaseInfo>()?;
+        m.add_function(wrap_pyfunction!(lease::lease_list, m)?)?;
+    }
+    // Whether this build has the stores; idmint/__init__.py puts stand-ins that raise
+    // `_stores_missing(...)` where their classes would be.
+    // Not in `__all__` (setattr, not add).
+    m.setattr("_STORES", cfg!(feature = "stores"))?;
+    m.setattr("_stores_missing", wrap_pyfunction!(stores_missing, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::metric_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(observe::observe_all, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::health, m)?)?;
@@ -81,4 +94,12 @@ fn _idmint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.setattr("_ERROR_TABLE", errors::table(py)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// The core's `stores_not_installed` error of `what` (`SegmentClient`, `lease_list`), for the
+/// stand-ins of a build without stores to raise.
+#[pyfunction]
+#[pyo3(name = "_stores_missing")]
+fn stores_missing(what: &str) -> PyErr {
+    errors::to_py(idmint_core::addon::missing(what))
 }

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use idmint_core::metrics::merge;
 
 use crate::metrics::{observed, Observed, Source};
+#[cfg(feature = "stores")]
 use crate::segment::SegmentClient;
 use crate::snowflake::Snowflake;
 
@@ -19,15 +20,18 @@ pub fn observe_all(sources: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Observed>> {
     for s in &sources {
         if let Ok(g) = s.cast::<Snowflake>() {
             all.extend(g.get().observations());
-        } else if let Ok(c) = s.cast::<SegmentClient>() {
-            all.extend(c.get().observations());
-        } else {
-            return Err(crate::errors::wrong_type(
-                "sources",
-                "idmint.Snowflake or idmint.SegmentClient items",
-                s,
-            ));
+            continue;
         }
+        #[cfg(feature = "stores")]
+        if let Ok(c) = s.cast::<SegmentClient>() {
+            all.extend(c.get().observations());
+            continue;
+        }
+        return Err(crate::errors::wrong_type(
+            "sources",
+            "idmint.Snowflake or idmint.SegmentClient items",
+            s,
+        ));
     }
     Ok(observed(merge(all)))
 }

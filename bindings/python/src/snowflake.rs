@@ -4,15 +4,19 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwapOption;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use idmint_core as core;
+#[cfg(feature = "stores")]
 use idmint_core::lease::LeaseOptions;
+/// A build without stores makes no lease options: [`LeaseArgs::options`] refuses a URL first.
+#[cfg(not(feature = "stores"))]
+type LeaseOptions = std::convert::Infallible;
 use idmint_core::metrics::{observe_snowflake, Observation};
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
 use crate::closing::closing;
-use crate::convert::{self, fit, int_value, opt_duration, time_value, u64_or_digits};
+use crate::convert::{self, int_value, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
 use crate::layout::{compose, layout_arg, merge, Layout, Parts};
 
@@ -212,6 +216,20 @@ impl LeaseArgs<'_, '_> {
             }
             return Ok((None, None));
         };
+        // Not the URL itself: it may carry credentials.
+        #[cfg(not(feature = "stores"))]
+        {
+            let _ = url;
+            Err(to_py(idmint_core::addon::missing("Snowflake(lease=...)")))
+        }
+        #[cfg(feature = "stores")]
+        self.lease_options(url)
+    }
+
+    #[cfg(feature = "stores")]
+    fn lease_options(&self, url: &str) -> PyResult<(Option<LeaseOptions>, Option<i128>)> {
+        use crate::convert::{fit, opt_duration};
+        use pyo3::types::PyTuple;
         let mut o = LeaseOptions::url(url);
         let mut given = None;
         if let Some(r) = self.range {
@@ -310,7 +328,12 @@ closing!(Snowflake, {
             b = b.random_nodes();
         }
         if let Some(o) = lease {
-            b = b.lease(o);
+            #[cfg(feature = "stores")]
+            {
+                b = b.lease(o);
+            }
+            #[cfg(not(feature = "stores"))]
+            match o {}
         }
         if let Some(path) = high_water_mark {
             b = b.high_water_mark(path);

@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyType};
 
 use idmint_core as core;
-use idmint_core::{segment, AnyClock, CheckDigit, DailyCounter};
+use idmint_core::{AnyClock, CheckDigit, CounterArgs, DailyCounter};
 
 use crate::convert::{fit, int_value, time_value, u64_or_digits};
 use crate::errors::{invalid_argument, to_py, wrong_type, IntoPy};
@@ -406,7 +406,7 @@ impl MemoryDailyCounter {
 type Counter = Arc<dyn DailyCounter>;
 
 /// The counter of `OrderNumbers(counter=...)`, and the `MemoryDailyCounter` it is, if one: a
-/// `MemoryDailyCounter` (default: a new one), or a URL; the core's `segment::CounterArgs`
+/// `MemoryDailyCounter` (default: a new one), or a URL; the core's `CounterArgs`
 /// opens it and refuses `name` and `step` without a URL.
 fn counter_arg(
     py: Python<'_>,
@@ -436,7 +436,7 @@ fn counter_arg(
         (None, None) => Some(Arc::new(core::MemoryDailyCounter::new())),
         (_, Some(_)) => None,
     };
-    let args = segment::CounterArgs {
+    let args = CounterArgs {
         url,
         name: name.map(str::to_string),
         step: step.map(|s| int_value("step", s)).transpose()?,
