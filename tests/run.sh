@@ -207,6 +207,8 @@ section_rust() {
     cargo fmt --all -- --check
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
     cargo clippy $TIMINGS --workspace --all-targets -- -D warnings
+    step "cargo clippy of the slim packages' builds (the bindings without feature stores)"
+    cargo clippy $TIMINGS -p idmint-python --no-default-features -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     # With the examples, so the dev-dependencies take part in choosing features as they do in
     # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
@@ -301,20 +303,25 @@ section_partition() {
 
 section_python() {
     # python/.venv holds maturin, pytest, pymongo, the frameworks of python/tests/test_frameworks.py,
-    # and idmint built by `pip install ./python`
-    # (the user's path) in the `ci` profile. The wheel is rebuilt only when a source it is built
-    # from changed.
+    # and idmint built as a user installs it, in the `ci` profile: `pip install ./python` (the
+    # slim default package) and `./python/stores` (the stores add-on, `idmint[stores]`), built
+    # with the workspace's features, so it reuses the rust section's compiled core. `import
+    # idmint` then loads the add-on's native module; python/tests/test_slim.py runs the slim
+    # one's. The wheels are rebuilt only when a source they are built from changed.
     local py=$PY_VENV/bin/python stamp=$PY_VENV/.idmint-built
     await python-tools
     if [ -f "$stamp" ] && "$py" -c "import idmint" 2>/dev/null && [ -z "$(find core/src core/Cargo.toml \
-        bindings/python python/idmint python/pyproject.toml python/README.md Cargo.toml Cargo.lock \
-        -newer "$stamp" -type f -not -path '*/__pycache__/*' -print -quit)" ]; then
-        step "pip install ./python: up to date"
+        bindings/python python/idmint python/pyproject.toml python/README.md python/stores Cargo.toml \
+        Cargo.lock -newer "$stamp" -type f -not -path '*/__pycache__/*' -print -quit)" ]; then
+        step "pip install ./python ./python/stores: up to date"
     else
-        step "pip install ./python (maturin builds the abi3 extension, cargo profile $PROFILE)"
+        step "pip install ./python (the slim package; maturin, abi3, cargo profile $PROFILE)"
         touch "$stamp.new"
         MATURIN_PEP517_ARGS="--profile $PROFILE" "$py" -m pip install --quiet \
             --disable-pip-version-check --force-reinstall --no-deps ./python
+        step "pip install ./python/stores (the add-on, with the workspace's features)"
+        MATURIN_PEP517_ARGS="--profile $PROFILE --features stores,workspace-hack" "$py" -m pip install \
+            --quiet --disable-pip-version-check --force-reinstall --no-deps ./python/stores
         mv "$stamp.new" "$stamp"
     fi
     step "test servers (the segment and lease tests draw from each store)"
