@@ -475,8 +475,8 @@ pub enum Error {
 
     /// A call that needs a store (segments, worker leases, Redis-minted snowflakes, counters
     /// on a store, an `idmint serve` client) in a package built without them: the slim default
-    /// package of a language. Installing its stores add-on ([`crate::addon`]) makes the same
-    /// call work, with no change to the code.
+    /// package of a language. Installing its stores add-on (`idmint[stores]`, `idmint-stores`,
+    /// `io.idmint:idmint-stores`) makes the same call work, with no change to the code.
     #[error("{what} needs idmint's stores, which this package does not include: {install}")]
     #[kind("stores_not_installed", State, 501, Permanent)]
     StoresNotInstalled {

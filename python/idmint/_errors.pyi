@@ -49,6 +49,7 @@ __all__ = [
     "LeaseLost",
     "Forked",
     "Closed",
+    "StoresNotInstalled",
     "WouldBlock",
     "NotAuthorized",
 ]
@@ -140,6 +141,12 @@ class Forked(Error, RuntimeError):
 
 class Closed(Error, RuntimeError):
     """The object was closed (a segment client after `close()`), so it hands out nothing."""
+
+class StoresNotInstalled(Error, RuntimeError):
+    """A call that needs a store (segments, worker leases, Redis-minted snowflakes, counters on a
+    store, an `idmint serve` client) in a package built without them: the slim default package
+    of a language. Installing its stores add-on (`idmint[stores]`, `idmint-stores`,
+    `io.idmint:idmint-stores`) makes the same call work, with no change to the code."""
 
 class WouldBlock(Error, RuntimeError):
     """No ID is in memory and getting one means waiting on the store, which the caller asked never to
