@@ -931,7 +931,9 @@ impl CounterArgs {
         #[cfg(not(feature = "segment"))]
         {
             let _ = (url, step);
-            Err(crate::addon::missing("a shared daily counter (a counter URL)"))
+            Err(crate::addon::missing(
+                "a shared daily counter (a counter URL)",
+            ))
         }
     }
 }

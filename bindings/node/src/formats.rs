@@ -10,8 +10,8 @@ use std::sync::{Arc, OnceLock};
 
 use idmint_core::obfuscate::MAX_KEY_VERSION;
 use idmint_core::{
-    segment, DailyCounter, Encoding, Error, Key, Keyring, MonotonicClock, OrderNumbers, Template,
-    Uuid7, Uuid7Generator,
+    DailyCounter, Encoding, Error, Key, Keyring, MonotonicClock, OrderNumbers, Template, Uuid7,
+    Uuid7Generator,
 };
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
@@ -350,12 +350,13 @@ impl NativeTemplate {
 }
 
 /// Daily order numbers: a template and a daily counter, in memory or shared by URL, as
-/// [`segment::CounterArgs`] opens it.
+/// [`idmint_core::CounterArgs`] opens it.
 #[napi]
 pub struct NativeOrderNumbers {
     inner: Arc<OrderNumbers<Arc<dyn DailyCounter>, MonotonicClock>>,
     /// A shared counter's URL: its numbers come from the store, which `next()` would wait on
-    /// on the JS thread; `nextAsync()` waits elsewhere.
+    /// on the JS thread; `nextAsync()` waits elsewhere. (A build without stores opens none.)
+    #[cfg(feature = "stores")]
     shared: Option<String>,
 }
 
@@ -373,13 +374,14 @@ impl NativeOrderNumbers {
         name: Option<String>,
         step: Option<BigInt>,
     ) -> Result<Self> {
+        #[cfg(feature = "stores")]
         let shared = counter.clone();
         let step = step.map(|s| wide("step", &s)).transpose()?;
         let start = match (day, first) {
             (Some(day), Some(first)) => Some((wide("day", &day)?, wide("first", &first)?)),
             _ => None,
         };
-        let counter = segment::CounterArgs {
+        let counter = idmint_core::CounterArgs {
             url: counter,
             name,
             step,
@@ -391,6 +393,7 @@ impl NativeOrderNumbers {
         OrderNumbers::new(template.t.clone(), counter, MonotonicClock::new())
             .map(|inner| NativeOrderNumbers {
                 inner: Arc::new(inner),
+                #[cfg(feature = "stores")]
                 shared,
             })
             .map_err(js_err)
@@ -399,10 +402,11 @@ impl NativeOrderNumbers {
     /// The next order number, now or at `time` (unix ms digits or RFC 3339).
     #[napi(catch_unwind)]
     pub fn next(&self, time: Option<String>) -> Result<String> {
+        #[cfg(feature = "stores")]
         if let Some(url) = &self.shared {
             return Err(invalid_argument(
                 "next()",
-                format!("a shared counter ({})", segment::describe_url(url)),
+                format!("a shared counter ({})", idmint_core::segment::describe_url(url)),
                 "await nextAsync(): a shared counter's numbers come from its store, and next() never waits on one",
             ));
         }
@@ -416,7 +420,7 @@ impl NativeOrderNumbers {
     pub fn next_async(&self, env: &napi::Env, time: Option<String>) -> Result<crate::RawValue> {
         let time = time.map(|t| time_arg("time", &t)).transpose()?;
         let inner = Arc::clone(&self.inner);
-        crate::segment::blocking(env, move || next_number(&inner, time))
+        crate::settle::blocking(env, move || next_number(&inner, time))
     }
 }
 

@@ -17,12 +17,19 @@ pub mod formats;
 pub mod interop;
 pub mod metrics;
 pub mod plan;
+#[cfg(feature = "stores")]
 pub mod redis_snowflake;
+#[cfg(feature = "stores")]
 pub mod segment;
+mod settle;
 
 use std::sync::{Arc, Mutex};
 
+#[cfg(feature = "stores")]
 use idmint_core::lease::LeaseOptions;
+/// A build without stores makes no lease options: [`LeaseArgs::options`] refuses first.
+#[cfg(not(feature = "stores"))]
+type LeaseOptions = std::convert::Infallible;
 use idmint_core::{Layout, ObjectId, OnExhausted, OnRollback, Parts, Snowflake, SnowflakeBuilder};
 use napi::bindgen_prelude::{
     BigInt, BigUint64Array, Buffer, FromNapiValue, Object, ToNapiValue, TypeName, Uint8Array,
@@ -59,7 +66,22 @@ impl ToNapiValue for RawValue {
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> napi::Result<()> {
     use napi::JsValue;
+    idmint_core::addon::register(idmint_core::addon::Package::Node);
     fast::register(env.raw(), exports.raw())
+}
+
+/// Whether this build of the addon has the stores (the add-on `idmint-stores`), or is the slim
+/// default package's.
+#[napi(catch_unwind)]
+pub fn has_stores() -> bool {
+    cfg!(feature = "stores")
+}
+
+/// Throws the core's `stores_not_installed` error of `what` (`SegmentClient.connect`), for the
+/// JS stand-ins of a build without stores.
+#[napi(catch_unwind)]
+pub fn stores_missing(what: String) -> Result<()> {
+    Err(js_err(idmint_core::addon::missing(&what)))
 }
 
 /// A JS `bigint` read as a `u64` without allocating, with N-API's lossless flag (false for a
@@ -385,7 +407,17 @@ pub struct LeaseArgs {
 }
 
 impl LeaseArgs {
+    #[cfg(not(feature = "stores"))]
     fn options(&self) -> Result<LeaseOptions> {
+        // Not the URL itself: it may carry credentials.
+        Err(js_err(idmint_core::addon::missing(
+            "Snowflake.create({ lease })",
+        )))
+    }
+
+    #[cfg(feature = "stores")]
+    fn options(&self) -> Result<LeaseOptions> {
+        use crate::segment::{millis, whole_u64};
         let mut o = LeaseOptions::url(&self.url);
         if let Some(r) = &self.range {
             let [first, last] = r.as_slice() else {
@@ -395,14 +427,14 @@ impl LeaseArgs {
                     "[first, last]",
                 ));
             };
-            let value = |v| segment::whole_u64("leaseRange", v, "node values >= 0");
+            let value = |v| whole_u64("leaseRange", v, "node values >= 0");
             o = o.range(value(first)?, value(last)?);
         }
         if let Some(v) = &self.ttl_ms {
-            o = o.ttl(segment::millis("leaseTtlMs", v)?);
+            o = o.ttl(millis("leaseTtlMs", v)?);
         }
         if let Some(v) = &self.freeze_ms {
-            o = o.freeze(segment::millis("leaseFreezeMs", v)?);
+            o = o.freeze(millis("leaseFreezeMs", v)?);
         }
         if let Some(h) = &self.holder {
             o = o.holder(h);
@@ -550,12 +582,18 @@ impl NativeSnowflake {
     /// the lease store.
     #[napi(catch_unwind)]
     pub fn create(env: &Env, args: SnowflakeArgs, lease: Option<LeaseArgs>) -> Result<RawValue> {
-        let mut b = args.builder()?;
+        let b = args.builder()?;
         let leased = lease.is_some();
+        #[cfg(feature = "stores")]
+        let b = match &lease {
+            Some(l) => b.lease(l.options()?),
+            None => b,
+        };
+        #[cfg(not(feature = "stores"))]
         if let Some(l) = &lease {
-            b = b.lease(l.options()?);
+            match l.options()? {}
         }
-        segment::blocking(env, move || {
+        settle::blocking(env, move || {
             b.build().map(|g| NativeSnowflake::wrap(g, leased))
         })
     }
@@ -565,7 +603,7 @@ impl NativeSnowflake {
     #[napi(catch_unwind)]
     pub fn close(&self, env: &Env) -> Result<RawValue> {
         let g = self.take();
-        segment::blocking(env, move || {
+        settle::blocking(env, move || {
             drop(g);
             Ok(())
         })

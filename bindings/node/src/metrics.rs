@@ -10,6 +10,7 @@ use idmint_core::health;
 use idmint_core::metrics::{self, merge, Observation, METRICS};
 use napi_derive::napi;
 
+#[cfg(feature = "stores")]
 use crate::segment::NativeSegmentClient;
 use crate::{js_err, NativeSnowflake, Result};
 
@@ -166,6 +167,7 @@ impl NativeSnowflake {
     }
 }
 
+#[cfg(feature = "stores")]
 #[napi]
 impl NativeSegmentClient {
     /// The client's values now, per tag it has served ([`metrics::observe_segments`]).

@@ -14,7 +14,8 @@ use napi::bindgen_prelude::BigInt;
 use napi::Env;
 use napi_derive::napi;
 
-use crate::segment::{millis, promise, Given};
+use crate::segment::{millis, rename_option, Given};
+use crate::settle::promise;
 use crate::{js_err, wide, RawValue, Result};
 
 /// The options of [`NativeRedisSnowflake::connect`], as `redis-snowflake.js` converts them.
@@ -58,7 +59,7 @@ fn js_option_name(e: Error) -> Error {
         ("resume_after_ms", "resumeAfterMs"),
         ("redis", "urls"),
     ];
-    crate::segment::rename_option(e, &NAMES)
+    rename_option(e, &NAMES)
 }
 
 /// A generator connected on napi-rs' tokio runtime; `close()` drops it.

@@ -8,84 +8,17 @@
 //! only takes what the core already holds in memory ([`TagHandle::try_next_ids`]), failing
 //! with the core's `would_block` otherwise.
 
-use std::future::Future;
 use std::time::Duration;
 
 use idmint_core::lease::{list_leases, LeaseInfo, DEFAULT_LIST_TIMEOUT};
 use idmint_core::segment::{IdRange, SegmentClient, TagHandle, TagMetrics, TagSpec};
 use idmint_core::Error;
-use napi::bindgen_prelude::{
-    execute_tokio_future, spawn_blocking, BigInt, Either, FromNapiValue, ToNapiValue, Unknown,
-};
-use napi::{sys, Env};
+use napi::bindgen_prelude::{BigInt, Either};
+use napi::Env;
 use napi_derive::napi;
 
-use crate::{invalid_argument, js_err, napi_err, wide, RawValue, Result};
-
-/// A JS Error whose `code` is the core error's kind, as a napi error that rejects a Promise
-/// with that very object (napi-rs keeps a reference to it).
-fn rejection(env: sys::napi_env, e: &Error) -> napi::Error {
-    let make = || -> napi::Result<napi::Error> {
-        // SAFETY: valid env (the resolver runs on the JS thread); the values are made here.
-        let code = unsafe { ToNapiValue::to_napi_value(env, e.kind())? };
-        let message = unsafe { ToNapiValue::to_napi_value(env, e.to_string())? };
-        let mut out = std::ptr::null_mut();
-        let status = unsafe { sys::napi_create_error(env, code, message, &mut out) };
-        if status != sys::Status::napi_ok {
-            return Err(napi::Error::from_reason(e.to_string()));
-        }
-        // SAFETY: `out` is the error value just created in this env.
-        let value = unsafe { Unknown::from_napi_value(env, out)? };
-        Ok(napi::Error::from(value))
-    };
-    make().unwrap_or_else(|err| err)
-}
-
-/// A Promise of `fut`'s value, run on napi-rs' tokio runtime; it rejects with the core's error
-/// as a JS Error whose `code` is the error's kind (the JS layer gives it its class).
-pub(crate) fn promise<T, F>(env: &Env, fut: F) -> Result<RawValue>
-where
-    T: ToNapiValue + Send + 'static,
-    F: Future<Output = idmint_core::Result<T>> + Send + 'static,
-{
-    execute_tokio_future(
-        env.raw(),
-        async move { Ok::<_, napi::Error>(fut.await) },
-        |env, result| match result {
-            // SAFETY: valid env from the resolver.
-            Ok(value) => unsafe { T::to_napi_value(env, value) },
-            Err(e) => Err(rejection(env, &e)),
-        },
-    )
-    .map(RawValue)
-    .map_err(napi_err)
-}
-
-/// A Promise of `work()`, run on the runtime's blocking threads (for core calls that wait on a
-/// store without being async: building a leased generator, releasing it, a shared counter).
-pub(crate) fn blocking<T, W>(env: &Env, work: W) -> Result<RawValue>
-where
-    T: ToNapiValue + Send + 'static,
-    W: FnOnce() -> idmint_core::Result<T> + Send + 'static,
-{
-    promise(env, async move {
-        spawn_blocking(work).await.unwrap_or_else(|e| {
-            Err(invalid_argument_error(
-                "task",
-                e.to_string(),
-                "a task that finishes (internal)",
-            ))
-        })
-    })
-}
-
-fn invalid_argument_error(name: &str, value: String, expected: &str) -> Error {
-    Error::InvalidArgument {
-        name: name.into(),
-        value,
-        expected: expected.into(),
-    }
-}
+use crate::settle::{blocking, promise};
+use crate::{invalid_argument, js_err, wide, RawValue, Result};
 
 /// A whole number from JS (a bigint) as `u64`: negative or wider values are `invalid_argument`
 /// naming the option as JS spells it.
@@ -129,19 +62,6 @@ impl Given {
     }
 }
 
-/// The core's error about a builder option, naming the option as JS spells it.
-fn js_option_name(e: Error) -> Error {
-    const NAMES: [(&str, &str); 6] = [
-        ("refill_at", "refillAt"),
-        ("max_step", "maxStep"),
-        ("default_step", "defaultStep"),
-        ("default_tag", "defaultTag"),
-        ("max_wait", "maxWaitMs"),
-        ("op_timeout", "opTimeoutMs"),
-    ];
-    rename_option(e, &NAMES)
-}
-
 /// The core's error about a builder option, naming the option as JS spells it (`names`: core
 /// name, JS name); shared by every native class with a builder.
 pub(crate) fn rename_option(e: Error, names: &[(&str, &str)]) -> Error {
@@ -160,6 +80,19 @@ pub(crate) fn rename_option(e: Error, names: &[(&str, &str)]) -> Error {
         },
         other => other,
     }
+}
+
+/// The core's error about a builder option, naming the option as JS spells it.
+fn js_option_name(e: Error) -> Error {
+    const NAMES: [(&str, &str); 6] = [
+        ("refill_at", "refillAt"),
+        ("max_step", "maxStep"),
+        ("default_step", "defaultStep"),
+        ("default_tag", "defaultTag"),
+        ("max_wait", "maxWaitMs"),
+        ("op_timeout", "opTimeoutMs"),
+    ];
+    rename_option(e, &NAMES)
 }
 
 /// A range `[start, end)` of IDs for JS: two bigints.

@@ -61,6 +61,9 @@ mod tinyid;
 #[cfg(feature = "zookeeper")]
 mod zookeeper;
 
+/// Where it was first: [`crate::CounterArgs`] (it is in every build now, refusing a URL in one
+/// without stores).
+pub use crate::template::CounterArgs;
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 #[cfg(feature = "fuzzing")]
 pub(crate) use counters::plan_daily_counter;
@@ -70,9 +73,6 @@ pub use counters::{
     open_daily_counter, DailyCounterOptions, SegmentDailyCounter, TagOrderNumbers,
     DEFAULT_COUNTER_NAME, DEFAULT_DAY_STEP,
 };
-/// Where it was first: [`crate::CounterArgs`] (it is in every build now, refusing a URL in one
-/// without stores).
-pub use crate::template::CounterArgs;
 #[cfg(feature = "etcd")]
 pub use etcd::EtcdStore;
 #[cfg(feature = "http")]
