@@ -230,9 +230,17 @@ const { track, metrics } = metricsApi(native, {
   InvalidArgumentError: idmint.api.InvalidArgumentError,
   call: convert.call,
 });
+// The slim package's addon (without the add-on `idmint-stores`) has no store: what needs one
+// is a stand-in that throws the core's StoresNotInstalledError, naming the add-on.
+const stores = native.hasStores();
+const needsStores = (what) => () => native.storesMissing(what);
 // The addon's segment module, with the shared API's `token` option as the URL parameter; each
 // client is counted in the metrics until it is closed.
-const segmentNative = {
+const segmentNative = !stores ? {
+  NativeSegmentClient: { connect: async () => needsStores('SegmentClient.connect')() },
+  exactNumber: (id) => native.exactNumber(id),
+  leaseList: needsStores('leaseList'),
+} : {
   NativeSegmentClient: {
     async connect(url, { token, ...options }) {
       const n = await native.NativeSegmentClient.connect(withToken(url, token), options);
@@ -253,7 +261,10 @@ const { SegmentClient, SegmentTag, leaseList } = segmentApi(segmentNative, idmin
   urls: 'a store URL: sqlite:PATH, postgres://…, mysql://…, redis://…, memory: or http(s):// (idmint serve)',
   connectOptions: ['autoCreate', 'defaultTag'],
 });
-const { RedisSnowflake } = redisSnowflakeApi(native, idmint);
+const { RedisSnowflake } = redisSnowflakeApi(stores ? native : {
+  ...native,
+  NativeRedisSnowflake: { connect: async () => needsStores('RedisSnowflake.connect')() },
+}, idmint);
 const interop = interopApi(native, idmint, { SegmentTag, RedisSnowflake });
 
 module.exports = {
