@@ -11,6 +11,7 @@ use idmint_core as core;
 
 use crate::convert::java_count;
 use crate::errors::*;
+#[cfg(feature = "stores")]
 use crate::segment::*;
 use crate::snowflake::*;
 use crate::uuid7::*;
@@ -139,8 +140,17 @@ pub unsafe extern "C" fn idmint_jvm_fast_segment_block(
     wait: i32,
     out: *mut i64,
 ) -> i64 {
+    // Exported by both builds (Fast binds every function it declares); without the stores no
+    // tag exists to call it with.
+    #[cfg(not(feature = "stores"))]
+    return guard(|| {
+        let _ = (handle, wait, out);
+        Err(core::addon::missing("SegmentTag"))
+    });
     // SAFETY: the caller keeps the handle alive (see above).
+    #[cfg(feature = "stores")]
     let tag = unsafe { &*(handle as *const SegmentTag) };
+    #[cfg(feature = "stores")]
     guard(|| {
         let n = tag.block_size() as u64;
         let r = if wait != 0 {

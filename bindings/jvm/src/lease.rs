@@ -1,11 +1,17 @@
 //! Worker leases: the options a `Snowflake` leases its node value with, and the list of a
 //! lease store's values ([`idmint_core::lease`]).
 
+// Without the stores the calls that reach one are refused (crate::stores).
+#![cfg_attr(not(feature = "stores"), allow(unused_variables))]
+
 use idmint_core as core;
 
+#[cfg(feature = "stores")]
 use crate::convert::*;
 use crate::errors::*;
+#[cfg(feature = "stores")]
 use crate::segment::duration;
+use crate::stores::stores;
 
 /// A worker lease as the Java builder sets it ([`idmint_core::lease::LeaseOptions`]); `None`
 /// keeps the core's default.
@@ -35,6 +41,7 @@ pub struct LeaseRange {
 /// The core's lease options of `spec`, and a negative range bound as given: it is passed on as
 /// `u64::MAX`, which the core's range check refuses when the generator is built, and that
 /// error then names it as given.
+#[cfg(feature = "stores")]
 pub(crate) fn lease_options(spec: LeaseSpec) -> Result<(core::lease::LeaseOptions, Option<i128>)> {
     let mut opts = core::lease::LeaseOptions::url(&spec.url);
     let mut given = None;
@@ -57,6 +64,12 @@ pub(crate) fn lease_options(spec: LeaseSpec) -> Result<(core::lease::LeaseOption
 }
 
 /// The build error, naming a negative lease-range bound as the caller gave it.
+/// Without the stores no lease is made: the core's `stores_not_installed` error.
+#[cfg(not(feature = "stores"))]
+pub(crate) fn lease_options(spec: LeaseSpec) -> Result<(std::convert::Infallible, Option<i128>)> {
+    stores!("Snowflake.Builder.lease", {})
+}
+
 pub(crate) fn range_given(e: core::Error, given: Option<i128>) -> core::Error {
     match e {
         core::Error::InvalidArgument { ref name, .. } if name == "lease range" => {
@@ -70,21 +83,23 @@ pub(crate) fn range_given(e: core::Error, given: Option<i128>) -> core::Error {
 /// `redis://`), within `timeout_ms` (none: [`idmint_core::lease::DEFAULT_LIST_TIMEOUT`]).
 #[uniffi::export]
 pub fn lease_list(url: String, timeout_ms: Option<i64>) -> Result<Vec<LeaseInfo>> {
-    let timeout = duration("timeout", timeout_ms)?.unwrap_or(core::lease::DEFAULT_LIST_TIMEOUT);
-    core::lease::list_leases(&url, timeout)
-        .ffi()?
-        .into_iter()
-        .map(|l| {
-            Ok(LeaseInfo {
-                value: to_long(l.value)?,
-                state: l.state().to_string(),
-                holder: l.holder,
-                expires_in_ms: l.expires_in_ms,
-                free_in_ms: l.free_in_ms,
-                last_time_ms: to_long(l.last_time_ms)?,
+    stores!("Idmint.leaseList", {
+        let timeout = duration("timeout", timeout_ms)?.unwrap_or(core::lease::DEFAULT_LIST_TIMEOUT);
+        core::lease::list_leases(&url, timeout)
+            .ffi()?
+            .into_iter()
+            .map(|l| {
+                Ok(LeaseInfo {
+                    value: to_long(l.value)?,
+                    state: l.state().to_string(),
+                    holder: l.holder,
+                    expires_in_ms: l.expires_in_ms,
+                    free_in_ms: l.free_in_ms,
+                    last_time_ms: to_long(l.last_time_ms)?,
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
 }
 
 /// One value of a lease store ([`idmint_core::lease::LeaseInfo`]).
@@ -116,9 +131,11 @@ pub struct LeaseInfo {
 /// ```
 #[uniffi::export]
 pub fn lease_range_parse(text: String) -> Result<LeaseRange> {
-    let (first, last) = core::lease::parse_range(&text).ffi()?;
-    Ok(LeaseRange {
-        first: to_long(first)?,
-        last: to_long(last)?,
+    stores!("LeaseRange.parse", {
+        let (first, last) = core::lease::parse_range(&text).ffi()?;
+        Ok(LeaseRange {
+            first: to_long(first)?,
+            last: to_long(last)?,
+        })
     })
 }

@@ -30,6 +30,7 @@ mod redis_snowflake;
 mod segment;
 mod shortid;
 mod snowflake;
+mod stores;
 mod template;
 mod uuid7;
 
@@ -46,6 +47,7 @@ pub use plan::*;
 pub use segment::*;
 pub use shortid::*;
 pub use snowflake::*;
+pub use stores::library_loaded;
 pub use template::*;
 pub use uuid7::*;
 

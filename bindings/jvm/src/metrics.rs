@@ -240,6 +240,8 @@ impl SegmentClient {
     /// # Ok::<(), std::sync::Arc<idmint_jvm::FfiError>>(())
     /// ```
     pub fn observe(&self) -> Vec<Observation> {
-        observations(core_metrics::observe_segments(&self.0))
+        crate::stores::stores!(unreachable {
+            observations(core_metrics::observe_segments(&self.0))
+        })
     }
 }

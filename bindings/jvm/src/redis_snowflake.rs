@@ -5,13 +5,19 @@
 //! [`core::Error::with_given`] puts the caller's value back into its error). Calls block the
 //! calling thread; the Java facade runs its `*Async` variants on idmint's daemon threads.
 
+// Without the stores the calls that reach one are refused (crate::stores).
+#![cfg_attr(not(feature = "stores"), allow(unused_variables))]
+
 use std::sync::{Arc, Mutex};
 
 use idmint_core as core;
 
+#[cfg(feature = "stores")]
 use crate::convert::*;
 use crate::errors::*;
+#[cfg(feature = "stores")]
 use crate::segment::duration;
+use crate::stores::stores;
 
 /// A generator's options as the Java builder sets them; `None` keeps the core's default.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -53,12 +59,20 @@ pub struct RedisSnowflakeStats {
     pub node_failures: i64,
 }
 
+#[cfg(feature = "stores")]
 type Set = fn(core::RedisSnowflakeBuilder, u64) -> core::RedisSnowflakeBuilder;
 
 /// A generator; `shutdown()` drops the core's (later calls fail with `closed`).
 #[derive(Debug, uniffi::Object)]
-pub struct RedisSnowflake(Mutex<Option<core::RedisSnowflake>>);
+pub struct RedisSnowflake(Mutex<Option<Generator>>);
 
+#[cfg(feature = "stores")]
+type Generator = core::RedisSnowflake;
+/// None is made without the stores (crate::stores).
+#[cfg(not(feature = "stores"))]
+type Generator = std::convert::Infallible;
+
+#[cfg(feature = "stores")]
 impl RedisSnowflake {
     fn gen(&self) -> Result<core::RedisSnowflake> {
         let g = self.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -71,6 +85,7 @@ impl RedisSnowflake {
 }
 
 /// A shard and a count from Java, as the core's numbers (negative: stand-ins it refuses).
+#[cfg(feature = "stores")]
 fn shard_and_count(shard: i64, k: i64) -> (u64, u64, impl Fn(core::Error) -> Arc<FfiError>) {
     let (s, s_given) = stand_in(shard);
     let (n, k_given) = stand_in(k);
@@ -90,81 +105,86 @@ impl RedisSnowflake {
     /// Connect to the servers ([`core::RedisSnowflakeBuilder::connect_blocking`]).
     #[uniffi::constructor]
     pub fn connect(options: RedisSnowflakeOptions) -> Result<Arc<Self>> {
-        let mut b = core::RedisSnowflake::builder().urls(&options.urls);
-        if let Some(l) = &options.layout {
-            b = b.layout(core::Layout::parse(l).ffi()?);
-        }
-        let ints: [(&str, Option<i64>, Set); 4] = [
-            ("shard", options.shard, |b, v| b.shard(v)),
-            ("batch", options.batch, |b, v| b.batch(v)),
-            ("counter_ttl_secs", options.counter_ttl_secs, |b, v| {
-                b.counter_ttl_secs(v)
-            }),
-            ("resume_after_ms", options.resume_after_ms, |b, v| {
-                b.resume_after_ms(v)
-            }),
-        ];
-        for (name, v, set) in ints.iter().filter_map(|(n, v, s)| v.map(|v| (*n, v, s))) {
-            let (u, given) = stand_in(v);
-            if given.is_some() {
-                // The core's own error for the stand-in, before any server is met, with the
-                // value as given (only into the error about this option).
-                let e = match set(b, u).connect_blocking() {
-                    Err(e) => e,
-                    // Not reached: the stand-in is refused before any server is met.
-                    Ok(_) => core::Error::InvalidArgument {
-                        name: name.into(),
-                        value: v.to_string(),
-                        expected: "0..=2^64-1".into(),
-                    },
-                };
-                let about = match &e {
-                    core::Error::InvalidArgument { name: n, .. } => n == name,
-                    core::Error::ValueOutOfRange { .. } => name == "shard",
-                    _ => false,
-                };
-                return Err(ffi_error(if about { e.with_given(given) } else { e }));
+        stores!("RedisSnowflake.connect", {
+            let mut b = core::RedisSnowflake::builder().urls(&options.urls);
+            if let Some(l) = &options.layout {
+                b = b.layout(core::Layout::parse(l).ffi()?);
             }
-            b = set(b, u);
-        }
-        if let Some(t) = &options.tag {
-            b = b.tag(t);
-        }
-        if let Some(p) = &options.prefix {
-            b = b.prefix(p);
-        }
-        if let Some(d) = duration("op_timeout", options.op_timeout_ms)? {
-            b = b.op_timeout(d);
-        }
-        if let Some(d) = duration("max_wait", options.max_wait_ms)? {
-            b = b.max_wait(d);
-        }
-        if let Some(d) = duration("retry_after", options.retry_after_ms)? {
-            b = b.retry_after(d);
-        }
-        if let Some(d) = duration("max_ahead", options.max_ahead_ms)? {
-            b = b.max_ahead(d);
-        }
-        if let Some(k) = &options.test_clock_key {
-            b = b.test_clock_key(k);
-        }
-        let gen = b.connect_blocking().ffi()?;
-        Ok(Arc::new(RedisSnowflake(Mutex::new(Some(gen)))))
+            let ints: [(&str, Option<i64>, Set); 4] = [
+                ("shard", options.shard, |b, v| b.shard(v)),
+                ("batch", options.batch, |b, v| b.batch(v)),
+                ("counter_ttl_secs", options.counter_ttl_secs, |b, v| {
+                    b.counter_ttl_secs(v)
+                }),
+                ("resume_after_ms", options.resume_after_ms, |b, v| {
+                    b.resume_after_ms(v)
+                }),
+            ];
+            for (name, v, set) in ints.iter().filter_map(|(n, v, s)| v.map(|v| (*n, v, s))) {
+                let (u, given) = stand_in(v);
+                if given.is_some() {
+                    // The core's own error for the stand-in, before any server is met, with the
+                    // value as given (only into the error about this option).
+                    let e = match set(b, u).connect_blocking() {
+                        Err(e) => e,
+                        // Not reached: the stand-in is refused before any server is met.
+                        Ok(_) => core::Error::InvalidArgument {
+                            name: name.into(),
+                            value: v.to_string(),
+                            expected: "0..=2^64-1".into(),
+                        },
+                    };
+                    let about = match &e {
+                        core::Error::InvalidArgument { name: n, .. } => n == name,
+                        core::Error::ValueOutOfRange { .. } => name == "shard",
+                        _ => false,
+                    };
+                    return Err(ffi_error(if about { e.with_given(given) } else { e }));
+                }
+                b = set(b, u);
+            }
+            if let Some(t) = &options.tag {
+                b = b.tag(t);
+            }
+            if let Some(p) = &options.prefix {
+                b = b.prefix(p);
+            }
+            if let Some(d) = duration("op_timeout", options.op_timeout_ms)? {
+                b = b.op_timeout(d);
+            }
+            if let Some(d) = duration("max_wait", options.max_wait_ms)? {
+                b = b.max_wait(d);
+            }
+            if let Some(d) = duration("retry_after", options.retry_after_ms)? {
+                b = b.retry_after(d);
+            }
+            if let Some(d) = duration("max_ahead", options.max_ahead_ms)? {
+                b = b.max_ahead(d);
+            }
+            if let Some(k) = &options.test_clock_key {
+                b = b.test_clock_key(k);
+            }
+            let gen = b.connect_blocking().ffi()?;
+            Ok(Arc::new(RedisSnowflake(Mutex::new(Some(gen)))))
+        })
     }
 
     /// The next ID of the generator's shard, from the buffer.
     pub fn next_id(&self) -> Result<i64> {
-        to_long(self.gen()?.next_id().ffi()?)
+        stores!(unreachable { to_long(self.gen()?.next_id().ffi()?) })
     }
 
     /// The next ID of `shard`, from that shard's buffer.
     pub fn next_id_for(&self, shard: i64) -> Result<i64> {
-        let (s, _, given) = shard_and_count(shard, 1);
-        to_long(self.gen()?.next_id_for(s).map_err(given)?)
+        stores!(unreachable {
+            let (s, _, given) = shard_and_count(shard, 1);
+            to_long(self.gen()?.next_id_for(s).map_err(given)?)
+        })
     }
 
     /// `k` increasing IDs of `shard` (the generator's own when absent), one round trip.
     pub fn next_ids(&self, shard: Option<i64>, k: i64) -> Result<Vec<i64>> {
+        stores!(unreachable {
         let gen = self.gen()?;
         let ids = match shard {
             Some(shard) => {
@@ -177,26 +197,31 @@ impl RedisSnowflake {
             }
         };
         ids.into_iter().map(to_long).collect()
+        })
     }
 
     /// The layout: its preset name when it is one, else its canonical spec.
     pub fn layout_spec(&self) -> Result<String> {
-        let gen = self.gen()?;
-        let l = gen.layout();
-        Ok(l.preset_name().map_or_else(|| l.spec(), str::to_string))
+        stores!(unreachable {
+            let gen = self.gen()?;
+            let l = gen.layout();
+            Ok(l.preset_name().map_or_else(|| l.spec(), str::to_string))
+        })
     }
 
     /// The servers, in order, without credentials.
     pub fn servers(&self) -> Result<Vec<String>> {
-        Ok(self.gen()?.servers())
+        stores!(unreachable { Ok(self.gen()?.servers()) })
     }
 
     /// Round trips and server failures so far.
     pub fn stats(&self) -> Result<RedisSnowflakeStats> {
-        let s = self.gen()?.stats();
-        Ok(RedisSnowflakeStats {
-            round_trips: count(s.round_trips),
-            node_failures: count(s.node_failures),
+        stores!(unreachable {
+            let s = self.gen()?.stats();
+            Ok(RedisSnowflakeStats {
+                round_trips: count(s.round_trips),
+                node_failures: count(s.node_failures),
+            })
         })
     }
 

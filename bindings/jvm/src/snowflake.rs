@@ -125,8 +125,13 @@ impl Snowflake {
         let mut given = None;
         if let Some(spec) = lease {
             let (opts, g) = lease_options(spec)?;
-            builder = builder.lease(opts);
             given = g;
+            #[cfg(feature = "stores")]
+            {
+                builder = builder.lease(opts);
+            }
+            #[cfg(not(feature = "stores"))]
+            match opts {}
         }
         if let Some(path) = high_water_mark {
             builder = builder.high_water_mark(path);

@@ -158,7 +158,7 @@ pub struct SharedCounter {
 }
 
 /// The counter of `start` (an in-memory counter resuming there) or `shared` (a URL, name and
-/// step), as the core's [`idmint_core::segment::CounterArgs`] opens it and refuses mixes.
+/// step), as the core's [`idmint_core::CounterArgs`] opens it and refuses mixes.
 pub(crate) fn daily_counter(
     start: Option<CounterStart>,
     shared: Option<SharedCounter>,
@@ -168,7 +168,7 @@ pub(crate) fn daily_counter(
         name: None,
         step: None,
     });
-    core::segment::CounterArgs {
+    core::CounterArgs {
         url: shared.url,
         name: shared.name,
         step: shared.step.map(i128::from),
