@@ -25,6 +25,14 @@ final class NativeLibrary {
      */
     static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
     private static volatile boolean checked;
+    private static volatile boolean stores;
+    /**
+     * Where the stores add-on ({@code io.idmint:idmint-stores}) keeps its libraries: the same
+     * paths under this folder. Its library has the whole API, stores included; when that jar
+     * is on the class path it is loaded instead of this jar's, so a JVM holds one idmint library
+     * (docs/packages.md, "Slim and stores").
+     */
+    static final String STORES = "io/idmint/stores/";
 
     private NativeLibrary() {}
 
@@ -42,16 +50,17 @@ final class NativeLibrary {
             if (override == null && System.getProperty("jna.library.path") == null) {
                 ClassLoader loader = NativeLibrary.class.getClassLoader();
                 check(platform, loader);
-                URL url = loader.getResource(resourcePath(platform));
+                String path = chosen(platform, loader);
+                URL url = loader.getResource(path);
                 if (!"file".equals(url.getProtocol())) {
                     // In a jar, JNA would extract the library to a temporary file and delete that
                     // file once loaded (on Linux and macOS), where the JVM's System.load (Jni)
                     // cannot load it too. Extract it here instead, kept until the JVM exits, and
                     // point JNA (the generated layer, Fast) at that file: both then load one copy.
                     System.setProperty(OVERRIDE, extract(url).toString());
-                } else if (!platform.equals(Platform.RESOURCE_PREFIX)) {
+                } else if (!platform.equals(Platform.RESOURCE_PREFIX) || path.startsWith(STORES)) {
                     // A folder JNA does not look in by itself (linux-x86-64-musl/, a build from
-                    // source on Alpine): name the file.
+                    // source on Alpine, the add-on's io/idmint/stores/): name the file.
                     try {
                         System.setProperty(OVERRIDE, Path.of(url.toURI()).toString());
                     } catch (java.net.URISyntaxException e) {
@@ -60,7 +69,8 @@ final class NativeLibrary {
                 }
             }
             try {
-                io.idmint.ffi.IdmintJvm.presets();
+                // Also records, for the core's messages, that the JVM package loaded it.
+                stores = io.idmint.ffi.IdmintJvm.libraryLoaded();
             } catch (UnsatisfiedLinkError | ExceptionInInitializerError | NoClassDefFoundError e) {
                 UnsatisfiedLinkError err = new UnsatisfiedLinkError(
                         "idmint: could not load the native library " + System.mapLibraryName(NAME)
@@ -88,6 +98,18 @@ final class NativeLibrary {
             throw new UncheckedIOException("idmint: could not extract the native library " + url
                     + " to a temporary directory (java.io.tmpdir=" + System.getProperty("java.io.tmpdir") + ")", e);
         }
+    }
+
+    /** Whether the library loaded has the stores (the add-on's). */
+    static boolean hasStores() {
+        ensureLoaded();
+        return stores;
+    }
+
+    /** The add-on's library for {@code platform} when its jar is on the class path, else this jar's. */
+    static String chosen(String platform, ClassLoader loader) {
+        String addOn = STORES + resourcePath(platform);
+        return loader.getResource(addOn) != null ? addOn : resourcePath(platform);
     }
 
     /** The classpath resource JNA loads on {@code platform}, e.g. {@code linux-x86-64/libidmint_jvm.so}. */
@@ -133,7 +155,7 @@ final class NativeLibrary {
 
     /** Throws an error naming {@code platform} when the jar carries no library for it. */
     static void check(String platform, ClassLoader loader) {
-        if (loader.getResource(resourcePath(platform)) == null) {
+        if (loader.getResource(chosen(platform, loader)) == null) {
             throw new UnsatisfiedLinkError(
                     "idmint: this jar has no native library for platform " + platform
                             + " (os.name=" + System.getProperty("os.name") + ", os.arch="
