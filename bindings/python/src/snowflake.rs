@@ -226,6 +226,7 @@ impl LeaseArgs<'_, '_> {
         self.lease_options(url)
     }
 
+    /// The core's lease options of `url` with the other lease arguments (the stores' build).
     #[cfg(feature = "stores")]
     fn lease_options(&self, url: &str) -> PyResult<(Option<LeaseOptions>, Option<i128>)> {
         use crate::convert::{fit, opt_duration};
