@@ -122,16 +122,21 @@ impl Snowflake {
         if let Some(above) = start_above {
             builder = builder.start_above(core::layout::parse_u64(&above).ffi()?);
         }
+        // The first range value as given, when it does not fit (for the core's error).
+        #[cfg_attr(not(feature = "stores"), allow(unused_mut))]
         let mut given = None;
         if let Some(spec) = lease {
             let (opts, g) = lease_options(spec)?;
-            given = g;
             #[cfg(feature = "stores")]
             {
                 builder = builder.lease(opts);
+                given = g;
             }
             #[cfg(not(feature = "stores"))]
-            match opts {}
+            {
+                let _ = g;
+                match opts {}
+            }
         }
         if let Some(path) = high_water_mark {
             builder = builder.high_water_mark(path);
