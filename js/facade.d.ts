@@ -472,6 +472,11 @@ export declare class ClosedError extends IdmintError {
   readonly kind: 'closed';
   readonly code: 'CLOSED';
 }
+/** A call that needs a store (segments, worker leases, Redis-minted snowflakes, counters on a store, an `idmint serve` client) in a package built without them: the slim default package of a language. Installing its stores add-on (`idmint[stores]`, `idmint-stores`, `io.idmint:idmint-stores`) makes the same call work, with no change to the code. */
+export declare class StoresNotInstalledError extends IdmintError {
+  readonly kind: 'stores_not_installed';
+  readonly code: 'STORES_NOT_INSTALLED';
+}
 /** No ID is in memory and getting one means waiting on the store, which the caller asked never to do (a JavaScript event loop): the next range is already being fetched; await the asynchronous call instead. */
 export declare class WouldBlockError extends IdmintError {
   readonly kind: 'would_block';

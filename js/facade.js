@@ -57,6 +57,7 @@ function createIdmint(backend) {
     ['lease_lost', 'LeaseLost', 'state'],
     ['forked', 'Forked', 'state'],
     ['closed', 'Closed', 'state'],
+    ['stores_not_installed', 'StoresNotInstalled', 'state'],
     ['would_block', 'WouldBlock', 'state'],
     ['not_authorized', 'NotAuthorized', 'store'],
   ];

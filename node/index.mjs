@@ -53,6 +53,7 @@ export const {
   LeaseLostError,
   ForkedError,
   ClosedError,
+  StoresNotInstalledError,
   WouldBlockError,
   NotAuthorizedError,
   PRESETS,

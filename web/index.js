@@ -445,6 +445,7 @@ export const {
     LeaseLostError,
     ForkedError,
     ClosedError,
+    StoresNotInstalledError,
     WouldBlockError,
     NotAuthorizedError,
     PRESETS,
