@@ -143,12 +143,41 @@ more_env() {
     esac
 }
 
-# macos_patched CMD...: CMD with cargo through tests/packages/macos/cargo, which patches the crates
-# of third_party/ in (zig links no Apple framework) for the macOS builds only, and fails if cargo
-# leaves a patch unused; first the same check against Cargo.lock (third_party/README.md).
-macos_patched() {
+# The crates of third_party/ every release library patches in (third_party/README.md): etcd-client
+# without tonic's server side (no axum, no hyper server in a binding: no_server_code checks it).
+RELEASE_PATCHES=etcd-client
+
+# released CMD...: CMD (a build of the bindings' libraries) with cargo through
+# tests/packages/patched/cargo, which patches $IDMINT_PATCHES in from third_party/ and fails if cargo
+# leaves a patch unused; first the same check against Cargo.lock (tests/third_party.py).
+released() {
     python3 "$ROOT/tests/third_party.py" >/dev/null
-    IDMINT_CARGO=$(command -v cargo) PATH="$ROOT/tests/packages/macos:$PATH" "$@"
+    IDMINT_CARGO=${IDMINT_CARGO:-$(command -v cargo)} IDMINT_PATCHES=${IDMINT_PATCHES:-$RELEASE_PATCHES} \
+        PATH="$ROOT/tests/packages/patched:$PATH" "$@"
+}
+
+# macos_patched CMD...: CMD with, beside etcd-client, the two crates that make the zig-built macOS
+# libraries link no Apple framework (rustls-native-certs, whoami).
+macos_patched() {
+    IDMINT_PATCHES="$RELEASE_PATCHES rustls-native-certs whoami" released "$@"
+}
+
+# no_server_code: fails if the dependency tree of a binding's release build (each package and
+# variant, every target) holds the server's stack: axum, utoipa, or hyper with its `server`
+# feature. The workspace's test build unifies the server's features into the bindings
+# (bindings/workspace-hack); a release builds without that feature, and with etcd-client patched.
+no_server_code() {
+    local crate variant found
+    for crate in idmint-python idmint-node idmint-jvm; do
+        for variant in "" "--features stores"; do
+            # shellcheck disable=SC2086 # the variant's words
+            found=$(released cargo tree --quiet -p "$crate" --no-default-features $variant --target all \
+                -e normal,features --prefix none | grep -E '^(axum|utoipa)[ -]|^hyper feature "server"' |
+                sort -u) || [ $? = 1 ] || die "cargo tree of $crate failed"
+            [ -z "$found" ] || die "the release build of $crate ${variant:---no-default-features} holds server code: $found"
+        done
+    done
+    echo "  no axum, utoipa or hyper server in idmint-python, idmint-node, idmint-jvm (slim and with stores)"
 }
 
 # needs_at_most_217 FILE NAME: prints the highest GLIBC_ symbol version FILE needs (readelf reads
@@ -376,10 +405,12 @@ build() {
     fi
     rm -rf "$OUT"
     mkdir -p "$OUT"
-    build_python
-    if [ "$MATRIX" = 1 ]; then build_python_more; fi
-    build_node
-    build_java
+    step "no server code in a binding's release build (axum, utoipa, hyper's server side)"
+    no_server_code
+    released build_python
+    if [ "$MATRIX" = 1 ]; then released build_python_more; fi
+    released build_node
+    released build_java
     build_web
     sizes
 }

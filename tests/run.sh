@@ -200,7 +200,7 @@ section_rust() {
     python3 tests/module_cycles.py core/src
     python3 tests/module_cycles.py server/src
     python3 tests/module_cycles.py bindings/python/src
-    step "third_party/: patched in by the zig macOS build only, each the version Cargo.lock resolves (tests/third_party.py, and its self-test)"
+    step "third_party/: patched in by the release libraries only, each the version Cargo.lock resolves (tests/third_party.py, and its self-test)"
     python3 tests/third_party.py --self-test
     python3 tests/third_party.py
     step "cargo fmt"

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Checks that the crates of third_party/ reach only the zig-built macOS libraries, and only while
-they replace what Cargo.lock resolves (third_party/README.md).
+"""Checks that the crates of third_party/ reach only the release's libraries, and only while they
+replace what Cargo.lock resolves (third_party/README.md).
 
     python3 tests/third_party.py             # the checkout (tests/run.sh rust, tests/packages.sh)
     python3 tests/third_party.py --self-test # the checks against broken copies of a workspace
 
 Each directory third_party/NAME is crate NAME at some version with a few lines marked `idmint:`.
-tests/packages/macos/cargo patches them in, on cargo's command line, for the macOS cross-builds
-only; a Mac building idmint itself (cargo, the sdist, Homebrew) must get the crates.io crates,
-which read the Keychain. So this fails when:
+tests/packages/patched/cargo patches them in, on cargo's command line, for the release's libraries
+only (etcd-client for all of them, the other two for the macOS cross-builds); a Mac building
+idmint itself (cargo, the sdist, Homebrew) must get the crates.io crates, which read the
+Keychain. So this fails when:
 
 - the checked-in workspace patches one in (a `[patch]` entry, or a path dependency on it): Cargo.lock
   then names it without a crates.io source, and every build would use it;
@@ -38,7 +39,7 @@ def problems(root):
     out = []
     crates = sorted(d for d in (root / "third_party").iterdir() if (d / "Cargo.toml").is_file())
     if not crates:
-        out.append("third_party/ holds no crate: drop this check and tests/packages/macos/cargo")
+        out.append("third_party/ holds no crate: drop this check and tests/packages/patched/cargo")
     for d in crates:
         package = tomllib.loads((d / "Cargo.toml").read_text())["package"]
         name, version = package["name"], package["version"]
@@ -47,8 +48,8 @@ def problems(root):
             out.append(f"{where} holds crate {name}: the directory must be named after its crate")
         if name in patched:
             out.append(
-                f"Cargo.toml patches {name} for every build: only the zig macOS build may "
-                "(tests/packages/macos/cargo)"
+                f"Cargo.toml patches {name} for every build: only the release's libraries may "
+                "(tests/packages/patched/cargo)"
             )
         entries = locked.get(name, [])
         if not entries:
@@ -57,14 +58,14 @@ def problems(root):
             if e.get("source") is None:
                 out.append(
                     f"Cargo.lock resolves {name} {e['version']} from a path: the checked-in "
-                    f"workspace uses {where} in every build (a Mac's too); only the zig macOS "
-                    "build may patch it in"
+                    f"workspace uses {where} in every build (a Mac's too); only the release's "
+                    "libraries may patch it in"
                 )
             elif e["source"] != CRATES_IO:
                 out.append(f"Cargo.lock resolves {name} from {e['source']}, not crates.io")
             elif e["version"] != version:
                 out.append(
-                    f"Cargo.lock has {name} {e['version']}, {where} is {version}: the macOS "
+                    f"Cargo.lock has {name} {e['version']}, {where} is {version}: the release "
                     f"build's patch would go unused; port the `idmint:` lines to {e['version']} "
                     "or drop the patch"
                 )
@@ -131,7 +132,7 @@ def main():
     for p in found:
         print(f"third_party: {p}", file=sys.stderr)
     if not found:
-        print("third_party/: patched in by the zig macOS build only, each the version Cargo.lock resolves")
+        print("third_party/: patched in by the release's libraries only, each the version Cargo.lock resolves")
     return 1 if found else 0
 
 
