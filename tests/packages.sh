@@ -41,9 +41,13 @@
 #
 # build -> $IDMINT_PACKAGES_DIR (default target/packages/):
 #   python/idmint-*.whl           maturin, abi3 (CPython >= 3.10), tagged manylinux_2_X for the
-#                                 oldest glibc its symbols allow; `auditwheel show` must agree.
-#                                 Release: + musllinux_1_2 x86_64/aarch64, win_amd64,
-#                                 macosx_10_12_x86_64, macosx_11_0_arm64, and idmint-*.tar.gz
+#                                 oldest glibc its symbols allow; `auditwheel show` must agree:
+#                                 the slim default package (python/)
+#   python/idmint_stores-*.whl    the same for its stores add-on (python/stores/, `idmint[stores]`)
+#                                 Release, both: + musllinux_1_2 x86_64/aarch64, win_amd64,
+#                                 macosx_10_12_x86_64, macosx_11_0_arm64, and the sdists *.tar.gz
+#                                 Every binding library is built through tests/packages/patched/cargo
+#                                 (third_party/etcd-client: no server code, checked first)
 #   npm/idmint-*.tgz              JS + types; `optionalDependencies` on each platform package
 #   npm/idmint-<key>-*.tgz        the addon, napi-rs's layout (node/npm/<key>/): key linux-x64-gnu;
 #                                 release: + linux-arm64-gnu, linux-x64-musl, linux-arm64-musl,
@@ -55,7 +59,8 @@
 #                                 the plugins and dependencies the build used
 #   sizes.tsv                     each artifact's size
 # smoke: each package in a fresh project under a temp dir (tests/packages/ holds the projects):
-#   a venv + `pip install --no-index <wheel>` + smoke.py; `npm install --offline <tarballs>` +
+#   a venv + `pip install --no-index idmint` + smoke.py (slim: a store call refused), then
+#   `idmint[stores]` + smoke.py again (SQLite segments and a lease); `npm install --offline <tarballs>` +
 #   smoke.cjs and smoke.mjs (and the error without the platform package); a Maven project
 #   depending on io.idmint:idmint:0.1.0 from maven-repo/ + a JUnit test; a Vite app importing
 #   idmint-web, built, its page run in headless Chromium. Each mints, parses tests/vectors/ and
@@ -190,17 +195,24 @@ needs_at_most_217() {
         die "$2 needs $max, above the promised GLIBC_2.17"
 }
 
+# The two Python projects: the slim default package and its stores add-on (docs/packages.md).
+PY_PROJECTS=(python python/stores)
+
 build_python() {
-    local wheel tag shown
-    step "python: maturin build (abi3, manylinux2014, x86-64, cargo profile $PROFILE)"
-    (cd python && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
-        --compatibility manylinux2014 --auditwheel check)
-    local want=1
+    local wheel tag shown project
+    for project in "${PY_PROJECTS[@]}"; do
+        step "python: $project: maturin build (abi3, manylinux2014, x86-64, cargo profile $PROFILE)"
+        (cd "$project" && "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
+            --compatibility manylinux2014 --auditwheel check)
+    done
+    local want=2
     if [ "$MATRIX" = 1 ]; then
-        step "python: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
-        (cd python && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
-            --compatibility manylinux2014 --auditwheel check --target "$CROSS")
-        want=2
+        for project in "${PY_PROJECTS[@]}"; do
+            step "python: $project: maturin build (abi3, manylinux2014, $CROSS, cargo profile $PROFILE)"
+            (cd "$project" && cross "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" --out "$OUT/python" \
+                --compatibility manylinux2014 --auditwheel check --target "$CROSS")
+        done
+        want=4
     fi
     local wheels=("$OUT"/python/*manylinux*.whl)
     [ ${#wheels[@]} -eq $want ] || die "expected $want manylinux wheel(s), got: ${wheels[*]}"
@@ -218,26 +230,32 @@ build_python() {
     done
 }
 
-# build_python_more: the wheels of the release matrix's other platforms, and the sdist.
+# build_python_more: the wheels of the release matrix's other platforms, and the sdists.
 build_python_more() {
-    local t target compat args
+    local t target compat args project
     for t in "${MORE[@]}"; do
         read -r target compat _ _ <<<"$t"
         args=()
         # musl: maturin's own check of the musllinux policy (auditwheel cannot tell musl's libc.so
         # from glibc's linker script on this machine)
         [ "$compat" = - ] || args=(--compatibility "$compat" --auditwheel check)
-        step "python: maturin build (abi3, $target, cargo profile $PROFILE)"
-        (cd python && more_env "$target" "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" \
-            --out "$OUT/python" --target "$target" "${args[@]}")
+        for project in "${PY_PROJECTS[@]}"; do
+            step "python: $project: maturin build (abi3, $target, cargo profile $PROFILE)"
+            (cd "$project" && more_env "$target" "$TOOLS/bin/maturin" build --quiet --profile "$PROFILE" \
+                --out "$OUT/python" --target "$target" "${args[@]}")
+        done
     done
-    step "python: maturin sdist (pip builds it from source where no wheel fits)"
-    (cd python && "$TOOLS/bin/maturin" sdist --out "$OUT/python" >/dev/null)
-    local want
-    for want in musllinux_1_2_x86_64 musllinux_1_2_aarch64 win_amd64 macosx_10_12_x86_64 macosx_11_0_arm64; do
-        compgen -G "$OUT/python/idmint-$VERSION-cp310-abi3-$want.whl" >/dev/null || die "no $want wheel: $(ls "$OUT/python")"
+    for project in "${PY_PROJECTS[@]}"; do
+        step "python: $project: maturin sdist (pip builds it from source where no wheel fits)"
+        (cd "$project" && "$TOOLS/bin/maturin" sdist --out "$OUT/python" >/dev/null)
     done
-    [ -s "$OUT/python/idmint-$VERSION.tar.gz" ] || die "no sdist"
+    local want dist
+    for dist in idmint idmint_stores; do
+        for want in musllinux_1_2_x86_64 musllinux_1_2_aarch64 win_amd64 macosx_10_12_x86_64 macosx_11_0_arm64; do
+            compgen -G "$OUT/python/$dist-$VERSION-cp310-abi3-$want.whl" >/dev/null || die "no $dist $want wheel: $(ls "$OUT/python")"
+        done
+        [ -s "$OUT/python/$dist-$VERSION.tar.gz" ] || die "no $dist sdist"
+    done
 }
 
 build_node() {
@@ -357,8 +375,9 @@ sizes() {
     mkdir -p "$nat"
     for f in "$OUT"/python/*.whl; do
         lib=$(unzip -Z1 "$f" | grep -E '\.(so|pyd)$')
-        # named by the wheel's platform tag (manylinux_2_17_x86_64, musllinux_1_2_aarch64, ...)
-        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/.*-abi3-//; s/\.manylinux2014_.*//').$(basename "$lib")"
+        # named by the distribution and the wheel's platform tag (idmint.manylinux_2_17_x86_64,
+        # idmint_stores.musllinux_1_2_aarch64, ...)
+        unzip -p "$f" "$lib" >"$nat/$(basename "$f" .whl | sed 's/-.*-abi3-/./; s/\.manylinux2014_.*//').$(basename "$lib")"
     done
     for f in "$OUT"/npm/idmint-[a-z]*-*[0-9].tgz; do
         lib=$(tar -tzf "$f" | grep '\.node$') || continue
@@ -370,7 +389,7 @@ sizes() {
     step "native libraries for glibc: the highest glibc symbol version each needs (at most GLIBC_2.17)"
     for f in "$nat"/*; do
         case $(basename "$f") in
-            manylinux* | *linux-*-gnu.node | linux-x86-64.* | linux-aarch64.*) needs_at_most_217 "$f" "$(basename "$f")" ;;
+            *.manylinux* | *linux-*-gnu.node | linux-x86-64.* | linux-aarch64.*) needs_at_most_217 "$f" "$(basename "$f")" ;;
         esac
     done
     {
@@ -432,13 +451,17 @@ as_user() {
 }
 
 smoke_python() {
-    step "python: a fresh venv, pip install --no-index <wheel>, smoke.py"
     local dir=$WORK/python
+    step "python: a fresh venv, pip install --no-index idmint (the slim package), smoke.py"
     as_user python3 -m venv "$dir/venv"
-    # pip picks the wheel for this machine from the two, as it would from PyPI.
+    # pip picks the wheel for this machine from those built, as it would from PyPI.
     as_user "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index \
         --find-links "$OUT/python" idmint
-    (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
+    step "python: pip install --no-index 'idmint[stores]' (the add-on beside it), smoke.py"
+    as_user "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index \
+        --find-links "$OUT/python" 'idmint[stores]'
+    (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" stores)
 }
 
 smoke_node() {
@@ -585,7 +608,10 @@ matrix_musl_x64() {
     # pip picks the musllinux wheel among all of them by the tags this interpreter supports
     as_user "$dir/venv/bin/python" "$(pip_wheel)" install --quiet --disable-pip-version-check \
         --no-index --only-binary idmint --find-links "$OUT/python" idmint
-    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
+    as_user "$dir/venv/bin/python" "$(pip_wheel)" install --quiet --disable-pip-version-check \
+        --no-index --only-binary idmint,idmint-stores --find-links "$OUT/python" 'idmint[stores]'
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" stores)
     ls "$dir"/venv/lib/python3*/site-packages/ | grep -q 'idmint-.*dist-info' || die "no idmint in the musl venv"
 
     step "musl x86-64: the addon under Bun's musl build (a stand-in for Node: no musl Node is on npm), smoke.cjs and smoke.mjs"
@@ -626,14 +652,15 @@ matrix_musl_arm64() {
     root=$(musl_arm64_root)
     mkdir -p "$dir"
     (cd "$dir" && python3 -m zipfile -e "$(ls "$OUT"/python/idmint-*-musllinux_1_2_aarch64.whl)" whl &&
+        python3 -m zipfile -e "$(ls "$OUT"/python/idmint_stores-*-musllinux_1_2_aarch64.whl)" whl &&
         tar -xzf "$(ls "$OUT"/npm/idmint-linux-arm64-musl-*.tgz)")
-    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/whl/idmint_stores/_idmint*.so "$dir"/package/*.node; do
         file "$lib" | grep -q 'ARM aarch64' || die "$lib is not ARM64: $(file "$lib")"
         [ "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')" = "libc.so " ] ||
             die "$lib needs more than musl's libc.so: $(readelf -d "$lib" | grep NEEDED)"
     done
     # the runtime's own symbols (Py*, napi_*), defined by a stand-in library
-    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/package/*.node; do
+    for lib in "$dir"/whl/idmint/_idmint*.so "$dir"/whl/idmint_stores/_idmint*.so "$dir"/package/*.node; do
         readelf --dyn-syms -W "$lib" | awk '$7 == "UND" && $8 ~ /^(_?Py|napi_)/ { sub(/@.*/, "", $8); print "char " $8 "[64];" }'
     done | sort -u >"$dir/runtime.c"
     "$IDMINT_MATURIN" zig cc -- -target aarch64-linux-musl -shared -o "$dir/runtime.so" "$dir/runtime.c"
@@ -661,7 +688,10 @@ matrix_windows() {
     wine_run "$dir/python.exe" "$pip_whl/pip" install --quiet --disable-pip-version-check --no-index \
         --only-binary idmint --find-links "$OUT/python" idmint
     compgen -G "$dir/Lib/site-packages/idmint/_idmint.pyd" >/dev/null || die "pip did not install the win_amd64 wheel"
-    (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
+    wine_run "$dir/python.exe" "$pip_whl/pip" install --quiet --disable-pip-version-check --no-index \
+        --only-binary idmint,idmint-stores --find-links "$OUT/python" 'idmint[stores]'
+    (cd "$dir" && wine_run "$dir/python.exe" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" stores)
 
     step "windows x64 (wine64): npm install (--force: a win32 package on Linux) idmint + idmint-win32-x64-gnu, smoke.cjs and smoke.mjs under node.exe"
     node_smoke win-node idmint-win32-x64-gnu wine_run "$WIN/node/node.exe"
@@ -757,9 +787,11 @@ matrix_macos() {
         IFS=: read -r arch tag minos key prefix <<<"$arch"
         whl=$(ls "$OUT"/python/idmint-*-"$tag".whl)
         rm -rf "$dir" && mkdir -p "$dir"
-        (cd "$dir" && python3 -m zipfile -e "$whl" whl && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" &&
+        (cd "$dir" && python3 -m zipfile -e "$whl" whl &&
+            python3 -m zipfile -e "$(ls "$OUT"/python/idmint_stores-*-"$tag".whl)" whl && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" &&
             unzip -q "$OUT/maven-repo/io/idmint/idmint/$VERSION/idmint-$VERSION.jar" "$prefix/*" -d jar)
         macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python
+        macos_check "$(ls "$dir"/whl/idmint_stores/_idmint*.so)" "$arch" "$minos" python
         macos_check "$(ls "$dir"/package/*.node)" "$arch" "$minos" node
         macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
     done
@@ -775,7 +807,9 @@ matrix_sdist() {
     (cd "$dir" && CARGO_TARGET_DIR=$TARGET MATURIN_PEP517_ARGS="--profile $PROFILE" \
         "$dir/venv/bin/pip" install --quiet --disable-pip-version-check --no-binary idmint \
         "$OUT/python/idmint-$VERSION.tar.gz")
-    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors")
+    # The slim package; the add-on's sdist (idmint_stores-*.tar.gz) is built the same way but not
+    # installed here: its build from source would compile every store's dependencies once more.
+    (cd "$dir" && as_user venv/bin/python "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
 }
 
 # matrix_work: $WORK (a temp dir removed at exit) and $NAT, unless `smoke` set them in this run.

@@ -18,11 +18,14 @@ esac
 echo "  $(uname -m), $(ldd --version | head -1), no cargo/rustc/rustup on PATH"
 
 if command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
-    echo "  $(python3 --version): a venv, pip install --no-index --find-links <both wheels> idmint, smoke.py"
+    echo "  $(python3 --version): a venv, pip install --no-index --find-links <the wheels> idmint, then 'idmint[stores]', smoke.py after each"
     python3 -m venv "$w/python/venv"
     "$w/python/venv/bin/pip" install --quiet --disable-pip-version-check --no-index \
         --find-links "$w/python" idmint
-    (cd "$w/python" && venv/bin/python smoke.py "$w/vectors")
+    (cd "$w/python" && venv/bin/python smoke.py "$w/vectors" slim)
+    "$w/python/venv/bin/pip" install --quiet --disable-pip-version-check --no-index \
+        --find-links "$w/python" 'idmint[stores]'
+    (cd "$w/python" && venv/bin/python smoke.py "$w/vectors" stores)
 else
     echo "  python: $(python3 --version 2>/dev/null || echo "no python3 here (this system's is older than 3.10)"): the wheels are checked by their symbols"
 fi
