@@ -447,10 +447,13 @@ section_web() {
 
 section_packages() {
     # What users install, built as a release builds it (tests/packages.sh), but in the `ci`
-    # profile and target/ the other sections compiled in, so it links what they built: the
-    # abi3 wheel (maturin; `auditwheel show` confirms its manylinux tag), the npm tarballs
-    # `idmint` (JS only) and `idmint-linux-x64-gnu` (the addon, napi-rs's layout), the Maven
-    # artifact with sources and javadoc (mvn install to a temp local repository) and
+    # profile and the target/ the other sections compiled in: first the check that no binding's
+    # release tree holds server code, then each language's slim default package and its stores
+    # add-on, built without the tests' workspace-hack and with third_party/etcd-client, so the
+    # stores' dependencies compile once more here (issue 48): the abi3 wheels (maturin;
+    # `auditwheel show` confirms their manylinux tag), the npm tarballs `idmint` (JS only),
+    # `idmint-linux-x64-gnu`, `idmint-stores` and `idmint-stores-linux-x64-gnu`, the Maven
+    # artifacts with sources and javadoc (mvn install to a temp local repository) and
     # `idmint-web`. Then each is installed as a user would, into a clean project, with no cargo,
     # rustc or rustup on PATH: pip in a fresh venv, npm (CJS and ESM), a Maven consumer's
     # JUnit test, a Vite app's page in headless Chromium.
