@@ -151,6 +151,12 @@ more_env() {
 # The crates of third_party/ every release library patches in (third_party/README.md): etcd-client
 # without tonic's server side (no axum, no hyper server in a binding: no_server_code checks it).
 RELEASE_PATCHES=etcd-client
+# The SQLite that the stores add-ons bundle (libsqlite3-sys's `bundled`), without what no SQLite
+# store of idmint uses: full-text search, R-trees, the dbstat table, STAT4, soundex, the deprecated
+# and shared-cache APIs (libsqlite3-sys reads LIBSQLITE3_FLAGS; the tests' build keeps its defaults).
+SQLITE_FLAGS="-USQLITE_ENABLE_FTS3 -USQLITE_ENABLE_FTS3_PARENTHESIS -USQLITE_ENABLE_FTS5 -USQLITE_ENABLE_RTREE \
+-USQLITE_ENABLE_DBSTAT_VTAB -USQLITE_ENABLE_STAT4 -USQLITE_SOUNDEX -DSQLITE_OMIT_DEPRECATED \
+-DSQLITE_OMIT_SHARED_CACHE -DSQLITE_DEFAULT_MEMSTATUS=0"
 
 # released CMD...: CMD (a build of the bindings' libraries) with cargo through
 # tests/packages/patched/cargo, which patches $IDMINT_PATCHES in from third_party/ and fails if cargo
@@ -158,7 +164,7 @@ RELEASE_PATCHES=etcd-client
 released() {
     python3 "$ROOT/tests/third_party.py" >/dev/null
     IDMINT_CARGO=${IDMINT_CARGO:-$(command -v cargo)} IDMINT_PATCHES=${IDMINT_PATCHES:-$RELEASE_PATCHES} \
-        PATH="$ROOT/tests/packages/patched:$PATH" "$@"
+        LIBSQLITE3_FLAGS=$SQLITE_FLAGS PATH="$ROOT/tests/packages/patched:$PATH" "$@"
 }
 
 # macos_patched CMD...: CMD with, beside etcd-client, the two crates that make the zig-built macOS
