@@ -3,9 +3,11 @@
 // over the native addon (crate bindings/node). This file only gives the addon's exports the
 // backend shape the facade expects (js/README.md); the API itself is the facade's.
 
-const { loadAddon } = require('./platform.js');
-// The published package lists its prebuilt platform packages (tests/packages.sh adds them).
-const native = loadAddon(Object.keys(require('./package.json').optionalDependencies || {}));
+const { loadNative } = require('./platform.js');
+// The stores add-on's addon when `idmint-stores` is installed, else this package's own (slim
+// when published); the published package.json lists its prebuilt platform packages
+// (tests/packages.sh adds them).
+const native = loadNative(require('./package.json'));
 const { createIdmint } = require('./facade.cjs');
 const { segmentApi } = require('./segment.cjs');
 const { redisSnowflakeApi } = require('./redis-snowflake.js');

@@ -1,12 +1,25 @@
 'use strict';
-// Which native addon this machine needs, named as napi-rs names them: `linux-x64-gnu`,
-// `linux-x64-musl`, `darwin-arm64`, `win32-x64-msvc`, ... The addon is looked for in two places:
-//   1. `idmint.<key>.node` next to index.js: a build from source (scripts/build.js writes it);
-//   2. the npm package `idmint-<key>`: a prebuilt addon, one package per platform, which the
-//      published `idmint` lists in `optionalDependencies`, so npm installs only the one whose
-//      `os`, `cpu` and `libc` match this machine.
+// Which native addon this process loads. Two packages carry one, built from one crate
+// (docs/packages.md): `idmint`'s own, without stores (the slim default), and the add-on
+// `idmint-stores`'s, with the whole API and every store. When `idmint-stores` is installed its
+// addon is loaded instead of idmint's, never beside it: ObjectId's counter, the fork handling
+// and the metrics are the native library's, and must be one per process.
+//
+// Each package's addon is named as napi-rs names platforms: `linux-x64-gnu`, `linux-x64-musl`,
+// `darwin-arm64`, `win32-x64-gnu`, ... and looked for in
+//   1. `idmint.<key>.node` next to index.js: a build from source (scripts/build.js writes it;
+//      idmint's own only: a build from source has the stores);
+//   2. the npm package `<name>-<key>` (`idmint-linux-x64-gnu`, `idmint-stores-linux-x64-gnu`): a
+//      prebuilt addon, one package per platform, which the published `idmint` (or
+//      `idmint-stores`) lists in `optionalDependencies`, so npm installs only the one whose `os`,
+//      `cpu` and `libc` match this machine.
 // The dev package.json lists no optionalDependencies (none are published under those names while
 // developing); the release build (tests/packages.sh) adds them to the packed package.json.
+
+const { createRequire } = require('node:module');
+
+/** The npm package of the stores add-on. */
+const STORES = 'idmint-stores';
 
 /**
  * The napi-rs platform key of a Node process: `${platform}-${arch}` plus the C library or ABI:
@@ -27,25 +40,60 @@ function glibcReport() {
   return Boolean(report && report.header && report.header.glibcVersionRuntime);
 }
 
-/** The file name of a build from source for `key`. */
-const localAddonFile = (key = platformKey()) => `idmint.${key}.node`;
+/** The file name of package `name`'s addon for `key` (a build from source, or in a platform package). */
+const localAddonFile = (key = platformKey(), name = 'idmint') => `${name}.${key}.node`;
 
-/** The npm package of the prebuilt addon for `key`. */
-const platformPackage = (key = platformKey()) => `idmint-${key}`;
+/** The npm package of `name`'s prebuilt addon for `key`. */
+const platformPackage = (key = platformKey(), name = 'idmint') => `${name}-${key}`;
 
 /**
- * The addon for this machine: a build from source next to this file, else the platform package;
- * an error naming the platform detected and the platform packages this `idmint` carries when
- * neither loads. `prebuilt` lists the platform packages the installed `idmint` was published
- * with; `key` is the platform detected (platformKey()), `load` the loader (require): both only
+ * The addon `require('idmint')` runs on: the stores add-on's when the package `idmint-stores`
+ * can be found from here (the user's project), after checking that its version is idmint's (the
+ * addon is the whole native API, which idmint's JS must match); else idmint's own. `own` is
+ * idmint's package.json; `key`, `load` (require) and `requireAt` (createRequire) only differ in
+ * tests.
+ */
+function loadNative(own, key = platformKey(), load = require, requireAt = createRequire) {
+  const stores = resolved(`${STORES}/package.json`, load);
+  if (stores === undefined) return loadAddon(prebuiltOf(own), key, load);
+  const addon = load(stores);
+  checkAddonVersion(addon.version, own.version);
+  // Its platform package is resolved from idmint-stores's own folder, where npm installs its
+  // optional dependencies (usually hoisted beside it, but nested when versions conflict).
+  return loadAddon(prebuiltOf(addon), key, requireAt(stores), STORES);
+}
+
+/** The platform packages a package.json lists (tests/packages.sh adds them to the published ones). */
+const prebuiltOf = (pkg) => Object.keys(pkg.optionalDependencies || {});
+
+/**
+ * Refuses a stores add-on of another version than idmint: its addon is the whole native API,
+ * which idmint's JS (and each store stand-in's absence) must match.
+ */
+function checkAddonVersion(addon, installed) {
+  if (addon !== installed) {
+    throw wrap(
+      `idmint ${installed} and its stores add-on ${STORES} ${addon} differ: install the same version of ` +
+        `both (\`npm install idmint@${installed} ${STORES}@${installed}\`)`
+    );
+  }
+}
+
+/**
+ * Package `name`'s addon for this machine (`idmint`: a build from source next to this file, else
+ * the platform package; `idmint-stores`: its platform package); an error naming the platform
+ * detected and the platform packages the package carries when none loads. `prebuilt` lists the
+ * platform packages the installed package was published with; `key` is the platform detected
+ * (platformKey()), `load` the loader (require, or one at idmint-stores's folder): both only
  * differ in tests.
  */
-function loadAddon(prebuilt, key = platformKey(), load = require) {
-  const local = `./${localAddonFile(key)}`;
-  const pkg = platformPackage(key);
-  const have = prebuilt.length ? prebuilt.join(', ') : 'none in this copy of idmint';
+function loadAddon(prebuilt, key = platformKey(), load = require, name = 'idmint') {
+  const pkg = platformPackage(key, name);
+  // A build from source is idmint's alone: it has the stores already (the crate's default).
+  const places = name === 'idmint' ? [`./${localAddonFile(key)}`, pkg] : [pkg];
+  const have = prebuilt.length ? prebuilt.join(', ') : `none in this copy of ${name}`;
   const tried = [];
-  for (const path of [local, pkg]) {
+  for (const path of places) {
     try {
       return load(path);
     } catch (e) {
@@ -59,25 +107,26 @@ function loadAddon(prebuilt, key = platformKey(), load = require) {
   }
   // Platform packages installed here for another platform: node_modules copied from a glibc
   // machine to an Alpine one (or back), or installed with --force / --cpu / --libc.
-  const others = prebuilt.filter((p) => p !== pkg && installed(p, load));
+  const others = prebuilt.filter((p) => p !== pkg && resolved(`${p}/package.json`, load) !== undefined);
   const elsewhere = others.length ? ` Installed here for other platforms: ${others.join(', ')}.` : '';
+  const from = name === 'idmint' ? '' : ` in place of idmint and ${name} (a build from source has the stores)`;
   const why = prebuilt.includes(pkg)
     ? `npm did not install the optional dependency ${pkg} (installed with --omit=optional or ` +
       '--no-optional, or node_modules copied from another platform; prebuilt platforms: ' +
       `${have}): reinstall without those on this machine`
     : `there is no prebuilt ${pkg} (prebuilt platforms: ${have}); build the addon from source ` +
       'on this machine: `npm run build` in the idmint repository\'s node/ folder (needs Rust: ' +
-      'https://rustup.rs), then install that folder';
+      `https://rustup.rs), then install that folder${from}`;
   throw wrap(`no native addon for ${key}: ${why}.${elsewhere} Looked for ${tried.join(' and ')}.`);
 }
 
-// Whether a package can be found (without loading it: a foreign addon may crash on load).
-function installed(pkg, load) {
+// Where `request` (a package's package.json) is found, or undefined: without loading the
+// package (a foreign addon may crash on load).
+function resolved(request, load) {
   try {
-    (load.resolve || require.resolve)(`${pkg}/package.json`);
-    return true;
+    return (load.resolve || require.resolve)(request);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -87,4 +136,4 @@ function wrap(message, cause) {
   return err;
 }
 
-module.exports = { platformKey, localAddonFile, platformPackage, loadAddon };
+module.exports = { STORES, platformKey, localAddonFile, platformPackage, loadAddon, loadNative, checkAddonVersion };

@@ -91,7 +91,7 @@ tools() { packages_tools; }
 # Every package carries the workspace's version: a release bumps them together.
 check_versions() {
     local f v
-    for f in node/package.json node/npm/*/package.json web/package.json; do
+    for f in node/package.json node/npm/*/package.json node/stores/package.json web/package.json; do
         v=$(node -p "require('./$f').version")
         [ "$v" = "$VERSION" ] || die "$f has version $v, the workspace (Cargo.toml) $VERSION"
     done
@@ -265,7 +265,7 @@ build_python_more() {
 }
 
 build_node() {
-    local key host stage=$OUT/stage keys=(linux-x64-gnu) t target
+    local key host stage=$OUT/stage keys=(linux-x64-gnu) t target name dir file features
     host=$(node -p "require('./node/platform.js').platformKey()")
     [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
     if [ "$MATRIX" = 1 ]; then
@@ -273,41 +273,61 @@ build_node() {
         for t in "${MORE[@]}"; do read -r _ _ key _ <<<"$t"; keys+=("$key"); done
     fi
     rm -rf "$stage"
-    mkdir -p "$stage/main" "$OUT/npm"
+    mkdir -p "$stage/main" "$stage/stores" "$OUT/npm"
     for key in "${keys[@]}"; do
         [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
-        step "npm: the addon (node/scripts/build.js) as idmint-$key"
         target=""
         for t in "${MORE[@]}"; do [[ $t == *" $key "* ]] && target=${t%% *}; done
-        case $key in
-            "$host") node node/scripts/build.js ;;
-            linux-arm64-gnu) cross node node/scripts/build.js --target "$CROSS" ;;
-            *) [ -n "$target" ] || die "no build for node/npm/$key"
-                more_env "$target" node node/scripts/build.js --target "$target" ;;
-        esac
-        mkdir -p "$stage/$key"
-        cp "node/npm/$key/package.json" "node/npm/$key/README.md" "node/idmint.$key.node" "$stage/$key/"
-        (cd "$stage/$key" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+        # Two addons per platform (docs/packages.md): idmint's own, slim (no store), and the
+        # stores add-on's (idmint-stores), with every store. Neither with the crate's default
+        # `workspace-hack`, which would bring the server's HTTP stack along. Written into the
+        # stage (--out), never over the checkout's own node/idmint.<key>.node.
+        for name in idmint idmint-stores; do
+            features=(--no-default-features)
+            [ "$name" = idmint ] || features+=(--features stores)
+            dir=$stage/$name-$key
+            file=$dir/$name.$key.node
+            mkdir -p "$dir"
+            step "npm: the addon (node/scripts/build.js ${features[*]}) as $name-$key"
+            case $key in
+                "$host") node node/scripts/build.js "${features[@]}" --out "$file" ;;
+                linux-arm64-gnu) cross node node/scripts/build.js --target "$CROSS" "${features[@]}" --out "$file" ;;
+                *) [ -n "$target" ] || die "no build for node/npm/$key"
+                    more_env "$target" node node/scripts/build.js --target "$target" "${features[@]}" --out "$file" ;;
+            esac
+            if [ "$name" = idmint ]; then
+                cp "node/npm/$key/package.json" "node/npm/$key/README.md" "$dir/"
+            else
+                # idmint's platform package under the add-on's names (same os, cpu, libc).
+                node node/scripts/stores-package.js "$key" "$dir"
+            fi
+            (cd "$dir" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+        done
     done
 
-    step "npm: idmint (JS and types; optionalDependencies on the platform packages)"
-    # npm pack in node/ picks the files package.json lists (its prepack copies js/facade.* in);
-    # the copy that is published then drops what only a checkout uses (scripts, devDependencies)
-    # and names every platform package of node/npm/, as napi-rs's `prepublish` does.
-    local tgz
-    tgz=$(cd node && npm pack --silent --pack-destination "$stage")
-    tar -xzf "$stage/$tgz" -C "$stage/main" --strip-components=1
-    node -e '
-        const fs = require("fs");
-        const [file, version, ...keys] = process.argv.slice(1);
-        const p = JSON.parse(fs.readFileSync(file, "utf8"));
-        delete p.scripts;
-        delete p.devDependencies;
-        p.optionalDependencies = Object.fromEntries(keys.map((k) => [`idmint-${k}`, version]));
-        fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n");
-    ' "$stage/main/package.json" "$VERSION" $(ls node/npm)
-    if find "$stage/main" -name '*.node' | grep -q .; then die "the idmint package carries an addon"; fi
-    (cd "$stage/main" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    # npm pack picks the files package.json lists (idmint's prepack copies js/facade.* in); the
+    # copy that is published then drops what only a checkout uses (scripts, devDependencies),
+    # names every platform package of node/npm/ under its own name, as napi-rs's `prepublish`
+    # does, and (the add-on) pins idmint to this version.
+    local tgz pkg
+    for pkg in main:node stores:node/stores; do
+        step "npm: ${pkg#*:} (JS and types; optionalDependencies on its platform packages)"
+        dir=$stage/${pkg%%:*}
+        tgz=$(cd "${pkg#*:}" && npm pack --silent --pack-destination "$stage")
+        tar -xzf "$stage/$tgz" -C "$dir" --strip-components=1
+        node -e '
+            const fs = require("fs");
+            const [file, version, ...keys] = process.argv.slice(1);
+            const p = JSON.parse(fs.readFileSync(file, "utf8"));
+            delete p.scripts;
+            delete p.devDependencies;
+            p.optionalDependencies = Object.fromEntries(keys.map((k) => [`${p.name}-${k}`, version]));
+            if (p.peerDependencies) p.peerDependencies.idmint = version;
+            fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n");
+        ' "$dir/package.json" "$VERSION" $(ls node/npm)
+        if find "$dir" -name '*.node' | grep -q .; then die "the ${pkg#*:} package carries an addon"; fi
+        (cd "$dir" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    done
     rm -rf "$stage"
 }
 
@@ -471,7 +491,7 @@ smoke_python() {
 }
 
 smoke_node() {
-    step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke"
+    step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke (slim: stores refused)"
     local dir=$WORK/node
     mkdir -p "$dir"
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
@@ -484,6 +504,16 @@ smoke_node() {
             "$OUT"/npm/idmint-linux-x64-gnu-*.tgz &&
         as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors" &&
         as_user node missing-platform.cjs)
+
+    step "npm: the same with the stores add-on (idmint-stores and its platform package): SQLite segments, a lease"
+    dir=$WORK/node-stores
+    mkdir -p "$dir"
+    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+    (cd "$dir" && as_user npm init -y >/dev/null &&
+        as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
+            "$OUT"/npm/idmint-linux-x64-gnu-*.tgz "$OUT"/npm/idmint-stores-[0-9]*.tgz \
+            "$OUT"/npm/idmint-stores-linux-x64-gnu-*.tgz &&
+        as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors")
 
     step "npm: without the platform package, the error names it"
     dir=$WORK/node-omit
@@ -591,18 +621,24 @@ smoke() {
 # The same smoke.py, smoke.cjs/.mjs and JUnit test as above, in each platform's runtime.
 
 # node_smoke NAME PACKAGE RUNNER...: smoke.cjs and smoke.mjs in $WORK/NAME, with idmint and the
-# platform package PACKAGE installed, each run as `RUNNER... smoke.cjs VECTORS`. --force: npm 11
-# on this glibc Linux refuses a musl or win32 package whatever --libc/--os say; on its own
-# platform npm picks it by itself.
+# platform package PACKAGE installed (the slim addon), then in $WORK/NAME-stores with the stores
+# add-on and its platform package for the same platform beside them; each run as `RUNNER...
+# smoke.cjs VECTORS`. --force: npm 11 on this glibc Linux refuses a musl or win32 package
+# whatever --libc/--os say; on its own platform npm picks it by itself.
 node_smoke() {
-    local dir=$WORK/$1 pkg=$2
+    local name=$1 dir=$WORK/$1 pkg=$2 more
     shift 2
-    mkdir -p "$dir"
-    cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
-    (cd "$dir" && as_user npm init -y >/dev/null &&
-        as_user npm install --offline --no-audit --no-fund --silent --force \
-            "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/"$pkg"-*.tgz &&
-        "$@" smoke.cjs "$ROOT/tests/vectors" && "$@" smoke.mjs "$ROOT/tests/vectors")
+    for more in "" "$OUT/npm/idmint-stores-[0-9]*.tgz $OUT/npm/${pkg/#idmint-/idmint-stores-}-*.tgz"; do
+        mkdir -p "$dir"
+        cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
+        # $more is globs, split and expanded on purpose
+        # shellcheck disable=SC2086
+        (cd "$dir" && as_user npm init -y >/dev/null &&
+            as_user npm install --offline --no-audit --no-fund --silent --force \
+                "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/"$pkg"-*.tgz $more &&
+            "$@" smoke.cjs "$ROOT/tests/vectors" && "$@" smoke.mjs "$ROOT/tests/vectors")
+        dir=$WORK/$name-stores
+    done
 }
 
 matrix_musl_x64() {

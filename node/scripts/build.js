@@ -12,6 +12,14 @@
 //   node scripts/build.js --target T    a cross build for the Rust target T (the release build's
 //                                       aarch64-unknown-linux-gnu), written as idmint.<key>.node
 //                                       for T's platform key (linux-arm64-gnu)
+//   node scripts/build.js --no-default-features [--features stores]
+//                                       the release's builds (docs/packages.md): the slim addon of
+//                                       `idmint`, and the add-on `idmint-stores`'s; without them,
+//                                       the crate's default (stores, and the workspace's shared
+//                                       core), which the dev checkout's tests run on
+//   node scripts/build.js --out FILE    write the addon to FILE instead of next to index.js (the
+//                                       release's and the slim test's builds, which must not
+//                                       replace the dev checkout's full one)
 //
 // IDMINT_CARGO_PROFILE picks the cargo profile (default `release`); tests/run.sh sets `ci`, the
 // workspace's optimized profile without LTO, so every section shares one build.
@@ -35,14 +43,21 @@ const TARGETS = {
   'x86_64-apple-darwin': 'darwin-x64',
   'aarch64-apple-darwin': 'darwin-arm64',
 };
-const target = args.includes('--target') ? args[args.indexOf('--target') + 1] : undefined;
+const valueOf = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+const target = valueOf('--target');
 if (target !== undefined && !(target in TARGETS)) {
   console.error(`idmint: --target ${target}: the addon is cross-built for ${Object.keys(TARGETS).join(', ')}`);
   process.exit(2);
 }
 // Named as napi-rs names a platform (index.js looks for it first, then the prebuilt package).
 const platform = require('../platform.js');
-const out = path.join(pkgDir, platform.localAddonFile(target ? TARGETS[target] : platform.platformKey()));
+const out = valueOf('--out')
+  ? path.resolve(valueOf('--out'))
+  : path.join(pkgDir, platform.localAddonFile(target ? TARGETS[target] : platform.platformKey()));
+// The crate's features as cargo takes them.
+const features = [];
+if (args.includes('--no-default-features')) features.push('--no-default-features');
+if (valueOf('--features') !== undefined) features.push('--features', valueOf('--features'));
 
 // The shared API (js/facade.js, an ES module, the one source of both packages' API) as the
 // CommonJS file index.js requires, and its types, copied in only when a copy differs. Outside
@@ -80,6 +95,7 @@ const profile = args.includes('--debug') ? 'dev' : process.env.IDMINT_CARGO_PROF
 const cargoArgs = ['build', '-p', 'idmint-node', '--message-format=json-render-diagnostics'];
 cargoArgs.push('--profile', profile);
 if (target) cargoArgs.push('--target', target);
+cargoArgs.push(...features);
 const r = spawnSync(process.env.CARGO || 'cargo', cargoArgs, {
   cwd: repoRoot,
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,6 @@
-// The installed npm packages through require(): mint, parse every snowflake vector, draw from a
-// SQLite segment store, and find every file idmint's package.json lists.
+// The installed npm packages through require(): mint, parse every snowflake vector, find every
+// file idmint's package.json lists, and draw from a SQLite segment store (with idmint-stores
+// installed) or see the store calls refused, naming it (without).
 //   node smoke.cjs PATH/TO/tests/vectors      (run by tests/packages.sh in a fresh npm project)
 'use strict';
 const { check } = require('./check.cjs');

@@ -1,0 +1,2 @@
+// idmint's API: this package only brings the stores to it (require('idmint') loads them).
+export * from 'idmint';
