@@ -560,7 +560,8 @@ smoke_in() {
     cp tests/packages/in-rootfs.sh "$root$w/"
     cp tests/packages/smoke.py "$OUT"/python/*.whl "$root$w/python/"
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
-        "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-*.tgz "$root$w/node/"
+        "$OUT"/npm/idmint-[0-9]*.tgz "$OUT"/npm/idmint-linux-*.tgz "$OUT"/npm/idmint-stores-[0-9]*.tgz \
+        "$OUT"/npm/idmint-stores-linux-*.tgz "$root$w/node/"
     cp -r "$WORK/maven/target/test-classes" "$WORK/maven/launcher" "$root$w/maven/"
     # The classpath's jars where they were in the local repository (the test checks that
     # io.idmint's classes come from io/idmint/idmint/<version>/).

@@ -31,10 +31,13 @@ else
 fi
 
 if command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 18 ]; then
-    echo "  node $(node --version): npm install --offline idmint + idmint-$key, smoke.cjs and smoke.mjs"
+    echo "  node $(node --version): npm install --offline idmint + idmint-$key, smoke.cjs and smoke.mjs; again with idmint-stores + idmint-stores-$key"
     cd "$w/node"
     npm init -y >/dev/null
     npm install --offline --no-audit --no-fund --silent ./idmint-[0-9]*.tgz ./idmint-$key-*.tgz
+    node smoke.cjs "$w/vectors"
+    node smoke.mjs "$w/vectors"
+    npm install --offline --no-audit --no-fund --silent ./idmint-stores-[0-9]*.tgz ./idmint-stores-$key-*.tgz
     node smoke.cjs "$w/vectors"
     node smoke.mjs "$w/vectors"
 else
