@@ -6,7 +6,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use idmint_core::segment::{CounterArgs, SegmentClient, TagOrderNumbers, DEFAULT_STORE_URL};
+use idmint_core::segment::{SegmentClient, TagOrderNumbers, DEFAULT_STORE_URL};
+use idmint_core::CounterArgs;
 use idmint_core::{
     parse_time_ms, CheckDigit, Clock, DailyCounter, ManualClock, MonotonicClock, OrderNumbers,
     Snowflake, Template,

@@ -4,7 +4,7 @@
 //!
 //! The other numbers are checked where their rule lives: the `day` and `first` a daily counter
 //! starts at by [`MemoryDailyCounter::starting_at`](crate::MemoryDailyCounter::starting_at),
-//! a `step` by `segment::CounterArgs` (feature `segment`), times by
+//! a `step` by [`CounterArgs`](crate::CounterArgs) (feature `orders`), times by
 //! [`parse_time_ms`](crate::parse_time_ms).
 
 use std::time::Duration;

@@ -54,6 +54,8 @@
 pub mod addon;
 pub mod args;
 pub mod clock;
+#[cfg(feature = "orders")]
+mod counter_args;
 mod datetime;
 mod error;
 mod fork;
@@ -88,6 +90,8 @@ pub mod uuid7;
 pub mod wire;
 
 pub use clock::{AnyClock, Clock, ManualClock, MonotonicClock, WallClock};
+#[cfg(feature = "orders")]
+pub use counter_args::CounterArgs;
 pub use datetime::{format_time_ms, format_time_s, parse_time_ms, MAX_TIME_MS};
 pub use error::{Error, ErrorFamily, ErrorKind, Recovery, Result};
 pub use layout::{
@@ -106,8 +110,8 @@ pub use snowflake::{LeaseSource, LeaseStats};
 pub use snowflake::{OnExhausted, OnRollback, Snowflake, SnowflakeBuilder, Stats};
 #[cfg(feature = "orders")]
 pub use template::{
-    parse_utc_offset, CheckDigit, CounterArgs, DailyCounter, MemoryDailyCounter, OrderNumbers,
-    Template, TemplateParts,
+    parse_utc_offset, CheckDigit, DailyCounter, MemoryDailyCounter, OrderNumbers, Template,
+    TemplateParts,
 };
 pub use uuid7::{Uuid7, Uuid7Generator};
 

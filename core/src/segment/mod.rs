@@ -61,9 +61,6 @@ mod tinyid;
 #[cfg(feature = "zookeeper")]
 mod zookeeper;
 
-/// Where it was first: [`crate::CounterArgs`] (it is in every build now, refusing a URL in one
-/// without stores).
-pub use crate::template::CounterArgs;
 pub use client::{SegmentClient, SegmentClientBuilder, TagCursor, TagHandle, TagMetrics};
 #[cfg(feature = "fuzzing")]
 pub(crate) use counters::plan_daily_counter;
