@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Builds what the jar carries from Rust, for `mvn` (generate-sources phase) and tests/run.sh:
+# Builds what the jars carry from Rust, for `mvn` (generate-sources phase) and tests/run.sh:
 #   1. in cargo builds (profile $IDMINT_CARGO_PROFILE, default release; in target/jvm, so they
-#      share compiled dependencies): the cdylib bindings/jvm and the Java generators of
-#      bindings/jvm/bindgen: `idmint-jvm-bindgen` (uniffi-bindgen-java 0.3.1 on uniffi 0.31.0, the
-#      version bindings/jvm pins, built in the workspace instead of `cargo install`ed: a fresh
-#      machine compiles only its own crates) and `idmint-jvm-errors`;
-#   2. the library -> target/native/linux-x86-64/libidmint_jvm.so, where JNA finds it on the
-#      classpath by itself;
-#   3. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi
-#      (with one fix: see UniffiCleanAction below);
-#   4. the exception classes, one per error kind of idmint-core's table (package io.idmint,
+#      share compiled dependencies): the cdylib bindings/jvm twice (docs/packages.md) and the
+#      Java generators of bindings/jvm/bindgen: `idmint-jvm-bindgen` (uniffi-bindgen-java 0.3.1
+#      on uniffi 0.31.0, the version bindings/jvm pins, built in the workspace instead of `cargo
+#      install`ed: a fresh machine compiles only its own crates) and `idmint-jvm-errors`;
+#   2. the slim library (--no-default-features: no store) -> target/native/linux-x86-64/
+#      libidmint_jvm.so, where JNA finds it on the classpath by itself: the jar io.idmint:idmint;
+#   3. the library with the stores -> target/native-stores/io/idmint/stores/linux-x86-64/, the
+#      add-on jar io.idmint:idmint-stores (java/stores/pom.xml takes it from there), which the
+#      loader (NativeLibrary) prefers when it is on the class path. Its features: the crate's
+#      defaults (the stores and workspace-hack, so a checkout's and tests/run.sh's build shares
+#      the one compiled core of the other sections), or with IDMINT_JVM_RELEASE=1
+#      (tests/packages.sh) the stores alone, as a user gets them;
+#   4. the generated Java (package io.idmint.ffi, internal) -> target/generated-sources/uniffi
+#      (with one fix: see UniffiCleanAction below), from the add-on's library: both libraries
+#      export the same API (bindings/jvm/src/stores.rs), so one Java layer serves both;
+#   5. the exception classes, one per error kind of idmint-core's table (package io.idmint,
 #      public) -> target/generated-sources/errors (rewritten only where their text changed).
-#   (tests/packages.sh puts the ARM64 library, cross-built, in target/native/linux-aarch64/
-#   first: the jar carries every library under target/native/, and the Java is the same for all.)
+#   (tests/packages.sh puts the other platforms' libraries, cross-built, in target/native/<os-arch>/
+#   and target/native-stores/io/idmint/stores/<os-arch>/ first: each jar carries every library
+#   under its folder, and the Java is the same for all.)
+# The slim library costs a checkout's build a second compile of the core (without
+# workspace-hack and the stores); the JVM tests load the add-on's, as a user with both jars does,
+# and SlimTest alone loads the slim one, in a JVM of its own (java/pom.xml).
 # Idempotent and quick when warm: cargo does nothing, and the Java is regenerated only when the
 # library or the generator changed. Generated code is not committed.
 #
@@ -59,8 +70,17 @@ bindgen="$bindgen_out/idmint-jvm-bindgen"
     -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER -u CARGO_BUILD_BUILD_DIR cargo build --quiet --profile "$profile" \
     -p idmint-jvm-bindgen --no-default-features --features idmint-jvm-bindgen/generate)
 [ "${1:-}" = --generator ] && exit 0
+# The slim library first, copied out before the add-on's build replaces the file cargo leaves at
+# $out/$lib (a release profile strips it already: nothing reads its symbols).
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib)
+    -p idmint-jvm --lib --no-default-features)
+native="$JAVA_DIR/target/native/$platform"
+mkdir -p "$native"
+cmp -s "$out/$lib" "$native/$lib" || { cp "$out/$lib" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"; }
+stores_features=()
+[ "${IDMINT_JVM_RELEASE:-0}" = 1 ] && stores_features=(--no-default-features --features idmint-jvm/stores,idmint-jvm-bindgen/errors)
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
+    -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib "${stores_features[@]}")
 built="$out/$lib"
 # The generator reads uniffi's metadata from the library's symbol table, which a profile with
 # `strip = "symbols"` (release) removes: the Java would come out empty. Then the library is
@@ -69,24 +89,26 @@ built="$out/$lib"
 # here as rustc would have.
 strip_after=""
 if ! readelf -S -W "$built" 2>/dev/null | grep -q '\.symtab' && [ "$(uname -s)" = Linux ]; then
+    stores_rustc=()
+    [ "${IDMINT_JVM_RELEASE:-0}" = 1 ] && stores_rustc=(--no-default-features --features stores)
     (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
-        -p idmint-jvm --lib -- -C strip=none)
+        -p idmint-jvm --lib "${stores_rustc[@]}" -- -C strip=none)
     strip_after=1
 fi
 
-native="$JAVA_DIR/target/native/$platform"
+stores="$JAVA_DIR/target/native-stores/io/idmint/stores/$platform"
 generated="$JAVA_DIR/target/generated-sources/uniffi"
-mkdir -p "$native"
+mkdir -p "$stores"
 stamp="$generated/.bindgen"
-if ! [ -f "$native/$lib" ] || ! cmp -s "$built" "$native/$lib" || ! [ -d "$generated/io" ] \
+if ! [ -f "$stores/$lib" ] || ! cmp -s "$built" "$stores/$lib" || ! [ -d "$generated/io" ] \
     || ! [ -f "$stamp" ] || [ "$bindgen" -nt "$stamp" ]; then
     rm -rf "$generated"
     (cd "$ROOT" && "$bindgen" generate --no-format --out-dir "$generated" "$built" >/dev/null)
     touch "$stamp"
-    cp "$built" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"
+    cp "$built" "$stores/$lib.tmp" && mv "$stores/$lib.tmp" "$stores/$lib"
 fi
 if [ -n "$strip_after" ]; then
-    strip --strip-all "$native/$lib"
+    strip --strip-all "$stores/$lib"
 fi
 # uniffi-bindgen-java 0.3.1 writes each object's cleanup as an inner (non-static) class, which
 # holds the object it is to clean up: the Cleaner never runs it, and an object dropped without

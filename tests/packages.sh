@@ -53,16 +53,19 @@
 #                                 release: + linux-arm64-gnu, linux-x64-musl, linux-arm64-musl,
 #                                 win32-x64-gnu, darwin-x64, darwin-arm64
 #   npm/idmint-web-*.tgz          the wasm package
-#   maven-repo/                   a local repository holding io.idmint:idmint (jar with
+#   maven-repo/                   a local repository holding io.idmint:idmint (jar with the slim
 #                                 <os-arch>/libidmint_jvm.so (release: + win32-x86-64/idmint_jvm.dll,
-#                                 darwin-*/libidmint_jvm.dylib), -sources.jar, -javadoc.jar) and
-#                                 the plugins and dependencies the build used
+#                                 darwin-*/libidmint_jvm.dylib), -sources.jar, -javadoc.jar), its
+#                                 stores add-on io.idmint:idmint-stores (the libraries with the
+#                                 stores under io/idmint/stores/<os-arch>/) and the plugins and
+#                                 dependencies the build used
 #   sizes.tsv                     each artifact's size
 # smoke: each package in a fresh project under a temp dir (tests/packages/ holds the projects):
 #   a venv + `pip install --no-index idmint` + smoke.py (slim: a store call refused), then
 #   `idmint[stores]` + smoke.py again (SQLite segments and a lease); `npm install --offline <tarballs>` +
 #   smoke.cjs and smoke.mjs (and the error without the platform package); a Maven project
-#   depending on io.idmint:idmint:0.1.0 from maven-repo/ + a JUnit test; a Vite app importing
+#   depending on io.idmint:idmint:0.1.0 from maven-repo/ + a JUnit test, with and without
+#   io.idmint:idmint-stores (the store calls refused naming it); a Vite app importing
 #   idmint-web, built, its page run in headless Chromium. Each mints, parses tests/vectors/ and
 #   (native packages) draws from a SQLite segment store and takes a worker lease. The matrix runs
 #   the same smoke.py, smoke.cjs/.mjs and JUnit test on the other platforms' runtimes.
@@ -95,8 +98,10 @@ check_versions() {
         v=$(node -p "require('./$f').version")
         [ "$v" = "$VERSION" ] || die "$f has version $v, the workspace (Cargo.toml) $VERSION"
     done
-    v=$(sed -n '0,/<version>/s|.*<version>\(.*\)</version>.*|\1|p' java/pom.xml)
-    [ "$v" = "$VERSION" ] || die "java/pom.xml has version $v, the workspace (Cargo.toml) $VERSION"
+    for f in java/pom.xml java/stores/pom.xml; do
+        v=$(sed -n '0,/<version>/s|.*<version>\(.*\)</version>.*|\1|p' "$f")
+        [ "$v" = "$VERSION" ] || die "$f has version $v, the workspace (Cargo.toml) $VERSION"
+    done
 }
 
 # The Rust targets every native package is built for (Linux, glibc 2.17 and newer; tests/lib.sh
@@ -342,26 +347,42 @@ build_web() {
 }
 
 build_java() {
-    step "maven: mvn install (jar with the native library, sources, javadoc) to a temp local repository"
+    step "maven: mvn install of io.idmint:idmint (slim libraries) and io.idmint:idmint-stores (the add-on's), with sources and javadoc, to a temp local repository"
     # The temp repository starts as a copy of the user's (plugins and dependencies already
     # downloaded), without any io.idmint a developer installed there: the consumer below can only
-    # find the artifact this run installs.
+    # find the artifacts this run installs.
     local repo=$OUT/maven-repo
     mkdir -p "$repo"
     [ -d "$HOME/.m2/repository" ] && cp -a "$HOME/.m2/repository/." "$repo/"
     rm -rf "$repo/io/idmint"
-    # The release matrix's ARM64 library first, where the jar takes its libraries from
-    # (java/target/native/<os-arch>/, JNA's names); mvn then builds the host's beside it
-    # (java/build-native.sh).
+    # The release matrix's other libraries first, where the jars take them from (JNA's names
+    # <os-arch>): the slim one (--no-default-features) in java/target/native/<os-arch>/ for
+    # io.idmint:idmint, the add-on's (--features stores) in
+    # java/target/native-stores/io/idmint/stores/<os-arch>/ for io.idmint:idmint-stores; mvn then
+    # builds the host's two beside them (java/build-native.sh, IDMINT_JVM_RELEASE=1: the stores
+    # alone, no workspace-hack). A CI run removes older ones: its jars carry what it built.
     local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET} jar_prefixes=(linux-x86-64)
+    # jvm_libs PREFIX TARGET LIB WRAP...: the two libraries for TARGET, each built as
+    # `WRAP... cargo build` (cross, more_env TARGET) and copied out before the next build
+    # replaces it.
+    jvm_libs() {
+        local prefix=$1 target=$2 lib=$3 v features
+        shift 3
+        for v in native native-stores/io/idmint/stores; do
+            features=(--no-default-features)
+            [ "$v" = native ] || features+=(--features stores)
+            CARGO_TARGET_DIR=$jvm_target "$@" cargo build --quiet --profile "$PROFILE" --target "$target" \
+                -p idmint-jvm --lib "${features[@]}"
+            mkdir -p "java/target/$v/$prefix"
+            cp "$jvm_target/$target/$PROFILE/$lib" "java/target/$v/$prefix/"
+        done
+    }
     if [ "$MATRIX" = 1 ]; then
-        CARGO_TARGET_DIR=$jvm_target cross cargo build --quiet --profile "$PROFILE" --target "$CROSS" \
-            -p idmint-jvm --lib
-        mkdir -p java/target/native/linux-aarch64
-        cp "$jvm_target/$CROSS/$PROFILE/libidmint_jvm.so" java/target/native/linux-aarch64/
+        step "maven: the JVM libraries for $CROSS (slim and stores)"
+        jvm_libs linux-aarch64 "$CROSS" libidmint_jvm.so cross
         jar_prefixes+=(linux-aarch64)
     else
-        rm -rf java/target/native/linux-aarch64 # a CI jar carries what CI built, nothing older
+        rm -rf java/target/native/linux-aarch64 java/target/native-stores/io/idmint/stores/linux-aarch64
     fi
     # The release matrix's Windows and macOS libraries beside them (none for musl: JNA names musl
     # Linux as glibc Linux and the jar's loader refuses musl by name; README "Platforms").
@@ -370,28 +391,38 @@ build_java() {
         read -r target _ _ prefix <<<"$t"
         [ "$prefix" != - ] || continue
         if [ "$MATRIX" = 1 ]; then
-            step "maven: the JVM library for $target (java/target/native/$prefix/)"
-            CARGO_TARGET_DIR=$jvm_target more_env "$target" cargo build --quiet --profile "$PROFILE" \
-                --target "$target" -p idmint-jvm --lib
+            step "maven: the JVM libraries for $target (slim and stores)"
             case $target in *windows*) lib=idmint_jvm.dll ;; *darwin*) lib=libidmint_jvm.dylib ;; esac
-            mkdir -p "java/target/native/$prefix"
-            cp "$jvm_target/$target/$PROFILE/$lib" "java/target/native/$prefix/"
+            jvm_libs "$prefix" "$target" "$lib" more_env "$target"
             jar_prefixes+=("$prefix")
         else
-            rm -rf "java/target/native/$prefix" # a CI jar carries what CI built, nothing older
+            rm -rf "java/target/native/$prefix" "java/target/native-stores/io/idmint/stores/$prefix"
         fi
     done
-    (cd java && IDMINT_JVM_TARGET_DIR=$jvm_target \
+    (cd java && IDMINT_JVM_RELEASE=1 IDMINT_JVM_TARGET_DIR=$jvm_target \
         mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" -Dmaven.test.skip=true install)
-    local dir=$repo/io/idmint/idmint/$VERSION f
-    for f in "idmint-$VERSION.jar" "idmint-$VERSION-sources.jar" "idmint-$VERSION-javadoc.jar" "idmint-$VERSION.pom"; do
-        [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
+    (cd java/stores && mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$repo" install)
+    local a dir f p
+    for a in idmint idmint-stores; do
+        dir=$repo/io/idmint/$a/$VERSION
+        for f in "$a-$VERSION.jar" "$a-$VERSION-sources.jar" "$a-$VERSION-javadoc.jar" "$a-$VERSION.pom"; do
+            [ -s "$dir/$f" ] || die "mvn install left no $f in $dir"
+        done
     done
-    local p
+    dir=$repo/io/idmint
     for p in "${jar_prefixes[@]}"; do
-        jar tf "$dir/idmint-$VERSION.jar" | grep "^$p/[a-z_]*idmint_jvm\.[a-z]*$" >/dev/null ||
-            die "the jar carries no library for $p"
+        jar tf "$dir/idmint/$VERSION/idmint-$VERSION.jar" | grep "^$p/[a-z_]*idmint_jvm\.[a-z]*$" >/dev/null ||
+            die "io.idmint:idmint carries no library for $p"
+        jar tf "$dir/idmint-stores/$VERSION/idmint-stores-$VERSION.jar" |
+            grep "^io/idmint/stores/$p/[a-z_]*idmint_jvm\.[a-z]*$" >/dev/null ||
+            die "io.idmint:idmint-stores carries no library for $p"
     done
+    # The add-on is libraries and its version only: the classes are io.idmint:idmint's alone.
+    if jar tf "$dir/idmint-stores/$VERSION/idmint-stores-$VERSION.jar" | grep -q '\.class$'; then
+        die "io.idmint:idmint-stores carries classes"
+    fi
+    grep -q "<artifactId>idmint</artifactId>" "$dir/idmint-stores/$VERSION/idmint-stores-$VERSION.pom" ||
+        die "io.idmint:idmint-stores does not depend on io.idmint:idmint"
 }
 
 sizes() {
@@ -412,6 +443,11 @@ sizes() {
     for lib in $(jar tf "$repo/idmint-$VERSION.jar" | grep 'idmint_jvm\.'); do
         unzip -p "$repo/idmint-$VERSION.jar" "$lib" >"$nat/${lib%%/*}.${lib##*/}"
     done
+    # the add-on's (io/idmint/stores/<os-arch>/<file>), as <os-arch>.stores.<file>
+    local stores=$OUT/maven-repo/io/idmint/idmint-stores/$VERSION/idmint-stores-$VERSION.jar
+    for lib in $(jar tf "$stores" | grep 'idmint_jvm\.'); do
+        unzip -p "$stores" "$lib" >"$nat/$(basename "$(dirname "$lib")").stores.${lib##*/}"
+    done
     step "native libraries for glibc: the highest glibc symbol version each needs (at most GLIBC_2.17)"
     for f in "$nat"/*; do
         case $(basename "$f") in
@@ -420,7 +456,7 @@ sizes() {
     done
     {
         for f in "$OUT"/python/*.whl "$OUT"/python/*.tar.gz "$OUT"/npm/*.tgz "$repo/idmint-$VERSION.jar" \
-            "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar" "$nat"/*; do
+            "$repo/idmint-$VERSION-sources.jar" "$repo/idmint-$VERSION-javadoc.jar" "$stores" "$nat"/*; do
             printf '%s\t%s\n' "$(basename "$f")" "$(stat -c %s "$f")"
         done
         # Two modules: the main one, and the display IDs' (loaded on demand).
@@ -525,15 +561,30 @@ smoke_node() {
 }
 
 smoke_java() {
-    step "maven: a separate project depending on io.idmint:idmint:$VERSION, mvn test (JUnit)"
-    local dir=$WORK/maven
-    cp -r tests/packages/maven "$dir"
-    (cd "$dir" && as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" \
-        -Didmint.version="$VERSION" -Didmint.vectors="$ROOT/tests/vectors" \
-        -Didmint.repo="$OUT/maven-repo" test)
-    # mvn -q prints nothing when all passed: say what ran.
-    sed -n 's/.*<testsuite .*name="\([^"]*\)".* tests="\([0-9]*\)" errors="0" skipped="0" failures="0".*/\1: \2 JUnit tests passed/p' \
-        "$dir"/target/surefire-reports/TEST-*.xml | grep . || die "the Maven consumer's tests did not all run"
+    # Twice, as the two kinds of user: with io.idmint:idmint alone (mint, parse the vectors, each
+    # store call refused naming the add-on), then with io.idmint:idmint-stores beside it (SQLite
+    # segments and a lease). The second project's compiled test and class path are what the
+    # other systems run (smoke_in, matrix_windows).
+    local dir slim
+    for slim in true false; do
+        if [ "$slim" = true ]; then
+            step "maven: a separate project depending on io.idmint:idmint:$VERSION alone, mvn test (JUnit: the stores refused)"
+            dir=$WORK/maven-slim
+        else
+            step "maven: a separate project depending on io.idmint:idmint and io.idmint:idmint-stores:$VERSION, mvn test (JUnit)"
+            dir=$WORK/maven
+        fi
+        cp -r tests/packages/maven "$dir"
+        local slim_arg=()
+        [ "$slim" = false ] || slim_arg=(-Didmint.slim=true)
+        (cd "$dir" && as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" \
+            -Didmint.version="$VERSION" -Didmint.vectors="$ROOT/tests/vectors" \
+            -Didmint.repo="$OUT/maven-repo" "${slim_arg[@]}" test)
+        # mvn -q prints nothing when all passed: say what ran.
+        sed -n 's/.*<testsuite .*name="\([^"]*\)".* tests="\([0-9]*\)" errors="0" skipped="0" failures="0".*/\1: \2 JUnit tests passed/p' \
+            "$dir"/target/surefire-reports/TEST-*.xml | grep . || die "the Maven consumer's tests did not all run"
+        # (the test checks that the add-on's jar is on the class path exactly when asked for)
+    done
     # The same compiled test and its classpath, for the runs in other systems (smoke_in).
     (cd "$dir" && as_user mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$OUT/maven-repo" \
         -Didmint.version="$VERSION" dependency:build-classpath -Dmdep.includeScope=test \

@@ -346,10 +346,16 @@ section_jvm() {
     start_servers
     # `install` rather than `test`: after its tests the jar goes to the local repository
     # (~/.m2), where the starter below finds io.idmint:idmint (without the sources and javadoc
-    # jars, which tests/packages.sh builds and checks).
+    # jars, which tests/packages.sh builds and checks). Its tests run with the add-on's library
+    # (the workspace's build, with the stores), SlimTest in a JVM of its own with the jar's slim
+    # one (java/pom.xml).
     step "mvn install (java/: JUnit 5 through Surefire, then the jar into the local repository)"
     (cd java && IDMINT_JVM_TARGET_DIR="$CARGO_TARGET_DIR" mvn -q -B -Dstyle.color=never \
         -Dmaven.javadoc.skip=true -Dmaven.source.skip=true install)
+    # The stores add-on (the library java/'s build made with the workspace's features), which
+    # the starter depends on.
+    step "mvn install (java/stores/: io.idmint:idmint-stores, the add-on's jar)"
+    (cd java/stores && mvn -q -B -Dstyle.color=never install)
     # The Spring Boot starter (java-spring/): its auto-configuration in-process, then a Spring
     # Boot application on PostgreSQL run as 2 JVMs x 8 threads saving 100,000 entities.
     step "mvn test (java-spring/: the Spring Boot starter, a Spring Boot app on PostgreSQL in 2 JVMs)"

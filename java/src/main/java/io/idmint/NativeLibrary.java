@@ -33,6 +33,10 @@ final class NativeLibrary {
      * (docs/packages.md, "Slim and stores").
      */
     static final String STORES = "io/idmint/stores/";
+    /** This jar's version ({@code version=}), written by Maven (src/main/resources). */
+    static final String VERSION = "io/idmint/idmint.properties";
+    /** The add-on jar's version, written by its Maven build (java/stores/src/main/resources). */
+    static final String STORES_VERSION = STORES + "idmint-stores.properties";
 
     private NativeLibrary() {}
 
@@ -49,8 +53,7 @@ final class NativeLibrary {
             String platform = platform();
             if (override == null && System.getProperty("jna.library.path") == null) {
                 ClassLoader loader = NativeLibrary.class.getClassLoader();
-                check(platform, loader);
-                String path = chosen(platform, loader);
+                String path = choose(platform, loader);
                 URL url = loader.getResource(path);
                 if (!"file".equals(url.getProtocol())) {
                     // In a jar, JNA would extract the library to a temporary file and delete that
@@ -106,10 +109,54 @@ final class NativeLibrary {
         return stores;
     }
 
+    /**
+     * The library resource to load on {@code platform}: the add-on's when its jar is on the class
+     * path (refused when its version is not this jar's), else this jar's; refused by name when
+     * neither jar has one for the platform.
+     */
+    static String choose(String platform, ClassLoader loader) {
+        check(platform, loader);
+        String path = chosen(platform, loader);
+        if (path.startsWith(STORES)) {
+            checkAddOnVersion(version(loader, VERSION), version(loader, STORES_VERSION));
+        }
+        return path;
+    }
+
     /** The add-on's library for {@code platform} when its jar is on the class path, else this jar's. */
     static String chosen(String platform, ClassLoader loader) {
         String addOn = STORES + resourcePath(platform);
         return loader.getResource(addOn) != null ? addOn : resourcePath(platform);
+    }
+
+    /**
+     * Refuses an add-on of another version than this jar: the add-on's library is the whole API,
+     * which the Java layer in this jar (generated from the library of its own version, checked
+     * function by function when it loads) must match. Refused before anything is loaded, so the
+     * JVM never holds a library this jar cannot call; an {@link UnsatisfiedLinkError} as the
+     * loader's other refusals (the core's messages need the library loaded first).
+     */
+    static void checkAddOnVersion(String idmint, String stores) {
+        if (idmint == null || !idmint.equals(stores)) {
+            throw new UnsatisfiedLinkError("idmint: io.idmint:idmint " + idmint
+                    + " and its stores add-on io.idmint:idmint-stores " + (stores == null ? "(no version)" : stores)
+                    + " on the class path differ: depend on the same version of both (io.idmint:idmint-stores:"
+                    + idmint + ")");
+        }
+    }
+
+    /** The {@code version} in the properties resource {@code path}, or null when there is none. */
+    static String version(ClassLoader loader, String path) {
+        try (InputStream in = loader.getResourceAsStream(path)) {
+            if (in == null) {
+                return null;
+            }
+            java.util.Properties p = new java.util.Properties();
+            p.load(in);
+            return p.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException("idmint: could not read " + path + " from the class path", e);
+        }
     }
 
     /** The classpath resource JNA loads on {@code platform}, e.g. {@code linux-x86-64/libidmint_jvm.so}. */

@@ -136,6 +136,12 @@ class ErrorKindsTest {
      */
     static final Set<String> NOT_REACHABLE_FROM_JAVA = Set.of("forked");
 
+    /**
+     * Kinds caused for real in another test: {@code stores_not_installed} needs the slim library,
+     * which SlimTest has in a JVM of its own (this one has the add-on's).
+     */
+    static final Set<String> CAUSED_IN_SLIM_TEST = Set.of("stores_not_installed");
+
     @Test
     void everyCoreKindHasItsOwnUncheckedClass() {
         Set<Class<?>> classes = new HashSet<>();
@@ -145,7 +151,8 @@ class ErrorKindsTest {
             assertNotEquals(IdmintException.class, ex.getClass(), "a subclass for " + kind);
             assertEquals(kind, ex.kind());
             assertEquals("message of " + kind, ex.getMessage());
-            assertTrue(causes().containsKey(kind) || NOT_REACHABLE_FROM_JAVA.contains(kind), "no test causes " + kind);
+            assertTrue(causes().containsKey(kind) || NOT_REACHABLE_FROM_JAVA.contains(kind)
+                    || CAUSED_IN_SLIM_TEST.contains(kind), "no test causes " + kind);
             classes.add(ex.getClass());
         }
         assertEquals(Idmint.errorKinds().size(), classes.size(), "one class per kind");

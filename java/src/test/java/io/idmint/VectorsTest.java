@@ -53,7 +53,8 @@ class VectorsTest {
             Map.entry("counter_overflow", CounterOverflowException.class),
             Map.entry("invalid_uuid", InvalidUuidException.class),
             Map.entry("check_digit_mismatch", CheckDigitMismatchException.class),
-            Map.entry("not_authorized", NotAuthorizedException.class));
+            Map.entry("not_authorized", NotAuthorizedException.class),
+            Map.entry("stores_not_installed", StoresNotInstalledException.class));
 
     static JsonNode load(String file) throws IOException {
         String dir = System.getProperty("idmint.vectors", "../tests/vectors");

@@ -14,16 +14,37 @@ import io.idmint.ObjectId;
 import io.idmint.SegmentClient;
 import io.idmint.SegmentTag;
 import io.idmint.Snowflake;
+import io.idmint.StoresNotInstalledException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
-/** io.idmint:idmint as a dependency: the jar from the local repository, its native library inside. */
+/**
+ * io.idmint:idmint and its stores add-on io.idmint:idmint-stores as dependencies: the jars from the
+ * local repository, their native libraries inside. With {@code -Didmint.slim=true} the project
+ * depends on io.idmint:idmint alone (pom.xml), and each store call must be refused naming the
+ * add-on.
+ */
 class SmokeTest {
+    static final boolean SLIM = Boolean.getBoolean("idmint.slim");
+
+    /** {@code call} in a package with the stores; without them, refused naming the add-on. */
+    static void withStores(String what, Executable call) throws Throwable {
+        if (!SLIM) {
+            call.execute();
+            return;
+        }
+        StoresNotInstalledException e = assertThrows(StoresNotInstalledException.class, call, what);
+        assertEquals("stores_not_installed", e.kind());
+        assertEquals(what + " needs idmint's stores, which this package does not include: add the dependency "
+                + "io.idmint:idmint-stores:0.1.0 beside io.idmint:idmint", e.getMessage());
+    }
+
     static JsonNode vectors(String file) throws Exception {
         return new ObjectMapper().readTree(Path.of(System.getProperty("idmint.vectors"), file).toFile());
     }
@@ -33,6 +54,14 @@ class SmokeTest {
         String jar = Snowflake.class.getProtectionDomain().getCodeSource().getLocation().getPath();
         assertTrue(jar.startsWith(Path.of(System.getProperty("idmint.repo")).toUri().getPath()), jar);
         assertTrue(jar.endsWith("/io/idmint/idmint/0.1.0/idmint-0.1.0.jar"), jar);
+        // The add-on's library and version file come from its own jar, when it is a dependency.
+        java.net.URL addOn = Snowflake.class.getClassLoader().getResource("io/idmint/stores/idmint-stores.properties");
+        if (SLIM) {
+            assertEquals(null, addOn);
+        } else {
+            assertTrue(addOn.getPath().endsWith("/io/idmint/idmint-stores/0.1.0/idmint-stores-0.1.0.jar!/io/idmint/stores/idmint-stores.properties"),
+                    addOn.toString());
+        }
     }
 
     @Test
@@ -72,7 +101,11 @@ class SmokeTest {
     }
 
     @Test
-    void drawsFromASqliteSegmentStore(@TempDir Path dir) throws Exception {
+    void drawsFromASqliteSegmentStore(@TempDir Path dir) throws Throwable {
+        withStores("SegmentClient.connect", () -> drawFromASqliteSegmentStore(dir));
+    }
+
+    static void drawFromASqliteSegmentStore(Path dir) {
         String url = "sqlite:" + dir.resolve("ids.db");
         long last;
         try (SegmentClient client = SegmentClient.connect(url)) {
@@ -89,7 +122,12 @@ class SmokeTest {
     }
 
     @Test
-    void takesAWorkerLeaseFromSqlite(@TempDir Path dir) throws Exception {
+    void takesAWorkerLeaseFromSqlite(@TempDir Path dir) throws Throwable {
+        withStores("Snowflake.Builder.lease", () -> takeAWorkerLeaseFromSqlite(dir));
+        withStores("Idmint.leaseList", () -> Idmint.leaseList("sqlite:" + dir.resolve("leases.db")));
+    }
+
+    static void takeAWorkerLeaseFromSqlite(Path dir) {
         String url = "sqlite:" + dir.resolve("leases.db");
         try (Snowflake g = Snowflake.builder("twitter").lease(url).leaseRange(5, 5).leaseHolder("smoke").build()) {
             assertEquals(5L, g.nodes().get("worker"));
