@@ -208,7 +208,7 @@ section_rust() {
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
     cargo clippy $TIMINGS --workspace --all-targets -- -D warnings
     step "cargo clippy of the slim packages' builds (the bindings without feature stores)"
-    cargo clippy $TIMINGS -p idmint-python --no-default-features -- -D warnings
+    cargo clippy $TIMINGS -p idmint-python -p idmint-node -p idmint-jvm --no-default-features -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     # With the examples, so the dev-dependencies take part in choosing features as they do in
     # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
