@@ -882,12 +882,19 @@ matrix_macos() {
         whl=$(ls "$OUT"/python/idmint-*-"$tag".whl)
         rm -rf "$dir" && mkdir -p "$dir"
         (cd "$dir" && python3 -m zipfile -e "$whl" whl &&
-            python3 -m zipfile -e "$(ls "$OUT"/python/idmint_stores-*-"$tag".whl)" whl && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" &&
-            unzip -q "$OUT/maven-repo/io/idmint/idmint/$VERSION/idmint-$VERSION.jar" "$prefix/*" -d jar)
+            python3 -m zipfile -e "$(ls "$OUT"/python/idmint_stores-*-"$tag".whl)" whl &&
+            mkdir slim stores && tar -xzf "$(ls "$OUT"/npm/idmint-$key-*.tgz)" -C slim &&
+            tar -xzf "$(ls "$OUT"/npm/idmint-stores-$key-*.tgz)" -C stores &&
+            unzip -q "$OUT/maven-repo/io/idmint/idmint/$VERSION/idmint-$VERSION.jar" "$prefix/*" -d jar &&
+            unzip -q "$OUT/maven-repo/io/idmint/idmint-stores/$VERSION/idmint-stores-$VERSION.jar" \
+                "io/idmint/stores/$prefix/*" -d jar)
+        # each library of both variants: the slim default packages' and the stores add-ons'
         macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python
         macos_check "$(ls "$dir"/whl/idmint_stores/_idmint*.so)" "$arch" "$minos" python
-        macos_check "$(ls "$dir"/package/*.node)" "$arch" "$minos" node
+        macos_check "$(ls "$dir"/slim/package/*.node)" "$arch" "$minos" node
+        macos_check "$(ls "$dir"/stores/package/*.node)" "$arch" "$minos" node
         macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
+        macos_check "$dir/jar/io/idmint/stores/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
     done
 }
 
