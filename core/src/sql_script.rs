@@ -886,6 +886,10 @@ mod tests {
                 remedy: s(),
             },
             Error::Closed { what: s() },
+            Error::StoresNotInstalled {
+                what: s(),
+                install: s(),
+            },
             Error::WouldBlock {
                 tag: s(),
                 store: s(),
