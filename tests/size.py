@@ -22,6 +22,7 @@ with the figures). Nothing here fails on a size or a time; it reports them.
 
 import argparse
 import datetime
+import fnmatch
 import os
 import pathlib
 import platform
@@ -74,8 +75,12 @@ def artifacts(out):
     return rows, [(f.name, f.stat().st_size) for f in natives]
 
 
+def peer_row(name, f):
+    return name, f, f.stat().st_size, unpacked(f), ""
+
+
 def fetch_peers(work):
-    """Each peer as a user gets it, in this run: (name, file or None, note)."""
+    """Each peer as a user gets it, in this run: (name, file or None, compressed, unpacked, note)."""
     got = []
     py = work / "pip"
     for name in PY_PEERS:
@@ -83,26 +88,26 @@ def fetch_peers(work):
             run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
                  "--platform", "manylinux_2_17_x86_64", "--python-version", "3.11", "-d", str(py), name])
             f = next(p for p in py.glob("*.whl") if p.name.split("-")[0].replace("_", "-") == name)
-            got.append(("pip " + name, f, ""))
+            got.append(peer_row("pip " + name, f))
         except (subprocess.CalledProcessError, StopIteration) as e:
-            got.append(("pip " + name, None, f"not fetched: {e}"))
+            got.append(("pip " + name, None, None, None, f"not fetched: {e}"))
     npm = work / "npm"
     npm.mkdir(parents=True, exist_ok=True)
     for name in NPM_PEERS:
         try:
             tgz = run(["npm", "pack", "--silent", name], cwd=npm).split()[-1]
-            got.append(("npm " + name, npm / tgz, ""))
+            got.append(peer_row("npm " + name, npm / tgz))
         except subprocess.CalledProcessError as e:
-            got.append(("npm " + name, None, f"not fetched: {e.stderr.strip()[-120:]}"))
+            got.append(("npm " + name, None, None, None, f"not fetched: {e.stderr.strip()[-120:]}"))
     m2 = pathlib.Path.home() / ".m2" / "repository"
     for gav in MAVEN_PEERS:
         group, artifact, version = gav.split(":")
         f = m2.joinpath(*group.split("."), artifact, version, f"{artifact}-{version}.jar")
         try:
             run(["mvn", "-q", "-B", "dependency:get", f"-Dartifact={gav}", "-Dtransitive=false"])
-            got.append(("maven " + gav, f, ""))
+            got.append(peer_row("maven " + gav, f))
         except subprocess.CalledProcessError:
-            got.append(("maven " + gav, None, "not fetched: the Maven mirror here did not serve it"))
+            got.append(("maven " + gav, None, None, None, "not fetched: the Maven mirror here did not serve it"))
     return got
 
 
@@ -169,7 +174,7 @@ def load_times(out, work, peers, runs):
     proj.mkdir()
     (proj / "package.json").write_text('{"name": "size-probe", "private": true}\n')
     tgz = [str(p) for p in (out / "npm").glob("idmint-[0-9]*.tgz")] + [str(p) for p in (out / "npm").glob("idmint-linux-x64-gnu-*.tgz")]
-    bson = [str(f) for n, f, _ in peers if n == "npm bson" and f]
+    bson = [str(f) for n, f, *_ in peers if n == "npm bson" and f]
     run(["npm", "install", "--offline", "--no-audit", "--no-fund", "--silent", *tgz, *bson], cwd=proj)
     mine = median_ms(["node", "-e", NODE_PROBE.format(body="const m = require('idmint'); new m.Snowflake({ layout: 'twitter', datacenter: 1, worker: 7 }).nextId();")], runs, cwd=proj)
     peer = median_ms(["node", "-e", NODE_PROBE.format(body="const b = require('bson'); new b.ObjectId();")], runs, cwd=proj) if bson else None
@@ -205,16 +210,14 @@ def kb(n):
     return f"{n / 1000:,.0f} KB" if n < 1_000_000 else f"{n / 1_000_000:,.2f} MB"
 
 
-def find(rows, *words):
-    for name, packed, disk in rows:
-        if all(w in name for w in words):
-            return packed, disk
-    return None
+def find(rows, pattern):
+    """(compressed, unpacked) of the artifact whose file name matches PATTERN (fnmatch), or None."""
+    return next(((packed, disk) for name, packed, disk in rows if fnmatch.fnmatchcase(name, pattern)), None)
 
 
 def goals(rows, peers):
     """(goal, idmint, peer or today, ratio, met) rows, from this run's figures."""
-    peer = {n: (f.stat().st_size, unpacked(f)) for n, f, _ in peers if f}
+    peer = {n: (packed, disk) for n, f, packed, disk, _ in peers if f}
     out = []
 
     def add(goal, mine, theirs, limit):
@@ -224,23 +227,22 @@ def goals(rows, peers):
         ratio = mine / theirs
         out.append((goal, kb(mine), kb(theirs), f"{ratio:.2f}×", "met" if ratio <= limit else "not met"))
 
-    slim_whl = next((r for r in rows if r[0].startswith("idmint-") and "manylinux" in r[0] and "x86_64" in r[0]), None)
-    stores_whl = next((r for r in rows if r[0].startswith("idmint_stores-") and "manylinux" in r[0] and "x86_64" in r[0]), None)
+    # (the default packages' names are a prefix of the add-ons': the patterns tell them apart)
+    slim_whl = find(rows, "idmint-*-manylinux*x86_64*.whl")
+    stores_whl = find(rows, "idmint_stores-*-manylinux*x86_64*.whl")
+    slim_npm = find(rows, "idmint-linux-x64-gnu-*.tgz")
+    stores_npm = find(rows, "idmint-stores-linux-x64-gnu-*.tgz")
+    slim_jar = find(rows, "idmint-[0-9]*[0-9].jar")
+    stores_jar = find(rows, "idmint-stores-[0-9]*[0-9].jar")
     uu = peer.get("pip uuid-utils")
-    add("slim wheel (manylinux x86-64) ≤ 2× uuid-utils's", slim_whl and slim_whl[1], uu and uu[0], 2)
-    slim_npm = find(rows, "idmint-linux-x64-gnu-")
+    add("slim wheel (manylinux x86-64) ≤ 2× uuid-utils's", slim_whl and slim_whl[0], uu and uu[0], 2)
     nr = peer.get("npm @napi-rs/uuid-linux-x64-gnu")
     add("slim npm linux-x64-gnu, unpacked, ≤ 2× @napi-rs/uuid's", slim_npm and slim_npm[1], nr and nr[1], 2)
-    slim_jar = next((r for r in rows if r[0].startswith("idmint-") and r[0].endswith(".jar")
-                     and "sources" not in r[0] and "javadoc" not in r[0]), None)
     zj = peer.get("maven com.github.luben:zstd-jni:1.5.7-28")
-    add("slim jar (every platform's library) ≤ zstd-jni's jar", slim_jar and slim_jar[1], zj and zj[0], 1)
-    add("with the stores: wheel ≤ 50 % of today's", stores_whl and stores_whl[1], BEFORE["wheel"], 0.5)
-    stores_npm = find(rows, "idmint-stores-linux-x64-gnu-")
+    add("slim jar (every platform's library) ≤ zstd-jni's jar", slim_jar and slim_jar[0], zj and zj[0], 1)
+    add("with the stores: wheel ≤ 50 % of today's", stores_whl and stores_whl[0], BEFORE["wheel"], 0.5)
     add("with the stores: npm linux-x64-gnu ≤ 50 % of today's", stores_npm and stores_npm[1], BEFORE["npm linux-x64-gnu"], 0.5)
-    stores_jar = next((r for r in rows if r[0].startswith("idmint-stores-") and r[0].endswith(".jar")
-                       and "sources" not in r[0] and "javadoc" not in r[0]), None)
-    add("with the stores: jar ≤ 50 % of today's", stores_jar and stores_jar[1], BEFORE["jar"], 0.5)
+    add("with the stores: jar ≤ 50 % of today's", stores_jar and stores_jar[0], BEFORE["jar"], 0.5)
     return out
 
 
@@ -276,9 +278,8 @@ def markdown(out, rows, natives, peers, times, goal_rows, runs):
     lines += ["", "## The native libraries as they ship", "", "| library | bytes |", "|---|---:|"]
     lines += [f"| {n} | {s:,} |" for n, s in natives]
     lines += ["", "## The peers, fetched in this run", "", "| package | compressed | unpacked | |", "|---|---:|---:|---|"]
-    for name, f, note in peers:
-        lines.append(f"| {name} ({f.name}) | {f.stat().st_size:,} | {unpacked(f):,} | |" if f
-                     else f"| {name} | | | {note} |")
+    for name, f, packed, disk, note in peers:
+        lines.append(f"| {name} ({f.name}) | {packed:,} | {disk:,} | |" if f else f"| {name} | | | {note} |")
     return "\n".join(lines) + "\n"
 
 
