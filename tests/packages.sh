@@ -165,9 +165,8 @@ SQLITE_FLAGS="-USQLITE_ENABLE_FTS3 -USQLITE_ENABLE_FTS3_PARENTHESIS -USQLITE_ENA
 
 # released CMD...: CMD (a build of the bindings' libraries) with cargo through
 # tests/packages/patched/cargo, which patches $IDMINT_PATCHES in from third_party/ and fails if cargo
-# leaves a patch unused; first the same check against Cargo.lock (tests/third_party.py).
+# leaves a patch unused (build() runs the same check against Cargo.lock first: tests/third_party.py).
 released() {
-    python3 "$ROOT/tests/third_party.py" >/dev/null
     IDMINT_CARGO=${IDMINT_CARGO:-$(command -v cargo)} IDMINT_PATCHES=${IDMINT_PATCHES:-$RELEASE_PATCHES} \
         LIBSQLITE3_FLAGS=$SQLITE_FLAGS PATH="$ROOT/tests/packages/patched:$PATH" "$@"
 }
@@ -486,7 +485,8 @@ build() {
     fi
     rm -rf "$OUT"
     mkdir -p "$OUT"
-    step "no server code in a binding's release build (axum, utoipa, hyper's server side)"
+    step "third_party/: each patch the version Cargo.lock resolves (tests/third_party.py); no server code in a binding's release build (axum, utoipa, hyper's server side)"
+    python3 tests/third_party.py
     no_server_code
     released build_python
     if [ "$MATRIX" = 1 ]; then released build_python_more; fi
