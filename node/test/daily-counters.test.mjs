@@ -2,17 +2,16 @@
 // server. Native-only: the browser package (idmint-web) counts in memory only.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
+import { tempDir } from './stores.mjs';
 
 const { Template, OrderNumbers } = idmint;
 // 2024-05-21T16:30:00Z, which is 2024-05-22 00:30 at +08:00
 const T = 1716309000000;
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-orders-'));
+const tmp = () => tempDir('idmint-orders-');
 
 describe('OrderNumbers with a shared counter', () => {
   test('4 workers, each its own OrderNumbers on one SQLite file: no duplicates', async () => {

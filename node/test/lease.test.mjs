@@ -6,17 +6,16 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { leaseStores, rejected, readIds } from './stores.mjs';
+import { leaseStores, rejected, readIds, tempDir } from './stores.mjs';
 
 const { Snowflake, leaseList } = idmint;
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-lease-'));
+const tmp = () => tempDir('idmint-lease-');
 
 
 /** Run one lease-worker process: resolves with its `ready` line and a `go()` that lets it mint. */

@@ -5,13 +5,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { server, unique, rejected, readIds } from './stores.mjs';
+import { server, unique, rejected, readIds, tempDir } from './stores.mjs';
 
 const { RedisSnowflake, parse } = idmint;
 const run = promisify(execFile);
@@ -22,7 +20,7 @@ const shardOf = (id) => parse(id, 'redis-lua').shard;
 describe('RedisSnowflake', { skip }, () => {
   test('4 processes x 4 worker threads x 5,000 IDs: no duplicates, all of shard 7', async () => {
     const worker = new URL('./redis-snowflake-worker.mjs', import.meta.url).pathname;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-rsf-'));
+    const dir = tempDir('idmint-rsf-');
     const tag = unique('rsf');
     const files = [0, 1, 2, 3].map((i) => path.join(dir, `ids-${i}.txt`));
     await Promise.all(files.map((f) => run(process.execPath, [worker, url, tag, '5000', '4', f])));

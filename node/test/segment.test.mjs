@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import * as idmint from '../index.mjs';
 import { thrown, assertKind } from '../../js/test/helpers.mjs';
-import { stores, server, unique, rejected, readIds } from './stores.mjs';
+import { stores, server, unique, rejected, readIds, tempDir } from './stores.mjs';
 
 const { SegmentClient, Template, OrderNumbers } = idmint;
 const run = promisify(execFile);
@@ -158,7 +158,7 @@ describe('4 processes x 2 worker threads x 250,000 IDs from one tag: no duplicat
   const worker = new URL('./segment-worker.mjs', import.meta.url).pathname;
   for (const { name, url } of stores()) {
     test(name, { skip: url ? false : 'server not set' }, async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-seg-'));
+      const dir = tempDir('idmint-seg-');
       const tag = unique('node');
       const files = [0, 1, 2, 3].map((i) => path.join(dir, `ids-${i}.txt`));
       await Promise.all(files.map((f) => run(process.execPath, [worker, url, tag, '250000', '2', f])));

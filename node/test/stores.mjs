@@ -6,9 +6,22 @@ import path from 'node:path';
 
 const REQUIRE = process.env.IDMINT_REQUIRE_SERVERS === '1';
 
+/**
+ * A new directory under the system's temp dir, removed when this test process exits (node:test runs
+ * each file in a process of its own), so no run leaves its SQLite files and ID lists behind.
+ */
+const made = [];
+export function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (made.push(dir) === 1) {
+    process.on('exit', () => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  }
+  return dir;
+}
+
 /** `{ name, url }` for each segment store: a SQLite file (no server), PostgreSQL, MariaDB, Redis plain and sharded, etcd, ZooKeeper. */
 export function stores() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-node-'));
+  const dir = tempDir('idmint-node-');
   const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'segments.db')}` }];
   for (const [name, variable] of [
     ['postgres', 'IDMINT_TEST_POSTGRES_URL'],
@@ -33,7 +46,7 @@ export function stores() {
  * each with a table or key prefix no earlier run used (the servers keep their data).
  */
 export function leaseStores() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idmint-lease-'));
+  const dir = tempDir('idmint-lease-');
   const out = [{ name: 'sqlite', url: `sqlite:${path.join(dir, 'leases.db')}` }];
   for (const [name, variable, option] of [
     ['postgres', 'IDMINT_TEST_POSTGRES_URL', 'table'],
