@@ -72,15 +72,26 @@ bindgen="$bindgen_out/idmint-jvm-bindgen"
 [ "${1:-}" = --generator ] && exit 0
 # The slim library first, copied out before the add-on's build replaces the file cargo leaves at
 # $out/$lib (a release profile strips it already: nothing reads its symbols).
-(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm --lib --no-default-features)
+# `cargo rustc --crate-type cdylib`, not `cargo build`: the crate is also an rlib (the generator
+# and the doc tests use it), and a library built as both keeps its dependencies' symbols visible
+# to the rlib, so fat LTO cannot fold what is never set (tracing's and log's levels; node/scripts/
+# build.js measured 2 MB of it).
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
+    -p idmint-jvm --lib --crate-type cdylib --no-default-features)
 native="$JAVA_DIR/target/native/$platform"
 mkdir -p "$native"
 cmp -s "$out/$lib" "$native/$lib" || { cp "$out/$lib" "$native/$lib.tmp" && mv "$native/$lib.tmp" "$native/$lib"; }
-stores_features=()
-[ "${IDMINT_JVM_RELEASE:-0}" = 1 ] && stores_features=(--no-default-features --features idmint-jvm/stores,idmint-jvm-bindgen/errors)
+stores_features=() stores_rustc=()
+if [ "${IDMINT_JVM_RELEASE:-0}" = 1 ]; then
+    stores_features=(--no-default-features --features idmint-jvm/stores,idmint-jvm-bindgen/errors)
+    stores_rustc=(--no-default-features --features stores)
+fi
+# The errors table's program first: it builds the crate as an rlib, and with it a library the
+# cdylib below then replaces at $out/$lib.
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors --lib "${stores_features[@]}")
+    -p idmint-jvm-bindgen --bin idmint-jvm-errors "${stores_features[@]}")
+(cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
+    -p idmint-jvm --lib --crate-type cdylib "${stores_rustc[@]}")
 built="$out/$lib"
 # The generator reads uniffi's metadata from the library's symbol table, which a profile with
 # `strip = "symbols"` (release) removes: the Java would come out empty. Then the library is
@@ -89,10 +100,8 @@ built="$out/$lib"
 # here as rustc would have.
 strip_after=""
 if ! readelf -S -W "$built" 2>/dev/null | grep -q '\.symtab' && [ "$(uname -s)" = Linux ]; then
-    stores_rustc=()
-    [ "${IDMINT_JVM_RELEASE:-0}" = 1 ] && stores_rustc=(--no-default-features --features stores)
     (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
-        -p idmint-jvm --lib "${stores_rustc[@]}" -- -C strip=none)
+        -p idmint-jvm --lib --crate-type cdylib "${stores_rustc[@]}" -- -C strip=none)
     strip_after=1
 fi
 

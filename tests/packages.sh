@@ -362,16 +362,16 @@ build_java() {
     # alone, no workspace-hack). A CI run removes older ones: its jars carry what it built.
     local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET} jar_prefixes=(linux-x86-64)
     # jvm_libs PREFIX TARGET LIB WRAP...: the two libraries for TARGET, each built as
-    # `WRAP... cargo build` (cross, more_env TARGET) and copied out before the next build
-    # replaces it.
+    # `WRAP... cargo rustc --crate-type cdylib` (cross, more_env TARGET; the cdylib alone, as
+    # java/build-native.sh says why) and copied out before the next build replaces it.
     jvm_libs() {
         local prefix=$1 target=$2 lib=$3 v features
         shift 3
         for v in native native-stores/io/idmint/stores; do
             features=(--no-default-features)
             [ "$v" = native ] || features+=(--features stores)
-            CARGO_TARGET_DIR=$jvm_target "$@" cargo build --quiet --profile "$PROFILE" --target "$target" \
-                -p idmint-jvm --lib "${features[@]}"
+            CARGO_TARGET_DIR=$jvm_target "$@" cargo rustc --quiet --profile "$PROFILE" --target "$target" \
+                -p idmint-jvm --lib --crate-type cdylib "${features[@]}"
             mkdir -p "java/target/$v/$prefix"
             cp "$jvm_target/$target/$PROFILE/$lib" "java/target/$v/$prefix/"
         done

@@ -220,8 +220,9 @@ section_rust() {
     # The server's gRPC test (cli/tests/serve_grpc.rs) runs a Python grpcio client.
     await server-tools
     IDMINT_PYTHON=$SERVER_VENV/bin/python cargo test $TIMINGS --workspace --profile "$PROFILE"
-    # The package sections build the Node and JVM libraries with `cargo build -p`: that must
-    # reuse the core and dependencies just compiled, not make a second copy with other features.
+    # The package sections build the Node and JVM libraries with `cargo rustc -p … --crate-type
+    # cdylib` (the dependencies of `cargo build -p`): that must reuse the core and dependencies
+    # just compiled, not make a second copy with other features.
     step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
     local rebuilt
     rebuilt=$(cargo build -p idmint-node -p idmint-jvm --profile "$PROFILE" --message-format=json |
