@@ -52,7 +52,12 @@ BEFORE = {"wheel": 6_550_000, "npm linux-x64-gnu": 7_080_000, "jar": 37_500_000}
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
+    p = subprocess.run(cmd, text=True, capture_output=True, **kw)
+    if p.returncode != 0:
+        # the command's own words, which CalledProcessError alone would not show
+        sys.stderr.write(p.stderr[-2000:])
+        p.check_returncode()
+    return p.stdout
 
 
 def unpacked(path):
