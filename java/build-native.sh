@@ -86,10 +86,10 @@ if [ "${IDMINT_JVM_RELEASE:-0}" = 1 ]; then
     stores_features=(--no-default-features --features idmint-jvm/stores,idmint-jvm-bindgen/errors)
     stores_rustc=(--no-default-features --features stores)
 fi
-# The errors table's program first: it builds the crate as an rlib, and with it a library the
-# cdylib below then replaces at $out/$lib.
+# The errors table's program, with idmint-jvm selected beside it so the core it compiles has the
+# library's features (one core build for both), though only the program is built.
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo build --quiet --profile "$profile" \
-    -p idmint-jvm-bindgen --bin idmint-jvm-errors "${stores_features[@]}")
+    -p idmint-jvm -p idmint-jvm-bindgen --bin idmint-jvm-errors "${stores_features[@]}")
 (cd "$ROOT" && CARGO_TARGET_DIR="$target_dir" cargo rustc --quiet --profile "$profile" \
     -p idmint-jvm --lib --crate-type cdylib "${stores_rustc[@]}")
 built="$out/$lib"
