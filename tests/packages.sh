@@ -259,6 +259,7 @@ build_python_more() {
         step "python: $project: maturin sdist (pip builds it from source where no wheel fits)"
         (cd "$project" && "$TOOLS/bin/maturin" sdist --out "$OUT/python" >/dev/null)
     done
+    sdist_add_workspace_hack "$OUT/python/idmint-$VERSION.tar.gz" "$OUT/python/idmint_stores-$VERSION.tar.gz"
     local want dist
     for dist in idmint idmint_stores; do
         for want in musllinux_1_2_x86_64 musllinux_1_2_aarch64 win_amd64 macosx_10_12_x86_64 macosx_11_0_arm64; do
@@ -266,6 +267,29 @@ build_python_more() {
         done
         [ -s "$OUT/python/$dist-$VERSION.tar.gz" ] || die "no $dist sdist"
     done
+}
+
+# sdist_add_workspace_hack SDIST...: adds bindings/workspace-hack/ to each sdist. The binding's
+# optional `workspace-hack` feature (the tests' feature unification, off in every release build)
+# names a path dependency whose manifest cargo reads even when the feature is off, and maturin packs
+# only the path dependencies of the features it builds with, so `pip install` of the sdist failed
+# with "failed to load manifest for dependency `idmint-workspace-hack`". maturin's `include` cannot
+# reach outside python/ (no `..`), hence this step.
+sdist_add_workspace_hack() {
+    python3 - "$ROOT" "$@" <<'PY'
+import io, sys, tarfile
+root, sdists = sys.argv[1], sys.argv[2:]
+files = ["Cargo.toml", "build.rs", "src/lib.rs"]
+for sdist in sdists:
+    with tarfile.open(sdist) as tar:
+        members = [(m, tar.extractfile(m).read() if m.isfile() else None) for m in tar.getmembers()]
+    prefix = members[0][0].name.split("/")[0]
+    with tarfile.open(sdist, "w:gz") as tar:
+        for m, data in members:
+            tar.addfile(m, io.BytesIO(data) if data is not None else None)
+        for f in files:
+            tar.add(f"{root}/bindings/workspace-hack/{f}", f"{prefix}/bindings/workspace-hack/{f}")
+PY
 }
 
 build_node() {
