@@ -10,6 +10,13 @@
 #   bullseye-amd64    Debian 11 for x86-64, glibc 2.31: openjdk-17-jre-headless (its python3 3.9
 #                     and nodejs 12 are older than the packages' minimums, so they are left out:
 #                     the wheel and addon are checked by their symbol versions instead)
+#   pg13-bullseye     the PostgreSQL extension's (tests/pg.sh with IDMINT_PG=N, tests/packages.sh
+#   pg17-trixie       pg): Debian 11, 13 and forky (testing, 2026; the first suite that carries
+#   pg18-forky        PostgreSQL 18) for x86-64 with that release's postgresql-N and
+#                     postgresql-server-dev-N, and what cargo-pgrx needs to build against them (a
+#                     C compiler, libclang for bindgen). PostgreSQL 15 is this machine's own
+#                     (bookworm). The extension is built inside, with this machine's Rust toolchain
+#                     bound in for the build only, so it links against that release's glibc.
 #
 # Made once with debootstrap from Debian's mirror and kept outside the repository
 # (IDMINT_ROOTFS_DIR, default ~/.cache/idmint/rootfs), so a fresh clone reuses them; a half-made
@@ -45,8 +52,14 @@ make_rootfs() {
             suite=bullseye arch=amd64
             include=openjdk-17-jre-headless
             ;;
+        pg13-bullseye | pg17-trixie | pg18-forky)
+            suite=${name#*-} arch=amd64
+            local major=${name%%-*}
+            major=${major#pg}
+            include=postgresql-$major,postgresql-server-dev-$major,gcc,libc6-dev,libclang-dev,make,pkg-config,ca-certificates
+            ;;
         *)
-            echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64)" >&2
+            echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64, pg13-bullseye, pg17-trixie, pg18-forky)" >&2
             exit 2
             ;;
     esac
@@ -56,7 +69,11 @@ make_rootfs() {
     rm -rf "$tmp"
     mkdir -p "$DIR"
     echo "rootfs: debootstrap $suite $arch into $tmp (once; minutes)" >&2
-    debootstrap --arch="$arch" --variant=minbase --include="$include" "$suite" "$tmp" "$MIRROR" \
+    # debootstrap 1.0.128 (bookworm's) has no script for forky: it is made like sid.
+    local script=""
+    [ -e "/usr/share/debootstrap/scripts/$suite" ] || script=/usr/share/debootstrap/scripts/sid
+    # shellcheck disable=SC2086 # no script: no word
+    debootstrap --arch="$arch" --variant=minbase --include="$include" "$suite" "$tmp" "$MIRROR" $script \
         >"$DIR/$name.log" 2>&1 || {
         tail -30 "$DIR/$name.log" >&2
         exit 1
@@ -81,7 +98,7 @@ make_rootfs() {
 }
 
 [ $# -eq 1 ] || {
-    echo "usage: tests/rootfs.sh bookworm-arm64|bullseye-amd64" >&2
+    echo "usage: tests/rootfs.sh bookworm-arm64|bullseye-amd64|pg13-bullseye|pg17-trixie|pg18-forky" >&2
     exit 2
 }
 command -v debootstrap >/dev/null || apt_install debootstrap
