@@ -56,7 +56,8 @@ make_rootfs() {
             suite=${name#*-} arch=amd64
             local major=${name%%-*}
             major=${major#pg}
-            include=postgresql-$major,postgresql-server-dev-$major,gcc,libc6-dev,libclang-dev,make,pkg-config,ca-certificates
+            # libssl-dev: cargo-pgrx itself is built in the oldest of them (its glibc), with openssl-sys
+            include=postgresql-$major,postgresql-server-dev-$major,gcc,libc6-dev,libclang-dev,make,pkg-config,ca-certificates,libssl-dev
             ;;
         *)
             echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64, pg13-bullseye, pg17-trixie, pg18-forky)" >&2
