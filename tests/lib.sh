@@ -202,6 +202,16 @@ cargo_pgrx() {
         without_zig nice -n 19 cargo install cargo-pgrx --version "=$CARGO_PGRX" --locked --root "$root"
 }
 
+# pgxn_meta_tool: PGXN's validator of META.json (pgxn_meta, from crates.io, pinned), in
+# ~/.cache/idmint: tests/packages.sh pg checks the PGXN zip's META.json with it.
+PGXN_META=0.7.0
+pgxn_meta_tool() {
+    local root=$IDMINT_CACHE/pgxn-meta-$PGXN_META
+    [ -x "$root/bin/pgxn_meta" ] && return 0
+    CARGO_TARGET_DIR=$IDMINT_CACHE/pgxn-meta-build without_zig nice -n 19 \
+        cargo install pgxn_meta --version "=$PGXN_META" --locked --root "$root"
+}
+
 # apt_get_source DIR PACKAGE...: Debian's source of PACKAGE (bookworm) unpacked in DIR, through a
 # deb-src list of its own (the system's apt sources are left alone).
 apt_get_source() {

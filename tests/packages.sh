@@ -24,6 +24,8 @@
 #   tests/packages.sh windows       only the matrix's Windows checks under wine64 (after a
 #                                   release `build`; the Maven consumer is compiled here first)
 #   tests/packages.sh image         only tests/image.sh: the static binary and the OCI image
+#   tests/packages.sh pg            only the PostgreSQL extension's packages (.deb per major, the
+#                                   PGXN zip), each tested in its Debian release (after a `build`)
 #   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
 #
 # Platforms (README.md, "Platforms", has the table of what runs where):
@@ -960,11 +962,74 @@ matrix() {
     step "the release matrix's other platforms passed ($((SECONDS - t0)) s)"
 }
 
+# pg: the PostgreSQL extension's packages into $OUT/pg/ (docs/database.md, "Versions and
+# packages"): for each major Debian ships (13, 15, 17, 18), in the root filesystem of the release
+# that ships it (tests/rootfs.sh), postgresql-N-idmint_VERSION_amd64.deb built, installed with
+# dpkg, and tests/pg.sh run against it there (its clients: the Python and npm packages built
+# here, installed as the smoke tests install them); then the PGXN source zip and the
+# Containerfile. 13 first: its cargo-pgrx, built in bullseye, is the one the others reuse.
+PG_MAJORS=(13 15 17 18)
+pg() {
+    matrix_work
+    [ -x "$WORK/python/venv/bin/python" ] || smoke_python
+    [ -d "$WORK/node-stores/node_modules/idmint" ] || smoke_node
+    local major t0 times=()
+    for major in "${PG_MAJORS[@]}"; do
+        t0=$SECONDS
+        step "pg $major: postgresql-$major-idmint built in its release's root filesystem, installed with dpkg, tests/pg.sh there"
+        (
+            export IDMINT_PG=$major IDMINT_PG_ROOTFS=1 IDMINT_PACKAGES_DIR=$OUT
+            source tests/pg_lib.sh
+            pg_package_deb
+            IDMINT_PG_DEB=$PG_DEB PY_VENV=$WORK/python/venv \
+                IDMINT_NODE_ENTRY=$WORK/node-stores/node_modules/idmint/index.js bash tests/pg.sh
+        )
+        times+=("$major: $((SECONDS - t0)) s")
+    done
+    pgxn_zip
+    containerfile_check
+    step "pg: the extension's packages built and tested (${times[*]}): $(ls "$OUT/pg" | tr '\n' ' ')"
+}
+
+# pgxn_zip: idmint-VERSION.zip in PGXN's layout: META.json and the Makefile `pgxn install` runs
+# (pg/pgxn/) at the top, with the sources the extension builds from (the workspace manifest,
+# core/, pg/). Its META.json checked against PGXN's schema (pgxn_meta, PGXN's own validator,
+# from crates.io); then the zip unpacked in the newest root filesystem and `make` run there as
+# a user would run it, building the extension from it.
+pgxn_zip() {
+    step "pg: the PGXN source zip, its META.json validated (pgxn_meta), built from with make"
+    local dir=$WORK/pgxn name=idmint-$VERSION zip=$OUT/pg/idmint-$VERSION.zip v
+    v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["version"])' pg/pgxn/META.json)
+    [ "$v" = "$VERSION" ] || die "pg/pgxn/META.json has version $v, the workspace $VERSION"
+    rm -rf "$dir" "$zip"
+    mkdir -p "$dir/$name"
+    git archive HEAD Cargo.toml core pg docs/database.md | tar -x -C "$dir/$name"
+    cp pg/pgxn/META.json pg/pgxn/Makefile "$dir/$name/"
+    (cd "$dir" && python3 -m zipfile -c "$zip" "$name")
+    pgxn_meta_tool
+    (cd "$dir/$name" && "$IDMINT_CACHE/pgxn-meta-$PGXN_META/bin/pgxn_meta" META.json)
+    (
+        export IDMINT_PG=${PG_MAJORS[-1]} IDMINT_PG_ROOTFS=1
+        source tests/pg_lib.sh
+        pg_make_in_root "$dir/$name"
+    )
+}
+
+# containerfile_check: pg/Containerfile, which adds the .deb to the official image (FROM
+# postgres:N). That image cannot be pulled here, so it is checked for what it can be: each
+# major's build context holds the .deb the file copies, and that .deb's Depends are met by the
+# image's Debian release (the official images of 13 to 18 are Debian 13, trixie: glibc 2.41).
+containerfile_check() {
+    step "pg: pg/Containerfile against each major's .deb (structurally: the official image cannot be pulled here)"
+    python3 tests/pg_containerfile.py pg/Containerfile "$OUT/pg" "$VERSION" "${PG_MAJORS[@]}"
+}
+
 release() {
     MATRIX=1
     build
     smoke
     matrix
+    pg
     # The static idmint and the OCI image (tests/image.sh): release matrix only; CI names its
     # steps (`build`, then `smoke`) and never reaches this.
     tests/image.sh
@@ -976,9 +1041,9 @@ release() {
 [ $# -gt 0 ] || set -- release
 for what in "$@"; do
     case $what in
-        tools | build | smoke | matrix | release) "$what" ;;
+        tools | build | smoke | matrix | release | pg) "$what" ;;
         windows) matrix_work && matrix_windows ;;
         image) tests/image.sh ;;
-        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image]" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg]" ;;
     esac
 done

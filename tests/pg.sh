@@ -2,7 +2,10 @@
 # The PostgreSQL extension (pg/, `CREATE EXTENSION idmint`): builds it with cargo-pgrx against
 # Debian's PostgreSQL 15, installs it into that PostgreSQL, starts a cluster of its own (initdb in
 # a temporary directory, loopback, a free port, shared_preload_libraries = 'idmint'; stopped by
-# its PID) and checks it:
+# its PID) and checks it. IDMINT_PG=13|17|18 (or 15 with IDMINT_PG_ROOTFS=1) does the same in
+# the root filesystem of the Debian release that ships that major, with the extension built
+# there as its .deb and installed with dpkg (tests/pg_lib.sh; IDMINT_PG_DEB to install a .deb
+# built before, as tests/packages.sh pg does). The checks:
 #   - 16 connections × IDMINT_PG_ROWS (default 100000) inserts with DEFAULT idmint_snowflake():
 #     0 duplicate keys, every ID of the configured node;
 #   - refusals of the settings (a layout other than idmint.layout; idmint.segment_store unset,
@@ -33,9 +36,10 @@
 #     server's wall clock 10 minutes back (libfaketime): refused (the value looks held), nothing
 #     inserted; with the clock right again, every ID above every earlier one.
 # Needs python/.venv with idmint installed and the Node addon (the python and node sections of
-# tests/run.sh build them). Installs (tests/lib.sh): postgresql-15, postgresql-server-dev-15,
-# libclang-dev, faketime, and cargo-pgrx under ~/.cache/idmint. Run from the repository root:
-# tests/pg.sh
+# tests/run.sh build them), or PY_VENV and IDMINT_NODE_ENTRY naming installed packages.
+# Installs (tests/lib.sh): postgresql-15, postgresql-server-dev-15, libclang-dev, faketime, and
+# cargo-pgrx under ~/.cache/idmint (with IDMINT_PG: the root filesystem, tests/rootfs.sh). Run
+# from the repository root: tests/pg.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/lib.sh
@@ -48,12 +52,20 @@ PY=${PY_VENV:-python/.venv}/bin/python
 log() { echo "[pg] $*" >&2; }
 
 "$PY" -c "import idmint" || { log "$PY cannot import idmint: run tests/run.sh python first"; exit 1; }
-compgen -G 'node/idmint.*.node' >/dev/null || { log "no Node addon in node/: run tests/run.sh node first"; exit 1; }
+[ -n "${IDMINT_NODE_ENTRY:-}" ] || compgen -G 'node/idmint.*.node' >/dev/null ||
+    { log "no Node addon in node/: run tests/run.sh node first (or set IDMINT_NODE_ENTRY)"; exit 1; }
+log "PostgreSQL $PG_MAJOR${PG_ROOTFS:+ in $PG_ROOTFS}"
 pg_install_extension
-log "cargo fmt and clippy of pg/ (a workspace of its own, which the rust section does not check)"
-(cd pg && cargo fmt -- --check && CARGO_TARGET_DIR=$PG_TARGET_DIR without_zig cargo clippy --quiet --lib -- -D warnings) >&2
+if [ -z "$PG_ROOTFS" ]; then
+    log "cargo fmt and clippy of pg/ (a workspace of its own, which the rust section does not check)"
+    (cd pg && cargo fmt -- --check && CARGO_TARGET_DIR=$PG_TARGET_DIR without_zig cargo clippy --quiet --lib -- -D warnings) >&2
+fi
 
-DIR=$(mktemp -d /tmp/idmint-pg.XXXXXX)
+# The schema this build installs, against the released ones (docs/database.md, "Updates").
+EXTDIR=$PG_ROOTFS$(in_pg_root "$PG_CONFIG" --sharedir)/extension
+python3 tests/pg_schema.py "$EXTDIR/idmint--$PG_VERSION.sql" pg/sql "$PG_VERSION" >&2
+
+DIR=$(pg_tempdir)
 trap 'pg_stop; rm -rf "$DIR"' EXIT
 # Each backend that draws segments has a connection of its own to the same database.
 pg_init "$DIR" "max_connections = 100" "idmint.layout = 'twitter'" "idmint.node = 'datacenter=3,worker=17'"
@@ -160,7 +172,7 @@ kill -KILL "$PGPID"
 wait "$loader" || true
 while kill -0 "$PGPID" 2>/dev/null; do sleep 0.1; done
 # The killed postmaster's children leave with it; the next start recovers from the WAL.
-until ! pgrep -u postgres -f "$DIR/data" >/dev/null; do sleep 0.1; done
+until ! pgrep -f "$PG_IN/data" >/dev/null; do sleep 0.1; done
 PGPID=""
 pg_start
 failed=$(load 10000)
@@ -399,7 +411,7 @@ before=$(tried)
 # The monotonic clock stays true: only the wall clock is stepped back, as NTP or an operator
 # would step it. The lease store reads the database's clock, stepped back too: value 1,
 # released a moment ago by the real clock, looks held for 10 more minutes.
-LD_PRELOAD=$(compgen -G '/usr/lib/*/faketime/libfaketime.so.1' | head -1) FAKETIME=-600s \
+LD_PRELOAD=$(pg_faketime_lib) FAKETIME=-600s \
     DONT_FAKE_MONOTONIC=1 pg_start
 # Wait on the worker's own report that it tried and was refused.
 for i in $(seq 1 1200); do [ "$(tried)" -gt "$before" ] && break; sleep 0.1; done
@@ -415,6 +427,40 @@ check "clock right: load committed" "$failed" 0
 check "clock right: IDs not above every earlier ID" \
     "$(q "SELECT count(*) FROM clock_back WHERE id <= (SELECT max(id) FROM leased_back)")" 0
 check "clock right: the node value" "$(node_values clock_back)" 1
+
+log "update: each released version's schema (pg/sql/idmint--X.sql), used, then ALTER EXTENSION idmint UPDATE"
+# What a server that ran version X sees after its package is upgraded: X's objects in the
+# database, this build's library and scripts on disk. The package ships the current install
+# script and the update scripts; X's own install script is put beside them for the test only.
+# Today 0.1.0 is the only release, and the current version: the update finds nothing to do, and
+# the checks below hold the same for every later one.
+fresh_functions() { psql -X -q -tA -d "$1" -c "SELECT string_agg(p.oid::regprocedure::text || ' ' ||
+    pg_get_function_result(p.oid) || ' ' || p.provolatile || p.proparallel, ',' ORDER BY 1)
+    FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+    JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'idmint'"; }
+q "CREATE DATABASE update_fresh"
+psql -X -q -v ON_ERROR_STOP=1 -d update_fresh -c "CREATE EXTENSION idmint" >/dev/null
+for frozen in pg/sql/idmint--*.sql; do
+    x=${frozen#pg/sql/idmint--}
+    x=${x%.sql}
+    case $x in *--*) continue ;; esac
+    db=update_${x//[.-]/_}
+    [ "$x" = "$PG_VERSION" ] || cp "$frozen" "$EXTDIR/idmint--$x.sql"
+    q "CREATE DATABASE $db"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION idmint VERSION '$x'" \
+        -c "CREATE TABLE t (id bigint PRIMARY KEY DEFAULT idmint_snowflake(), at text)" \
+        -c "INSERT INTO t (at) SELECT 'before' FROM generate_series(1, 1000)" >/dev/null
+    out=$(psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "ALTER EXTENSION idmint UPDATE" 2>&1) || log "update from $x: $out"
+    [ "$x" = "$PG_VERSION" ] || rm -f "$EXTDIR/idmint--$x.sql"
+    check "update from $x: the version" "$(psql -X -q -tA -d "$db" -c "SELECT extversion FROM pg_extension WHERE extname = 'idmint'")" "$PG_VERSION"
+    check "update from $x: the functions are a fresh install's" "$(fresh_functions "$db")" "$(fresh_functions update_fresh)"
+    check "update from $x: the table's default mints after it" \
+        "$(psql -X -q -tA -v ON_ERROR_STOP=1 -d "$db" -c "INSERT INTO t (at) SELECT 'after' FROM generate_series(1, 1000)" \
+            -c "SELECT count(*) FROM t WHERE at = 'after' AND id > (SELECT max(id) FROM t WHERE at = 'before')")" 1000
+    check "update from $x: under the lease (node value 1)" "$(psql -X -q -tA -d "$db" -c "SELECT string_agg(DISTINCT ((id >> 12) & 1023)::text, ',') FROM t")" 1
+    check "update from $x: the settings" "$(psql -X -q -tA -d "$db" -c "SHOW idmint.layout")" twitter
+    check "update from $x: decoding" "$(psql -X -q -tA -d "$db" -c "SELECT idmint_parse(max(id))->'parts'->>'worker' FROM t")" 1
+done
 
 pg_stop
 if [ "$failures" -ne 0 ]; then

@@ -11,16 +11,18 @@
 #                     and nodejs 12 are older than the packages' minimums, so they are left out:
 #                     the wheel and addon are checked by their symbol versions instead)
 #   pg13-bullseye     the PostgreSQL extension's (tests/pg.sh with IDMINT_PG=N, tests/packages.sh
-#   pg17-trixie       pg): Debian 11, 13 and forky (testing, 2026; the first suite that carries
-#   pg18-forky        PostgreSQL 18) for x86-64 with that release's postgresql-N and
-#                     postgresql-server-dev-N, and what cargo-pgrx needs to build against them (a
-#                     C compiler, libclang for bindgen). PostgreSQL 15 is this machine's own
-#                     (bookworm). The extension is built inside, with this machine's Rust toolchain
-#                     bound in for the build only, so it links against that release's glibc.
+#   pg15-bookworm     pg): Debian 11, 12, 13 and forky (testing, 2026; the first suite that
+#   pg17-trixie       carries PostgreSQL 18) for x86-64 with that release's postgresql-N and
+#   pg18-forky        postgresql-server-dev-N, what cargo-pgrx needs to build against them (a C
+#                     compiler, libclang for bindgen), dpkg-dev and faketime. The extension is
+#                     built inside, with this machine's Rust toolchain bound in for the build
+#                     only, so it links against that release's glibc; its .deb is installed and
+#                     tested inside.
 #
 # Made once with debootstrap from Debian's mirror and kept outside the repository
 # (IDMINT_ROOTFS_DIR, default ~/.cache/idmint/rootfs), so a fresh clone reuses them; a half-made
 # one (an interrupted run) is never used: the tree is built under NAME.tmp and renamed when done.
+# NAME.include records its package list: one made before the list grew gets what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/lib.sh
@@ -38,6 +40,16 @@ binfmt_arm64() {
         cat /usr/lib/binfmt.d/qemu-aarch64.conf >/proc/sys/fs/binfmt_misc/register
 }
 
+# apt_in_rootfs TREE PACKAGES: apt-get install of PACKAGES (space-separated) inside TREE. A
+# testing suite's Release file is valid for a week only, and the mirror may serve one past that
+# (forky's was 23 days past on 2026-11-29): its signature is still checked, its age is not.
+apt_in_rootfs() {
+    cp /etc/resolv.conf "$1/etc/resolv.conf"
+    chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+        sh -c "apt-get -o Acquire::Check-Valid-Until=false update -qq &&
+            apt-get install -y -qq --no-install-recommends $2 && apt-get clean"
+}
+
 make_rootfs() {
     local name=$1 suite arch include extra=""
     case $name in
@@ -52,20 +64,30 @@ make_rootfs() {
             suite=bullseye arch=amd64
             include=openjdk-17-jre-headless
             ;;
-        pg13-bullseye | pg17-trixie | pg18-forky)
+        pg13-bullseye | pg15-bookworm | pg17-trixie | pg18-forky)
             suite=${name#*-} arch=amd64
             local major=${name%%-*}
             major=${major#pg}
             # libssl-dev: cargo-pgrx itself is built in the oldest of them (its glibc), with openssl-sys
-            include=postgresql-$major,postgresql-server-dev-$major,gcc,libc6-dev,libclang-dev,make,pkg-config,ca-certificates,libssl-dev
+            # dpkg-dev: dpkg-shlibdeps, for the .deb's Depends; faketime: tests/pg.sh's clock step
+            include=postgresql-$major,postgresql-server-dev-$major,gcc,libc6-dev,libclang-dev,make,pkg-config,ca-certificates,libssl-dev,dpkg-dev,faketime
             ;;
         *)
-            echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64, pg13-bullseye, pg17-trixie, pg18-forky)" >&2
+            echo "rootfs: unknown root filesystem '$name' (bookworm-arm64, bullseye-amd64, pg13-bullseye, pg15-bookworm, pg17-trixie, pg18-forky)" >&2
             exit 2
             ;;
     esac
     [ "$arch" = arm64 ] && binfmt_arm64
-    [ -d "$DIR/$name" ] && return 0
+    if [ -d "$DIR/$name" ]; then
+        # Made before its package list grew: what is missing is installed into it.
+        [ "$(cat "$DIR/$name.include" 2>/dev/null)" = "$include" ] && return 0
+        apt_in_rootfs "$DIR/$name" "${include//,/ }" >>"$DIR/$name.log" 2>&1 || {
+            tail -30 "$DIR/$name.log" >&2
+            exit 1
+        }
+        echo "$include" >"$DIR/$name.include"
+        return 0
+    fi
     local tmp=$DIR/$name.tmp
     rm -rf "$tmp"
     mkdir -p "$DIR"
@@ -80,14 +102,10 @@ make_rootfs() {
         exit 1
     }
     if [ -n "$extra" ]; then
-        cp /etc/resolv.conf "$tmp/etc/resolv.conf"
-        chroot "$tmp" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-            sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $extra" \
-            >>"$DIR/$name.log" 2>&1 || {
+        apt_in_rootfs "$tmp" "$extra" >>"$DIR/$name.log" 2>&1 || {
             tail -30 "$DIR/$name.log" >&2
             exit 1
         }
-        chroot "$tmp" apt-get clean
     fi
     # Nothing of a Rust toolchain may be reachable inside: the tests prove the packages need none.
     if chroot "$tmp" sh -c 'command -v cargo || command -v rustc || command -v rustup'; then
@@ -95,11 +113,12 @@ make_rootfs() {
         exit 1
     fi
     rm -rf "$tmp/var/cache/apt/archives"/*.deb
+    echo "$include" >"$DIR/$name.include"
     mv "$tmp" "$DIR/$name"
 }
 
 [ $# -eq 1 ] || {
-    echo "usage: tests/rootfs.sh bookworm-arm64|bullseye-amd64|pg13-bullseye|pg17-trixie|pg18-forky" >&2
+    echo "usage: tests/rootfs.sh bookworm-arm64|bullseye-amd64|pg13-bullseye|pg15-bookworm|pg17-trixie|pg18-forky" >&2
     exit 2
 }
 command -v debootstrap >/dev/null || apt_install debootstrap

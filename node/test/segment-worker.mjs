@@ -7,9 +7,14 @@
 // THREADS worker threads, each with its own SegmentClient of the store at URL, draw COUNT IDs
 // each from TAG (the hot path: `tag.nextId()` from memory, `await tag.nextIdAsync()` when
 // memory is empty); OUTFILE gets every ID, one decimal a line.
+import { pathToFileURL } from 'node:url';
 import { fillIds, runDrawProcess } from './draw-process.mjs';
 
-const entry = new URL('../index.js', import.meta.url);
+// IDMINT_NODE_ENTRY: an installed package's entry point instead of this checkout's (the release
+// matrix runs tests/pg.sh with the npm packages it built: tests/packages.sh pg).
+const entry = process.env.IDMINT_NODE_ENTRY
+  ? pathToFileURL(process.env.IDMINT_NODE_ENTRY)
+  : new URL('../index.js', import.meta.url);
 
 await runDrawProcess(import.meta.url, async ({ url, tag, count }) => {
   const { default: idmint } = await import(entry);
