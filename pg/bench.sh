@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The database benchmark: writes docs/bench/database.md (IDMINT_BENCH_WRITE=0: prints it).
+# The database benchmark: writes its PostgreSQL major's section of docs/bench/database.md, the
+# other majors' sections left as they are (IDMINT_BENCH_WRITE=0: prints the section).
 #
-# Rows inserted with a primary key filled by its column DEFAULT, in a PostgreSQL 15 cluster of
-# its own (tests/pg_lib.sh: loopback, a free port, a temporary directory, stopped by its PID):
+# Rows inserted with a primary key filled by its column DEFAULT, in a PostgreSQL cluster of its
+# own (tests/pg_lib.sh: loopback, a free port, a temporary directory, stopped by its PID): 15,
+# this machine's, or IDMINT_PG=N's in its Debian release's root filesystem (13, 17, 18):
 #   - idmint_snowflake() (bigint, this repository's extension, built and installed first);
 #   - bigserial (a sequence, nextval);
 #   - gen_random_uuid() (uuid v4, built in);
 #   - uuid_generate_v7() of pg_uuidv7, the peer: built by hand outside this repository from
-#     https://github.com/fboulnois/pg_uuidv7 (`make && make install` against PostgreSQL 15's
-#     pg_config); its row is left out, and the page says so, when the server lacks it;
+#     https://github.com/fboulnois/pg_uuidv7 (`make && make install` against that PostgreSQL's
+#     pg_config, inside the root filesystem for another major); its row is left out, and the
+#     page says so, when the server lacks it;
 #   - idmint_uuid7() (uuid, this extension).
 # Two loads per key: IDMINT_BENCH_ROWS rows (default 10 000 000) by one INSERT … SELECT FROM
 # generate_series on one connection, and the same rows split over 8 connections at once. Each
@@ -17,7 +20,8 @@
 # round, each ratio the median over the rounds of the ratio within a round. The primary key's
 # index size is read after each single-connection load.
 #
-#   pg/bench.sh            from the repository root
+#   pg/bench.sh                 from the repository root
+#   IDMINT_PG=17 pg/bench.sh    PostgreSQL 17 (trixie's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/lib.sh
@@ -32,7 +36,7 @@ LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 START_UTC=$(date -u '+%Y-%m-%d %H:%M UTC')
 
 pg_install_extension
-DIR=$(mktemp -d /tmp/idmint-pgbench.XXXXXX)
+DIR=$(pg_tempdir)
 trap 'pg_stop; rm -rf "$DIR"' EXIT
 # A cluster sized for 10 M-row loads: checkpoints by time, not by WAL volume, during a load.
 pg_init "$DIR" "idmint.layout = 'twitter'" "idmint.node = 'datacenter=1,worker=1'" \
@@ -118,23 +122,22 @@ mib() { awk -v v="$1" 'BEGIN { printf "%.1f MiB", v / 1048576 }'; }
 
 peer_line() {
     if [ -n "$PEER" ]; then
-        echo "pg_uuidv7 $PEER, built by hand outside the repository from https://github.com/fboulnois/pg_uuidv7 (make, make install against PostgreSQL 15)"
+        echo "pg_uuidv7 $PEER, built by hand outside the repository from https://github.com/fboulnois/pg_uuidv7 (make, make install against PostgreSQL $PG_MAJOR)"
     else
         echo "pg_uuidv7 is not installed in this PostgreSQL: its row is left out"
     fi
 }
-page() {
+section() {
     cat <<HEAD
-# Database benchmark: primary keys minted by a column DEFAULT
+<!-- pg$PG_MAJOR -->
+## PostgreSQL $PG_MAJOR
 
 - date: $START_UTC
 - machine: $(uname -sm), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') × $(nproc) CPUs, load average $LOAD_AT_START at the start of the run, $LOAD_AT_END at the end
-- database: $("$PGBIN/postgres" --version), a cluster of the bench's own (shared_buffers 2GB, max_wal_size 16GB, checkpoint_timeout 30min, otherwise initdb's defaults: fsync and synchronous_commit on)
+- database: $(in_pg_root "$PGBIN/postgres" --version)${PG_ROOTFS:+ in Debian $PG_SUITE's root filesystem (chroot; the clients here, over loopback)}, a cluster of the bench's own (shared_buffers 2GB, max_wal_size 16GB, checkpoint_timeout 30min, otherwise initdb's defaults: fsync and synchronous_commit on)
 - idmint: the extension (pg/, release profile), layout twitter, node datacenter=1,worker=1; commit $(git rev-parse --short HEAD)
 - peer: $(peer_line)
-- command: \`pg/bench.sh\` (from the repository root); IDMINT_BENCH_ROWS=$ROWS, IDMINT_BENCH_ROUNDS=$ROUNDS
-
-Written by the bench; running the command again replaces this file.
+- command: \`IDMINT_PG=$PG_MAJOR pg/bench.sh\` (from the repository root); IDMINT_BENCH_ROWS=$ROWS, IDMINT_BENCH_ROUNDS=$ROUNDS
 
 Each load inserts $ROWS rows \`(id, n int)\` into a new table whose key is filled by its column default: on one connection, one \`INSERT … SELECT FROM generate_series\`; on $CONNS connections, $((ROWS / CONNS)) rows each at once. Rows/s is the median of $ROUNDS rounds (every key once per round, in turn); "vs bigserial" is the median over the rounds of the ratio within the round. Index: \`pg_relation_size\` of the primary key after the one-connection load. Every load is checked for duplicate keys (none).
 
@@ -145,10 +148,23 @@ HEAD
     for k in "${KEYS[@]}"; do
         echo "| $(label "$k") | $(krows "$(of ONE "$k")") | $(ratio ONE "$k") % | $(krows "$(of MANY "$k")") | $(ratio MANY "$k") % | $(mib "$(of INDEX "$k")") | $(ratio INDEX "$k") % |"
     done
+    echo "<!-- /pg$PG_MAJOR -->"
 }
 if [ "$WRITE" = 1 ]; then
-    page >"$OUT"
-    echo "bench: wrote $OUT" >&2
+    # The page: its title, then one section per major, in order; this run's replaces its own.
+    section >"$DIR/section.md"
+    python3 - "$OUT" "$DIR/section.md" "$PG_MAJOR" <<'EOF'
+import pathlib, re, sys
+out, new, major = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).read_text(), sys.argv[3]
+title = ("# Database benchmark: primary keys minted by a column DEFAULT\n\n"
+         "Written by `pg/bench.sh`, one section per PostgreSQL major (`IDMINT_PG=N`); a run replaces its "
+         "major's section and leaves the others.\n")
+old = out.read_text() if out.exists() else ""
+sections = {m.group(1): m.group(0) for m in re.finditer(r"<!-- pg(\d+) -->.*?<!-- /pg\1 -->\n?", old, re.S)}
+sections[major] = new
+out.write_text(title + "".join("\n" + sections[k].rstrip("\n") + "\n" for k in sorted(sections, key=int)))
+EOF
+    echo "bench: wrote PostgreSQL $PG_MAJOR's section of $OUT" >&2
 else
-    page
+    section
 fi
