@@ -1007,7 +1007,10 @@ pgxn_zip() {
     cp pg/pgxn/META.json pg/pgxn/Makefile "$dir/$name/"
     (cd "$dir" && python3 -m zipfile -c "$zip" "$name")
     pgxn_meta_tool
-    (cd "$dir/$name" && "$IDMINT_CACHE/pgxn-meta-$PGXN_META/bin/pgxn_meta" META.json)
+    (cd "$dir/$name" && "$IDMINT_CACHE/pgxn-meta-$PGXN_META/bin/pgxn_meta" META.json &&
+        python3 -c 'import json, os, sys
+files = [f for p in json.load(open("META.json"))["provides"].values() for f in (p.get("file"), p.get("docfile")) if f]
+sys.exit([f"META.json names {f}, not in the zip" for f in files if not os.path.isfile(f)] or 0)')
     (
         export IDMINT_PG=${PG_MAJORS[-1]} IDMINT_PG_ROOTFS=1
         source tests/pg_lib.sh

@@ -214,7 +214,7 @@ pg_install_extension() {
             deb=$PG_DEB
         fi
         cp "$deb" "$PG_ROOTFS/tmp/"
-        in_pg_root dpkg -i "/tmp/$(basename "$deb")" >&2
+        in_pg_root env DEBIAN_FRONTEND=noninteractive dpkg -i "/tmp/$(basename "$deb")" >&2
         rm -f "$PG_ROOTFS/tmp/$(basename "$deb")"
         return 0
     fi
