@@ -435,11 +435,12 @@ log "update: each released version's schema (pg/sql/idmint--X.sql), used, then A
 # Today 0.1.0 is the only release, and the current version: the update finds nothing to do, and
 # the checks below hold the same for every later one.
 fresh_functions() { psql -X -q -tA -d "$1" -c "SELECT string_agg(p.oid::regprocedure::text || ' ' ||
-    pg_get_function_result(p.oid) || ' ' || p.provolatile || p.proparallel, ',' ORDER BY 1)
+    pg_get_function_result(p.oid) || ' ' || p.provolatile::text || p.proparallel::text, ',' ORDER BY 1)
     FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
     JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'idmint'"; }
 q "CREATE DATABASE update_fresh"
 psql -X -q -v ON_ERROR_STOP=1 -d update_fresh -c "CREATE EXTENSION idmint" >/dev/null
+check "update: a fresh install's functions are read" "$(fresh_functions update_fresh | grep -o 'idmint_snowflake(text) bigint v' || true)" "idmint_snowflake(text) bigint v"
 for frozen in pg/sql/idmint--*.sql; do
     x=${frozen#pg/sql/idmint--}
     x=${x%.sql}
