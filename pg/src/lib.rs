@@ -168,8 +168,11 @@ pub extern "C-unwind" fn idmint_lease_worker(_arg: pg_sys::Datum) {
                 &layout,
                 &options,
                 |wait| BackgroundWorker::wait_latch(Some(wait)),
+                // A WARNING, not a LOG: idmint_snowflake() refuses until the lease is held, and
+                // pgrx's level filter on PostgreSQL 13 ranks LOG below the default
+                // log_min_messages (warning), dropping it there (tests/pg.sh caught it on 13).
                 |err| {
-                    log!(
+                    warning!(
                         "idmint: leasing a node value failed, trying again: {err} (kind: {})",
                         err.kind()
                     )
