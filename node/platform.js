@@ -33,11 +33,28 @@ function platformKey(platform = process.platform, arch = process.arch, report = 
   return `${platform}-${arch}`;
 }
 
-// Node reports the glibc it runs on (undefined on musl): the way napi-rs's loaders tell them
-// apart. (Bun's musl build reports none either.)
-function glibcReport() {
+// Whether this process runs on glibc. First the C library mapped into the process itself
+// (/proc/self/maps: musl's loader is ld-musl-<arch>.so.1, Alpine's libc libc.musl-<arch>.so.1;
+// glibc's is libc.so.6), read in well under a millisecond; it is the process's own, so Bun's
+// musl build on a glibc system reads as musl. Else Node's report, which says the same
+// (glibcVersionRuntime, undefined on musl, as napi-rs's loaders read it) but costs ~5 ms of
+// every require('idmint') (docs/bench/size.md, "Load time").
+function glibcReport(maps = readMaps) {
+  const mapped = maps();
+  if (mapped !== null) {
+    if (/\/(ld-musl-|libc\.musl-)[^/\n]*$/m.test(mapped)) return false;
+    if (/\/libc\.so\.6$/m.test(mapped)) return true;
+  }
   const report = process.report && typeof process.report.getReport === 'function' ? process.report.getReport() : null;
   return Boolean(report && report.header && report.header.glibcVersionRuntime);
+}
+
+function readMaps() {
+  try {
+    return require('node:fs').readFileSync('/proc/self/maps', 'latin1');
+  } catch {
+    return null;
+  }
 }
 
 /** The file name of package `name`'s addon for `key` (a build from source, or in a platform package). */
@@ -136,4 +153,4 @@ function wrap(message, cause) {
   return err;
 }
 
-module.exports = { STORES, platformKey, localAddonFile, platformPackage, loadAddon, loadNative, checkAddonVersion };
+module.exports = { STORES, platformKey, glibcReport, localAddonFile, platformPackage, loadAddon, loadNative, checkAddonVersion };

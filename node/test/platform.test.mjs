@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { platformKey, loadAddon, loadNative } = require('../platform.js');
+const { platformKey, glibcReport, loadAddon, loadNative } = require('../platform.js');
 
 test('platform keys: napi-rs names, glibc told from musl', () => {
   assert.equal(platformKey('linux', 'x64', () => true), 'linux-x64-gnu');
@@ -16,6 +16,19 @@ test('platform keys: napi-rs names, glibc told from musl', () => {
   assert.equal(platformKey('win32', 'x64'), 'win32-x64-gnu');
   assert.equal(platformKey('darwin', 'arm64'), 'darwin-arm64');
   assert.equal(platformKey('darwin', 'x64'), 'darwin-x64');
+});
+
+test("the C library is read from the process's own mappings", () => {
+  const line = (path) => `7f0c1a200000-7f0c1a228000 r--p 00000000 fd:00 1234   ${path}`;
+  const glibc = [line('/usr/bin/node'), line('/usr/lib/x86_64-linux-gnu/libc.so.6'), line('/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2')];
+  assert.equal(glibcReport(() => glibc.join('\n')), true);
+  // A glibc process that has loaded a file from a path that says musl is still glibc.
+  assert.equal(glibcReport(() => [...glibc, line('/app/node_modules/idmint-linux-x64-musl/idmint.node')].join('\n')), true);
+  assert.equal(glibcReport(() => [line('/usr/bin/node'), line('/lib/ld-musl-x86_64.so.1')].join('\n')), false);
+  assert.equal(glibcReport(() => [line('/usr/local/bin/bun'), line('/lib/libc.musl-aarch64.so.1')].join('\n')), false);
+  // Neither named (no /proc): Node's report decides, as it does for this process.
+  assert.equal(glibcReport(() => null), Boolean(process.report.getReport().header.glibcVersionRuntime));
+  assert.equal(glibcReport(), glibcReport(() => null));
 });
 
 const prebuilt = ['idmint-linux-x64-gnu', 'idmint-linux-x64-musl', 'idmint-win32-x64-gnu'];

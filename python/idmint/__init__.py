@@ -38,7 +38,6 @@ means the same bits everywhere.
 from __future__ import annotations
 
 import sys as _sys
-from importlib import util as _util
 
 from ._platform import load_error as _load_error
 
@@ -48,11 +47,17 @@ def _native():  # type: ignore[no-untyped-def]
     with every store) when it is installed, else this package's own, which has no store. A
     process loads one of the two, never both: ObjectId's counter, the fork handling and the
     metrics stay one per process."""
-    if _util.find_spec("idmint_stores") is not None:
-        try:
-            from idmint_stores import _idmint as native
-        except ImportError as e:  # a wheel of another platform or C library: say which
+    # Tried by importing it, not by importlib.util.find_spec, whose import costs ~3 ms of every
+    # `import idmint` (docs/bench/size.md, "Load time"). Only the add-on itself missing means
+    # "not installed"; any other failure is its native module's and is said as such.
+    try:
+        from idmint_stores import _idmint as native
+    except ModuleNotFoundError as e:
+        if e.name != "idmint_stores":
             raise _load_error(e, dist="idmint-stores") from e
+    except ImportError as e:  # a wheel of another platform or C library: say which
+        raise _load_error(e, dist="idmint-stores") from e
+    else:
         from ._platform import check_addon_version
 
         check_addon_version(native.__version__)

@@ -5,13 +5,16 @@ one, or a site-packages shared between systems)."""
 from __future__ import annotations
 
 import os
-import platform as _platform
 import sys
 
 
 def detected() -> str:
     """This interpreter's platform, in the words of wheel tags: ``linux x86_64 glibc 2.36``,
     ``linux x86_64 musl``, ``win32 AMD64``, ``darwin arm64``."""
+    # Imported here, for the error only: `platform` (and the `re` it imports) would add ~5 ms
+    # to every `import idmint` (docs/bench/size.md, "Load time").
+    import platform as _platform
+
     machine = _platform.machine()
     if sys.platform.startswith("linux"):
         return f"linux {machine} {libc()}"

@@ -10,7 +10,11 @@ and calls then work.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+# `typing` only for the type checker (which takes any TYPE_CHECKING as true): importing it
+# costs ~2 ms of every `import idmint` of the slim package (docs/bench/size.md, "Load time").
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 from . import _idmint
 
