@@ -127,6 +127,10 @@ peer_line() {
         echo "pg_uuidv7 is not installed in this PostgreSQL: its row is left out"
     fi
 }
+# Where the server ran, for the page (a variable: an apostrophe inside \${…:+…} in the
+# here-document below ends bash's substitution early).
+WHERE=""
+[ -z "$PG_ROOTFS" ] || WHERE=" in Debian $PG_SUITE's root filesystem (chroot; the clients on this machine, over loopback)"
 section() {
     cat <<HEAD
 <!-- pg$PG_MAJOR -->
@@ -134,7 +138,7 @@ section() {
 
 - date: $START_UTC
 - machine: $(uname -sm), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') × $(nproc) CPUs, load average $LOAD_AT_START at the start of the run, $LOAD_AT_END at the end
-- database: $(in_pg_root "$PGBIN/postgres" --version)${PG_ROOTFS:+ in Debian $PG_SUITE's root filesystem (chroot; the clients here, over loopback)}, a cluster of the bench's own (shared_buffers 2GB, max_wal_size 16GB, checkpoint_timeout 30min, otherwise initdb's defaults: fsync and synchronous_commit on)
+- database: $(in_pg_root "$PGBIN/postgres" --version)$WHERE, a cluster of the bench's own (shared_buffers 2GB, max_wal_size 16GB, checkpoint_timeout 30min, otherwise initdb's defaults: fsync and synchronous_commit on)
 - idmint: the extension (pg/, release profile), layout twitter, node datacenter=1,worker=1; commit $(git rev-parse --short HEAD)
 - peer: $(peer_line)
 - command: \`IDMINT_PG=$PG_MAJOR pg/bench.sh\` (from the repository root); IDMINT_BENCH_ROWS=$ROWS, IDMINT_BENCH_ROUNDS=$ROUNDS
