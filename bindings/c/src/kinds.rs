@@ -12,10 +12,7 @@ use std::ffi::CStr;
 ///
 /// The values follow the core's table of kinds: compare with the names, not with numbers
 /// stored elsewhere, as a later version may insert kinds.
-#[cfg_attr(
-    any(doc, doctest),
-    doc = "\n```\nuse idmint::IdmintStatus;\nassert_eq!(IdmintStatus::Ok as i32, 0);\nassert_eq!(IdmintStatus::InvalidLayout as i32, 1);\n```"
-)]
+#[cfg_attr(any(doc, doctest), doc = "\n```\nuse idmint::IdmintStatus;\nassert_eq!(IdmintStatus::Ok as i32, 0);\nassert_eq!(IdmintStatus::InvalidLayout as i32, 1);\n```")]
 #[repr(i32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IdmintStatus {
@@ -133,11 +130,7 @@ pub(crate) const KINDS: &[(IdmintStatus, &CStr, bool)] = &[
     (IdmintStatus::TimeOutOfRange, c"time_out_of_range", false),
     (IdmintStatus::EpochInFuture, c"epoch_in_future", false),
     (IdmintStatus::LayoutExhausted, c"layout_exhausted", false),
-    (
-        IdmintStatus::ClockMovedBackwards,
-        c"clock_moved_backwards",
-        true,
-    ),
+    (IdmintStatus::ClockMovedBackwards, c"clock_moved_backwards", true),
     (IdmintStatus::InvalidId, c"invalid_id", false),
     (IdmintStatus::InvalidObjectId, c"invalid_object_id", false),
     (IdmintStatus::InvalidArgument, c"invalid_argument", false),
@@ -151,20 +144,12 @@ pub(crate) const KINDS: &[(IdmintStatus, &CStr, bool)] = &[
     (IdmintStatus::InvalidTemplate, c"invalid_template", false),
     (IdmintStatus::CounterOverflow, c"counter_overflow", false),
     (IdmintStatus::InvalidUuid, c"invalid_uuid", false),
-    (
-        IdmintStatus::CheckDigitMismatch,
-        c"check_digit_mismatch",
-        false,
-    ),
+    (IdmintStatus::CheckDigitMismatch, c"check_digit_mismatch", false),
     (IdmintStatus::NoFreeLease, c"no_free_lease", false),
     (IdmintStatus::LeaseLost, c"lease_lost", false),
     (IdmintStatus::Forked, c"forked", false),
     (IdmintStatus::Closed, c"closed", false),
-    (
-        IdmintStatus::StoresNotInstalled,
-        c"stores_not_installed",
-        false,
-    ),
+    (IdmintStatus::StoresNotInstalled, c"stores_not_installed", false),
     (IdmintStatus::WouldBlock, c"would_block", true),
     (IdmintStatus::NotAuthorized, c"not_authorized", false),
 ];
