@@ -12,8 +12,8 @@
 #    and run; tests/vectors.c (tests/vectors/*.json) and tests/threads.c (duplicates across
 #    threads and a forked process, the fork rules) likewise.
 #
-# The C compiler is $CC (default cc); cbindgen is installed once per machine under
-# ~/.cache/idmint, as the other tools are (tests/lib.sh).
+# The C compiler is $CC (default cc); cbindgen ($CBINDGEN, tests/lib.sh) is installed once per
+# machine under ~/.cache/idmint, as the other tools are.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -28,13 +28,6 @@ if [ -z "${IDMINT_MATURIN:-}" ]; then
     [ "${IDMINT_BUILD_DIR:-}" = none ] || export CARGO_BUILD_BUILD_DIR=${IDMINT_BUILD_DIR:-$IDMINT_CACHE/cargo-build}
 fi
 
-CBINDGEN=0.29.4
-CBINDGEN_BIN=$IDMINT_CACHE/cbindgen-$CBINDGEN/bin/cbindgen
-cbindgen_tool() {
-    [ "$("$CBINDGEN_BIN" --version 2>/dev/null)" = "cbindgen $CBINDGEN" ] && return 0
-    CARGO_TARGET_DIR=$IDMINT_CACHE/cbindgen-build without_zig nice -n 19 \
-        cargo install cbindgen --version "=$CBINDGEN" --locked --root "$IDMINT_CACHE/cbindgen-$CBINDGEN"
-}
 # The header as cbindgen makes it from the crate's source, on stdout.
 header() {
     "$CBINDGEN_BIN" --quiet --config bindings/c/cbindgen.toml --crate idmint-c bindings/c

@@ -1,7 +1,6 @@
 //! The snowflake generator: node values given, random or leased from a store.
 
 use std::ffi::c_char;
-use std::time::Duration;
 
 use idmint_core::{AnyClock, OnExhausted, OnRollback};
 
@@ -148,10 +147,10 @@ unsafe fn lease_options(
         l = l.range(o.lease_first, o.lease_last);
     }
     if o.lease_ttl_ms != 0 {
-        l = l.ttl(Duration::from_millis(o.lease_ttl_ms));
+        l = l.ttl(std::time::Duration::from_millis(o.lease_ttl_ms));
     }
     if o.lease_freeze_ms != 0 {
-        l = l.freeze(Duration::from_millis(o.lease_freeze_ms));
+        l = l.freeze(std::time::Duration::from_millis(o.lease_freeze_ms));
     }
     if let Some(h) = unsafe { opt_text("lease_holder", o.lease_holder, o.lease_holder_len) }? {
         l = l.holder(h);
