@@ -84,8 +84,8 @@ step "tests/vectors.c: tests/vectors/ through the C API"
 "$CC" "${CFLAGS[@]}" -o "$OUT/vectors" bindings/c/tests/vectors.c "${FLAGS[@]}"
 "$OUT/vectors" tests/vectors
 
-step "tests/threads.c: duplicates across threads and a forked process, the fork rules"
+step "tests/threads.c: duplicates across threads and a forked process, the fork rules, leases"
 "$CC" "${CFLAGS[@]}" -pthread -o "$OUT/threads" bindings/c/tests/threads.c "${FLAGS[@]}"
 DB=$(mktemp -d /tmp/idmint-c-test.XXXXXX)
 trap 'rm -rf "$DB"' EXIT
-"$OUT/threads" "$DB/segments.db"
+"$OUT/threads" "$DB/segments.db" "$DB/leases.db"

@@ -32,6 +32,8 @@
 //! unsafe { idmint_snowflake_free(generator) };
 //! ```
 
+#![deny(missing_docs)]
+
 mod errors;
 mod ffi;
 mod ids;

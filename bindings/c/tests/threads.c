@@ -6,7 +6,7 @@
  * a generator with node values given and a segment client of the parent refuse with
  * IDMINT_STATUS_FORKED, a random-node generator goes on.
  *
- *   threads [SQLITE_PATH]
+ *   threads [SEGMENTS_SQLITE_PATH LEASES_SQLITE_PATH]
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -252,13 +252,43 @@ static void fork_rules(void) {
     idmint_snowflake_free(r);
 }
 
+/* Two generators leasing from one SQLite store, range 0..=1: each holds a value of its own,
+ * a third finds none free, and the first one's value is free again once it is freed. */
+static void leases(const char *path) {
+    char url[4200];
+    snprintf(url, sizeof url, "sqlite:%s", path);
+    IdmintSnowflakeOptions o = {0};
+    o.lease_url = url;
+    o.lease_url_len = strlen(url);
+    o.lease_range = true;
+    o.lease_first = 0;
+    o.lease_last = 1;
+    IdmintSnowflake *a = NULL, *b = NULL, *c = NULL;
+    CHECK(idmint_snowflake_new(&o, &a, NULL) == IDMINT_STATUS_OK, "lease a");
+    CHECK(idmint_snowflake_new(&o, &b, NULL) == IDMINT_STATUS_OK, "lease b");
+    IdmintError *err = NULL;
+    IdmintStatus s = idmint_snowflake_new(&o, &c, &err);
+    CHECK(s == IDMINT_STATUS_NO_FREE_LEASE && !c, "a third lease: %s", idmint_status_kind(s));
+    idmint_error_free(err);
+    uint64_t wa = 9, wb = 9, ia = 0, ib = 0;
+    idmint_snowflake_node(a, "worker", 6, &wa, NULL);
+    idmint_snowflake_node(b, "worker", 6, &wb, NULL);
+    CHECK(wa != wb && wa <= 1 && wb <= 1, "leased workers %" PRIu64 " and %" PRIu64, wa, wb);
+    CHECK(idmint_snowflake_next_id(a, &ia, NULL) == IDMINT_STATUS_OK && idmint_snowflake_next_id(b, &ib, NULL) == IDMINT_STATUS_OK && ia != ib,
+          "leased IDs");
+    idmint_snowflake_free(a);
+    printf("leases: two generators hold workers %" PRIu64 " and %" PRIu64 ", a third is refused\n", wa, wb);
+    idmint_snowflake_free(b);
+}
+
 int main(int argc, char **argv) {
     snowflakes();
     objectid_uniqueness();
     fork_rules();
-    if (idmint_has_stores() && argc > 1)
+    if (idmint_has_stores() && argc > 2) {
         segments(argv[1]);
-    else
+        leases(argv[2]);
+    } else
         printf("segment: skipped (%s)\n", idmint_has_stores() ? "no SQLite path given" : "library without stores");
     printf("threads: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
