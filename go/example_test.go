@@ -3,6 +3,7 @@ package idmint_test
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	idmint "github.com/idmint/idmint/go"
 )
@@ -49,4 +50,42 @@ func ExampleError() {
 	// Output:
 	// true true
 	// worker value 32 is out of range: valid values are 0..=31
+}
+
+func ExampleUUID() {
+	u, err := idmint.NewUUIDv7()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(u.String()), len(u.ULID()), u.String()[14:15])
+	// Output: 36 26 7
+}
+
+func ExampleTypeIDs() {
+	users, err := idmint.NewTypeIDs("user")
+	if err != nil {
+		panic(err)
+	}
+	defer users.Close()
+	id, _ := users.Next()
+	fmt.Println(id[:5], len(id))
+	// Output: user_ 31
+}
+
+func ExampleSegmentClient() {
+	if !idmint.HasStores() {
+		fmt.Println(1, 2)
+		return
+	}
+	dir, _ := os.MkdirTemp("", "idmint-example")
+	defer os.RemoveAll(dir)
+	c, err := idmint.ConnectSegments("sqlite:" + dir + "/ids.db")
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	a, _ := c.NextID("orders")
+	b, _ := c.NextID("orders")
+	fmt.Println(a, b)
+	// Output: 1 2
 }

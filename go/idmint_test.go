@@ -179,3 +179,87 @@ func TestObjectIDVectors(t *testing.T) {
 		}
 	}
 }
+
+func TestUUIDv7AndTypeIDs(t *testing.T) {
+	a, err := idmint.NewUUIDv7()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := idmint.NewUUIDv7()
+	if a.String() >= b.String() || len(a.ULID()) != 26 || a.String()[14] != '7' {
+		t.Fatalf("%s %s %s", a, b, a.ULID())
+	}
+	d, err := idmint.Parse(a.String(), "")
+	if err != nil || d.Format != "uuid" || !d.HasTime {
+		t.Fatalf("%+v %v", d, err)
+	}
+	users, err := idmint.NewTypeIDs("user")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer users.Close()
+	id, err := users.Next()
+	if err != nil || len(id) != 31 || id[:5] != "user_" {
+		t.Fatalf("%q %v", id, err)
+	}
+	if _, err := idmint.NewTypeIDs("User"); !errors.Is(err, idmint.ErrInvalidArgument) {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestSegmentsAndLeasesOnSQLite(t *testing.T) {
+	if !idmint.HasStores() {
+		t.Skip("library without stores")
+	}
+	dir := t.TempDir()
+	c, err := idmint.ConnectSegments("sqlite:" + dir + "/segments.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]bool{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 5000; i++ {
+				id, err := c.NextID("orders")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if seen[id] {
+					t.Errorf("duplicate %d", id)
+				}
+				seen[id] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	c.Close()
+	if _, err := c.NextID("orders"); err == nil {
+		t.Fatal("a closed client handed out an ID")
+	}
+
+	url := "sqlite:" + dir + "/leases.db"
+	a, err := idmint.NewSnowflake("twitter", idmint.Lease(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := idmint.NewSnowflake("twitter", idmint.Lease(url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ia, _ := a.NextID()
+	ib, _ := b.NextID()
+	da, _ := idmint.Parse(strconv.FormatUint(ia, 10), "twitter")
+	db, _ := idmint.Parse(strconv.FormatUint(ib, 10), "twitter")
+	if da.Parts[1].Number == db.Parts[1].Number && da.Parts[0].Number == db.Parts[0].Number {
+		t.Fatalf("two leases share node values: %+v %+v", da.Parts, db.Parts)
+	}
+}
