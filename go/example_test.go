@@ -47,9 +47,11 @@ func ExampleError() {
 	var e *idmint.Error
 	fmt.Println(errors.Is(err, idmint.ErrValueOutOfRange), errors.As(err, &e) && e.Kind == "value_out_of_range")
 	fmt.Println(err)
+	fmt.Println(e.Fields["field"], e.Fields["value"], e.Fields["max"])
 	// Output:
 	// true true
 	// worker value 32 is out of range: valid values are 0..=31
+	// worker 32 31
 }
 
 func ExampleUUID() {

@@ -34,6 +34,10 @@ type Error struct {
 	Kind string
 	// Message is the core's message; empty in the sentinels.
 	Message string
+	// Fields are the values the message names, by the core's field names ("behind_ms" of
+	// ErrClockMovedBackwards, "tag" of ErrUnknownTag), numbers in decimal: for a program to
+	// read instead of the message.
+	Fields map[string]string
 }
 
 // Error returns the message, or the kind for a sentinel.
@@ -64,6 +68,17 @@ func status(s C.IdmintStatus, cerr *C.IdmintError) error {
 		var n C.size_t
 		m := C.idmint_error_message(cerr, &n)
 		e.Message = C.GoStringN(m, C.int(n))
+		count := int(C.idmint_error_field_count(cerr))
+		if count > 0 {
+			e.Fields = make(map[string]string, count)
+		}
+		for i := 0; i < count; i++ {
+			var name, value *C.char
+			var nl, vl C.size_t
+			if C.idmint_error_field(cerr, C.size_t(i), &name, &nl, &value, &vl) {
+				e.Fields[C.GoStringN(name, C.int(nl))] = C.GoStringN(value, C.int(vl))
+			}
+		}
 		C.idmint_error_free(cerr)
 	}
 	if e.Message == "" {

@@ -71,6 +71,65 @@ pub unsafe extern "C" fn idmint_error_message(
     ptr
 }
 
+/// The number of fields of an error: the core error's values by name (`behind_ms` of a clock
+/// that moved backwards, `tag` of an unknown tag, ...), what its message says, for a program to
+/// read instead of the message. 0 for a NULL `error` or an `IDMINT_STATUS_INTERNAL` one. Never
+/// fails; thread-safe.
+///
+/// # Safety
+///
+/// `error` is NULL or an error made by this library and not yet freed.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nassert_eq!(unsafe { idmint::idmint_error_field_count(std::ptr::null()) }, 0);\n```"
+)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmint_error_field_count(error: *const IdmintError) -> usize {
+    unsafe { error.as_ref() }.map_or(0, |e| e.fields().len())
+}
+
+/// Field `index` of an error (in the order of the core's variant): its name and its value as
+/// text (numbers in decimal), both NUL-terminated and owned by the error (valid until
+/// `idmint_error_free`), their lengths in `*name_len` and `*value_len`. Any out pointer may be
+/// NULL. Returns false (nothing written) for a NULL `error` or an index past the last field.
+/// Never fails otherwise; thread-safe.
+///
+/// # Safety
+///
+/// `error` is NULL or live; each out pointer is NULL or writable.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nuse idmint::*;\nlet (mut l, mut err) = (std::ptr::null_mut(), std::ptr::null_mut());\nunsafe { idmint_layout_new(c\"twiter\".as_ptr(), 6, std::ptr::null(), 0, &mut l, &mut err) };\nlet (mut name, mut value) = (std::ptr::null(), std::ptr::null());\nassert!(unsafe { idmint_error_field(err, 0, &mut name, std::ptr::null_mut(), &mut value, std::ptr::null_mut()) });\nassert_eq!(unsafe { std::ffi::CStr::from_ptr(name) }.to_str().unwrap(), \"spec\");\nassert_eq!(unsafe { std::ffi::CStr::from_ptr(value) }.to_str().unwrap(), \"twiter\");\nunsafe { idmint_error_free(err) };\n```"
+)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmint_error_field(
+    error: *const IdmintError,
+    index: usize,
+    name: *mut *const c_char,
+    name_len: *mut usize,
+    value: *mut *const c_char,
+    value_len: *mut usize,
+) -> bool {
+    let Some((n, v)) = unsafe { error.as_ref() }.and_then(|e| e.fields().get(index)) else {
+        return false;
+    };
+    unsafe {
+        if let Some(p) = name.as_mut() {
+            *p = n.as_ptr();
+        }
+        if let Some(p) = name_len.as_mut() {
+            *p = n.as_bytes().len();
+        }
+        if let Some(p) = value.as_mut() {
+            *p = v.as_ptr();
+        }
+        if let Some(p) = value_len.as_mut() {
+            *p = v.as_bytes().len();
+        }
+    }
+    true
+}
+
 /// Frees an error. NULL is allowed (nothing happens). Not to be called twice on one error, nor
 /// while another thread reads it.
 ///

@@ -43,6 +43,9 @@ impl Failure {
 )]
 pub struct IdmintError {
     status: IdmintStatus,
+    /// The core error's fields by name, as text (`Error::fields`), for programs that read
+    /// values instead of the message; none for a panic.
+    fields: Vec<(CString, CString)>,
     /// NUL-terminated, for C's `%s`; its length is kept apart.
     message: CString,
     message_len: usize,
@@ -54,6 +57,14 @@ impl IdmintError {
         let message_len = message.len();
         IdmintError {
             status: failure.status(),
+            fields: match failure {
+                Failure::Core(e) => e
+                    .fields()
+                    .into_iter()
+                    .map(|(name, value)| (c_string(name.to_string()), c_string(value)))
+                    .collect(),
+                Failure::Panic(_) => Vec::new(),
+            },
             message: c_string(message),
             message_len,
         }
@@ -61,6 +72,10 @@ impl IdmintError {
 
     pub(crate) fn status(&self) -> IdmintStatus {
         self.status
+    }
+
+    pub(crate) fn fields(&self) -> &[(CString, CString)] {
+        &self.fields
     }
 
     pub(crate) fn message(&self) -> (*const c_char, usize) {
@@ -281,6 +296,41 @@ mod tests {
         let (status, message) = failure_of(|| Err(Error::UnknownTag { tag: "t".into() }.into()));
         assert_eq!(status, IdmintStatus::UnknownTag);
         assert_eq!(message, Error::UnknownTag { tag: "t".into() }.to_string());
+    }
+
+    #[test]
+    fn handles_are_send_and_sync_as_the_header_promises() {
+        fn shared<T: Send + Sync>() {}
+        shared::<crate::IdmintSnowflake>();
+        shared::<crate::IdmintLayout>();
+        shared::<crate::IdmintDecoded>();
+        shared::<crate::IdmintObjectIdGenerator>();
+        shared::<crate::IdmintUuid7Generator>();
+        shared::<crate::IdmintTypeIdGenerator>();
+        shared::<crate::IdmintSegmentClient>();
+        shared::<crate::IdmintTag>();
+        shared::<IdmintError>();
+    }
+
+    #[test]
+    fn errors_carry_the_cores_fields() {
+        let mut err = std::ptr::null_mut();
+        unsafe {
+            run(&mut err, || {
+                Err(Error::ClockMovedBackwards {
+                    behind_ms: 5,
+                    allowed_ms: 0,
+                }
+                .into())
+            })
+        };
+        let e = unsafe { Box::from_raw(err) };
+        let fields: Vec<_> = e
+            .fields()
+            .iter()
+            .map(|(n, v)| (n.to_str().unwrap(), v.to_str().unwrap()))
+            .collect();
+        assert_eq!(fields, [("behind_ms", "5"), ("allowed_ms", "0")]);
     }
 
     #[test]
