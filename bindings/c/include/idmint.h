@@ -475,6 +475,36 @@ const char *idmint_error_kind(const struct IdmintError *error);
 const char *idmint_error_message(const struct IdmintError *error, size_t *len);
 
 /**
+ * The number of fields of an error: the core error's values by name (`behind_ms` of a clock
+ * that moved backwards, `tag` of an unknown tag, ...), what its message says, for a program to
+ * read instead of the message. 0 for a NULL `error` or an `IDMINT_STATUS_INTERNAL` one. Never
+ * fails; thread-safe.
+ *
+ * # Safety
+ *
+ * `error` is NULL or an error made by this library and not yet freed.
+ */
+size_t idmint_error_field_count(const struct IdmintError *error);
+
+/**
+ * Field `index` of an error (in the order of the core's variant): its name and its value as
+ * text (numbers in decimal), both NUL-terminated and owned by the error (valid until
+ * `idmint_error_free`), their lengths in `*name_len` and `*value_len`. Any out pointer may be
+ * NULL. Returns false (nothing written) for a NULL `error` or an index past the last field.
+ * Never fails otherwise; thread-safe.
+ *
+ * # Safety
+ *
+ * `error` is NULL or live; each out pointer is NULL or writable.
+ */
+bool idmint_error_field(const struct IdmintError *error,
+                        size_t index,
+                        const char **name,
+                        size_t *name_len,
+                        const char **value,
+                        size_t *value_len);
+
+/**
  * Frees an error. NULL is allowed (nothing happens). Not to be called twice on one error, nor
  * while another thread reads it.
  *
