@@ -71,6 +71,17 @@ wasm_bindgen_cli() {
         without_zig nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
 }
 
+# cbindgen at the version bindings/c's header is generated with (bindings/c/test.sh checks the
+# checked-in include/idmint.h against its output): installed once per machine under
+# ~/.cache/idmint, at the lowest CPU priority, as the other tools are.
+CBINDGEN=0.29.4
+CBINDGEN_BIN=$IDMINT_CACHE/cbindgen-$CBINDGEN/bin/cbindgen
+cbindgen_tool() {
+    [ "$("$CBINDGEN_BIN" --version 2>/dev/null)" = "cbindgen $CBINDGEN" ] && return 0
+    CARGO_TARGET_DIR=$IDMINT_CACHE/cbindgen-build without_zig nice -n 19 \
+        cargo install cbindgen --version "=$CBINDGEN" --locked --root "$IDMINT_CACHE/cbindgen-$CBINDGEN"
+}
+
 # The JVM package's Java generator (bindings/jvm/bindgen with `generate`: uniffi-bindgen-java,
 # about six minutes of one core to compile though its two large crates are at opt-level 0) is
 # built in a target directory of its own outside the repository, as wasm-bindgen-cli is

@@ -134,6 +134,7 @@ start_prep() {
                 ;;&
             jvm | packages) prep jvm-bindgen jvm_bindgen ;;
             pg) prep pg-build pg_build ;;
+            c) prep cbindgen cbindgen_tool ;;
         esac
     done
     prep rustup rustup_parts $wasm
@@ -208,7 +209,7 @@ section_rust() {
     step "cargo clippy (every store feature is on: the bindings and the CLI turn them on)"
     cargo clippy $TIMINGS --workspace --all-targets -- -D warnings
     step "cargo clippy of the slim packages' builds (the bindings without feature stores)"
-    cargo clippy $TIMINGS -p idmint-python -p idmint-node -p idmint-jvm --no-default-features -- -D warnings
+    cargo clippy $TIMINGS -p idmint-python -p idmint-node -p idmint-jvm -p idmint-c --no-default-features -- -D warnings
     step "cargo doc (every public item documented, links resolve)"
     # With the examples, so the dev-dependencies take part in choosing features as they do in
     # clippy's --all-targets (reqwest's turn on hyper's client): the dependencies then have
@@ -225,7 +226,7 @@ section_rust() {
     # just compiled, not make a second copy with other features.
     step "the bindings' own builds reuse the tests' compiled core (bindings/workspace-hack)"
     local rebuilt
-    rebuilt=$(cargo build -p idmint-node -p idmint-jvm --profile "$PROFILE" --message-format=json |
+    rebuilt=$(cargo build -p idmint-node -p idmint-jvm -p idmint-c --profile "$PROFILE" --message-format=json |
         python3 -c 'import json, sys
 names = {m["package_id"] for m in map(json.loads, sys.stdin)
          if m.get("reason") == "compiler-artifact" and not m.get("fresh")}
@@ -375,6 +376,29 @@ section_node() {
     node/scripts/test.sh
 }
 
+section_c() {
+    # The C library (bindings/c, docs/c.md): include/idmint.h checked against cbindgen's output,
+    # the conversion layer's Rust tests, then libidmint.a (the rust section's compiled core:
+    # nothing compiled again but the glue) installed under a prefix with its pkg-config file,
+    # and docs/c.md's example, tests/vectors/ and the duplicates test (threads, a forked process
+    # on one SQLite tag, the fork rules) compiled against it and run: bindings/c/test.sh.
+    await rustup
+    step "cbindgen $CBINDGEN (cargo install when missing; in the background since the start)"
+    await cbindgen
+    cbindgen_tool
+    step "bindings/c/test.sh (header, cargo test -p idmint-c, the C example and tests)"
+    bindings/c/test.sh
+}
+
+section_go() {
+    # The Go module's start (go/, issue 50): libidmint.a built as the c section builds it, then
+    # go vet and go test (tests/vectors/, duplicates across goroutines, an Example per type):
+    # go/test.sh. Run by name only until the module is complete (docs/ci.md).
+    await rustup
+    step "go/test.sh (libidmint.a into go/lib/, go vet, go test)"
+    go/test.sh
+}
+
 section_mixed() {
     # One PostgreSQL tag served at once through `idmint serve` (an http:// store URL) to a Python,
     # a Node and a Java process, each through its own package (the workers of the python, node
@@ -498,7 +522,7 @@ tree_key() {
 # fuzz targets' committed seeds through the same checks in the rust section's stable test build
 # (core/tests/fuzz_corpus.rs), and the live runs are the release matrix's (tests/packages.sh
 # release; docs/ci.md). `tests/run.sh fuzz` runs them by name.
-ALL=(rust server partition python jvm node mixed pg web packages)
+ALL=(rust server partition python jvm node c mixed pg web packages)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
@@ -513,7 +537,7 @@ done
 zig_env
 for s in "${SECTIONS[@]}"; do
     declare -F "section_$s" >/dev/null || {
-        echo "unknown section '$s'; sections: ${ALL[*]} core fuzz segment" >&2
+        echo "unknown section '$s'; sections: ${ALL[*]} core fuzz segment go" >&2
         exit 2
     }
 done

@@ -1,0 +1,3 @@
+module github.com/idmint/idmint/go
+
+go 1.22
