@@ -72,7 +72,9 @@ pub unsafe extern "C" fn idmint_segment_client_connect(
             #[cfg(not(feature = "stores"))]
             {
                 let _ = (slot, url);
-                Err(idmint_core::addon::missing("idmint_segment_client_connect").into())
+                Err(crate::errors::stores_missing(
+                    "idmint_segment_client_connect",
+                ))
             }
         })
     }
