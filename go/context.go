@@ -1,5 +1,10 @@
 package idmint
 
+/*
+#include <idmint.h>
+*/
+import "C"
+
 import (
 	"context"
 	"time"
@@ -60,4 +65,29 @@ func withCause(ctx context.Context, s *Snowflake, err error) (*Snowflake, error)
 		e.cause = ctx.Err()
 	}
 	return s, err
+}
+
+// LeaseRange leases only node values first..last (default: every value of the layout's node
+// fields), for deployments that split the values between groups of processes.
+func LeaseRange(first, last uint64) Option {
+	return func(o *options) { o.leaseRange, o.leaseFirst, o.leaseLast = true, first, last }
+}
+
+// LeaseTTL sets how long a lease lasts unless renewed (default 10 s; renewed every third).
+func LeaseTTL(ttl time.Duration) Option { return func(o *options) { o.leaseTTL = ttl } }
+
+// LeaseFreeze sets how long a value stays unleasable after its lease expired (default: one
+// TTL), so a holder that lost it has stopped before another takes it.
+func LeaseFreeze(d time.Duration) Option { return func(o *options) { o.leaseFreeze = d } }
+
+// LeaseHolder names the holder recorded with the lease (default: host and process id).
+func LeaseHolder(name string) Option { return func(o *options) { o.leaseHolder = name } }
+
+// millis is d in whole ms for the C options, rounded up so that a positive duration never
+// reads as 0 ("the default"); the core refuses values out of its range by name.
+func millis(d time.Duration) C.uint64_t {
+	if d <= 0 {
+		return 0
+	}
+	return C.uint64_t((d + time.Millisecond - 1) / time.Millisecond)
 }

@@ -22,6 +22,13 @@ type options struct {
 	random bool
 	epoch  string
 	lease  string
+	// The lease's options (zero: the core's defaults); refused by the core without Lease.
+	leaseRange  bool
+	leaseFirst  uint64
+	leaseLast   uint64
+	leaseTTL    time.Duration
+	leaseFreeze time.Duration
+	leaseHolder string
 }
 
 type node struct {
@@ -92,9 +99,11 @@ func newSnowflake(layout string, o options, within time.Duration) (*Snowflake, e
 	}
 	if o.lease != "" {
 		c.lease_url, c.lease_url_len = cstr(o.lease)
+		if o.leaseHolder != "" {
+			c.lease_holder, c.lease_holder_len = cstr(o.leaseHolder)
+		}
 		if within > 0 {
-			// Rounded up: a limit under 1 ms must not read as 0, "no limit".
-			c.lease_acquire_within_ms = C.uint64_t((within + time.Millisecond - 1) / time.Millisecond)
+			c.lease_acquire_within_ms = millis(within)
 		}
 	}
 	if len(o.nodes) > 0 {
@@ -109,6 +118,9 @@ func newSnowflake(layout string, o options, within time.Duration) (*Snowflake, e
 		c.nodes, c.nodes_len = (*C.IdmintNode)(arr), C.size_t(len(o.nodes))
 	}
 	c.random_nodes = C.bool(o.random)
+	c.lease_range = C.bool(o.leaseRange)
+	c.lease_first, c.lease_last = C.uint64_t(o.leaseFirst), C.uint64_t(o.leaseLast)
+	c.lease_ttl_ms, c.lease_freeze_ms = millis(o.leaseTTL), millis(o.leaseFreeze)
 	var h *C.IdmintSnowflake
 	var cerr *C.IdmintError
 	if err := status(C.idmint_snowflake_new(&c, &h, &cerr), cerr); err != nil {
