@@ -142,9 +142,7 @@ pub unsafe extern "C" fn idmint_error_field(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_error_free(error: *mut IdmintError) {
-    if !error.is_null() {
-        drop(unsafe { Box::from_raw(error) });
-    }
+    unsafe { crate::ffi::free_box(error) };
 }
 
 fn status_kind(status: IdmintStatus) -> &'static CStr {

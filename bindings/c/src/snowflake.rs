@@ -257,12 +257,8 @@ pub unsafe extern "C" fn idmint_snowflake_new(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_snowflake_free(generator: *mut IdmintSnowflake) {
-    if !generator.is_null() {
-        // A lease's release may fail (the store down): it is the core's to log and let expire.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(unsafe { Box::from_raw(generator) })
-        }));
-    }
+    // A lease's release may fail (the store down): it is the core's to log and let expire.
+    unsafe { crate::ffi::free_box(generator) };
 }
 
 /// The next ID, greater than every ID this generator issued before, on any thread.
