@@ -38,7 +38,13 @@ type Error struct {
 	// ErrClockMovedBackwards, "tag" of ErrUnknownTag), numbers in decimal: for a program to
 	// read instead of the message.
 	Fields map[string]string
+	// cause is what ended the call besides the core's error: a context's error when its
+	// deadline came first (NewSnowflakeContext), for errors.Is(err, context.DeadlineExceeded).
+	cause error
 }
+
+// Unwrap returns the context error that ended the call with this error, if any.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error returns the message, or the kind for a sentinel.
 func (e *Error) Error() string {
@@ -85,6 +91,18 @@ func status(s C.IdmintStatus, cerr *C.IdmintError) error {
 		e.Message = fmt.Sprintf("idmint: status %d (%s)", int(s), kind)
 	}
 	return e
+}
+
+func init() {
+	// The core words its errors for the package linked in: "build with -tags idmint_stores".
+	C.idmint_register_package(C.IDMINT_PACKAGE_GO)
+}
+
+// closed is the core's error for a call on an object already closed (what: "segment client").
+func closed(what string) error {
+	p, n := text(what)
+	var cerr *C.IdmintError
+	return status(C.idmint_closed_error(p, n, &cerr), cerr)
 }
 
 // empty is "" in C memory, for the empty strings passed to C (never freed).

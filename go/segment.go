@@ -46,6 +46,9 @@ func (c *SegmentClient) NextID(tag string) (uint64, error) {
 
 // tag is the cached handle of a tag (under the read lock).
 func (c *SegmentClient) tag(tag string) (*C.IdmintTag, error) {
+	if c.h == nil {
+		return nil, closed("segment client")
+	}
 	if t, ok := c.tags.Load(tag); ok {
 		return t.(*C.IdmintTag), nil
 	}
@@ -63,7 +66,7 @@ func (c *SegmentClient) tag(tag string) (*C.IdmintTag, error) {
 }
 
 // Close gives the unused tails of the buffered ranges back to the store and frees the client;
-// later calls fail.
+// later calls fail with ErrClosed.
 func (c *SegmentClient) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -7,8 +7,10 @@ package idmint
 import "C"
 
 import (
+	"context"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -20,6 +22,13 @@ type options struct {
 	random bool
 	epoch  string
 	lease  string
+	// The lease's options (zero: the core's defaults); refused by the core without Lease.
+	leaseRange  bool
+	leaseFirst  uint64
+	leaseLast   uint64
+	leaseTTL    time.Duration
+	leaseFreeze time.Duration
+	leaseHolder string
 }
 
 type node struct {
@@ -40,7 +49,10 @@ func RandomNodes() Option { return func(o *options) { o.random = true } }
 // Epoch replaces the layout's epoch (unix ms or RFC 3339).
 func Epoch(epoch string) Option { return func(o *options) { o.epoch = epoch } }
 
-// Lease leases every node field's value from the store at url (needs HasStores).
+// Lease leases every node field's value from the store at url (needs HasStores): a value no
+// other live generator holds, renewed in the background and fenced so that a reuse never
+// repeats an ID (docs/leases.md). NewSnowflake then waits for the store, bounded by the core's
+// timeouts; NewSnowflakeContext bounds it by a context too.
 func Lease(url string) Option { return func(o *options) { o.lease = url } }
 
 // batch is how many IDs a generator takes from the core per cgo call: one call costs tens of
@@ -60,10 +72,12 @@ type Snowflake struct {
 // NewSnowflake makes a generator of layout (a preset name such as "twitter" or a spec such as
 // "time:41,worker:10,sequence:12"; "" is twitter).
 func NewSnowflake(layout string, opts ...Option) (*Snowflake, error) {
-	var o options
-	for _, f := range opts {
-		f(&o)
-	}
+	return NewSnowflakeContext(context.Background(), layout, opts...)
+}
+
+// newSnowflake builds the generator; within > 0 bounds the wait for a lease (the core's
+// acquire limit, from a context's deadline).
+func newSnowflake(layout string, o options, within time.Duration) (*Snowflake, error) {
 	// The options struct is Go memory, so everything it points to is C memory (cgo's rule).
 	var c C.IdmintSnowflakeOptions
 	var frees []unsafe.Pointer
@@ -85,6 +99,12 @@ func NewSnowflake(layout string, opts ...Option) (*Snowflake, error) {
 	}
 	if o.lease != "" {
 		c.lease_url, c.lease_url_len = cstr(o.lease)
+		if o.leaseHolder != "" {
+			c.lease_holder, c.lease_holder_len = cstr(o.leaseHolder)
+		}
+		if within > 0 {
+			c.lease_acquire_within_ms = millis(within)
+		}
 	}
 	if len(o.nodes) > 0 {
 		size := C.size_t(unsafe.Sizeof(C.IdmintNode{})) * C.size_t(len(o.nodes))
@@ -98,6 +118,9 @@ func NewSnowflake(layout string, opts ...Option) (*Snowflake, error) {
 		c.nodes, c.nodes_len = (*C.IdmintNode)(arr), C.size_t(len(o.nodes))
 	}
 	c.random_nodes = C.bool(o.random)
+	c.lease_range = C.bool(o.leaseRange)
+	c.lease_first, c.lease_last = C.uint64_t(o.leaseFirst), C.uint64_t(o.leaseLast)
+	c.lease_ttl_ms, c.lease_freeze_ms = millis(o.leaseTTL), millis(o.leaseFreeze)
 	var h *C.IdmintSnowflake
 	var cerr *C.IdmintError
 	if err := status(C.idmint_snowflake_new(&c, &h, &cerr), cerr); err != nil {
@@ -114,7 +137,7 @@ func (s *Snowflake) NextID() (uint64, error) {
 	defer s.mu.Unlock()
 	if s.pos == batch {
 		if s.h == nil {
-			return 0, &Error{Kind: "closed", Message: "this snowflake generator is closed"}
+			return 0, closed("snowflake generator")
 		}
 		var cerr *C.IdmintError
 		if err := status(C.idmint_snowflake_next_ids(s.h, (*C.uint64_t)(&s.buf[0]), batch, &cerr), cerr); err != nil {
@@ -135,7 +158,7 @@ func (s *Snowflake) NextIDs(ids []uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.h == nil {
-		return &Error{Kind: "closed", Message: "this snowflake generator is closed"}
+		return closed("snowflake generator")
 	}
 	// IDs still in the buffer are dropped: the batch must be greater than every ID handed out.
 	s.pos = batch

@@ -391,11 +391,15 @@ section_c() {
 }
 
 section_go() {
-    # The Go module's start (go/, issue 50): libidmint.a built as the c section builds it, then
-    # go vet and go test (tests/vectors/, duplicates across goroutines, an Example per type):
-    # go/test.sh. Run by name only until the module is complete (docs/ci.md).
+    # The Go module (go/, on the C library through cgo): go/test.sh builds libidmint.a as the c
+    # section does (no second compile of the core) into go/lib/, then go vet and go test:
+    # tests/vectors/, duplicates across goroutines, an Example per type, a segment client and
+    # two leased generators on every store server, two Go processes drawing one tag from
+    # SQLite and PostgreSQL, leases bounded by a context.
     await rustup
-    step "go/test.sh (libidmint.a into go/lib/, go vet, go test)"
+    command -v go >/dev/null || { echo "the go section needs Go 1.22 or newer on PATH" >&2; return 1; }
+    start_servers
+    step "go/test.sh (libidmint.a into go/lib/, go vet, go test against the store servers)"
     go/test.sh
 }
 
@@ -522,7 +526,7 @@ tree_key() {
 # fuzz targets' committed seeds through the same checks in the rust section's stable test build
 # (core/tests/fuzz_corpus.rs), and the live runs are the release matrix's (tests/packages.sh
 # release; docs/ci.md). `tests/run.sh fuzz` runs them by name.
-ALL=(rust server partition python jvm node c mixed pg web packages)
+ALL=(rust server partition python jvm node c go mixed pg web packages)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do
@@ -537,7 +541,7 @@ done
 zig_env
 for s in "${SECTIONS[@]}"; do
     declare -F "section_$s" >/dev/null || {
-        echo "unknown section '$s'; sections: ${ALL[*]} core fuzz segment go" >&2
+        echo "unknown section '$s'; sections: ${ALL[*]} core fuzz segment" >&2
         exit 2
     }
 done

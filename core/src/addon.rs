@@ -37,6 +37,11 @@ pub enum Package {
     Node,
     /// `io.idmint:idmint` on Maven Central; the add-on is `io.idmint:idmint-stores`.
     Jvm,
+    /// The C library `libidmint` (`bindings/c`); the stores are its `stores` build.
+    C,
+    /// The Go module `github.com/idmint/idmint/go`; the stores are its build tag
+    /// `idmint_stores`, which links the stores build of the C library it ships.
+    Go,
 }
 
 impl Package {
@@ -46,6 +51,7 @@ impl Package {
     /// use idmint_core::addon::Package;
     /// assert_eq!(Package::Python.install(), "pip install 'idmint[stores]'");
     /// assert!(Package::Jvm.install().contains("io.idmint:idmint-stores:"));
+    /// assert!(Package::Go.install().contains("-tags idmint_stores"));
     /// ```
     pub fn install(self) -> String {
         match self {
@@ -58,6 +64,10 @@ impl Package {
                 "add the dependency io.idmint:idmint-stores:{} beside io.idmint:idmint",
                 env!("CARGO_PKG_VERSION")
             ),
+            Package::C => "link the stores build of libidmint (the release's \
+                           libidmint-stores archive, or cargo build -p idmint-c --features stores)"
+                .into(),
+            Package::Go => "build with the tag idmint_stores (go build -tags idmint_stores)".into(),
         }
     }
 }

@@ -439,3 +439,47 @@ fn a_generator_that_issued_nothing_gives_a_fresh_value_back_on_drop() {
     let again = Snowflake::builder(twitter()).lease(opts).build().unwrap();
     assert!(again.next_id().is_ok());
 }
+
+/// A store whose acquire never answers: a network that drops packets.
+struct Silent;
+
+impl LeaseStore for Silent {
+    fn describe(&self) -> String {
+        "silent".into()
+    }
+    fn acquire<'a>(&'a self, _: &'a LeaseRequest) -> StoreFuture<'a, Option<Grant>> {
+        Box::pin(std::future::pending())
+    }
+    fn renew<'a>(&'a self, _: u64, _: &'a str, _: u64, _: u64, _: u64) -> StoreFuture<'a, bool> {
+        Box::pin(std::future::pending())
+    }
+    fn release<'a>(&'a self, _: u64, _: &'a str, _: u64) -> StoreFuture<'a, bool> {
+        Box::pin(std::future::pending())
+    }
+    fn list(&self) -> StoreFuture<'_, Vec<LeaseInfo>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+#[test]
+fn the_callers_limit_ends_the_wait_for_a_lease_and_is_named() {
+    // A store call may take a minute (TTL/4 of 4 min); the caller allows 200 ms: the build
+    // fails as store_unavailable naming the caller's limit, not the store's.
+    let build = |within: Option<Duration>| {
+        let mut opts = LeaseOptions::store(Arc::new(Silent)).ttl(Duration::from_secs(240));
+        if let Some(w) = within {
+            opts = opts.acquire_within(w);
+        }
+        Snowflake::builder(twitter()).lease(opts).build()
+    };
+    let err = build(Some(Duration::from_millis(200))).unwrap_err();
+    assert_eq!(err.kind(), "store_unavailable", "{err}");
+    assert!(
+        err.to_string()
+            .contains("leasing did not finish within the caller's limit of 200 ms"),
+        "{err}"
+    );
+    let err = build(Some(Duration::ZERO)).unwrap_err();
+    assert_eq!(err.kind(), "invalid_argument", "{err}");
+    assert!(err.to_string().contains("acquire_within"), "{err}");
+}

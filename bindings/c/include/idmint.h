@@ -219,6 +219,21 @@ typedef int32_t IdmintStatus;
 #endif // __cplusplus
 
 /**
+ * Which package the library is linked into, for the words of an error that tells how to get
+ * the stores (`IDMINT_STATUS_STORES_NOT_INSTALLED`).
+ */
+typedef enum IdmintPackage {
+    /**
+     * A C (or C++, Zig, …) program linking libidmint: the default.
+     */
+    IDMINT_PACKAGE_C = 0,
+    /**
+     * The Go module `github.com/idmint/idmint/go`, whose stores are a build tag.
+     */
+    IDMINT_PACKAGE_GO = 1,
+} IdmintPackage;
+
+/**
  * An ID taken apart by `idmint_parse`: its format, canonical text, value, time and named
  * parts. Immutable: readable from any thread at once; freed with `idmint_decoded_free`.
  * Strings read from it are borrowed (valid until it is freed; never freed by the caller).
@@ -393,6 +408,11 @@ typedef struct IdmintSnowflakeOptions {
      */
     uint64_t lease_freeze_ms;
     /**
+     * The longest building may wait for the lease, opening the store and the first grant
+     * together, in ms (a caller's deadline); 0: the store calls' own timeouts.
+     */
+    uint64_t lease_acquire_within_ms;
+    /**
      * The holder's name recorded with the lease; NULL: host and process.
      */
     const char *lease_holder;
@@ -554,6 +574,25 @@ const char *idmint_version(void);
  * `IDMINT_STATUS_STORES_NOT_INSTALLED`. Never fails.
  */
 bool idmint_has_stores(void);
+
+/**
+ * Names the package the library is linked into, for the words of its errors (the first call
+ * counts; later ones change nothing). A package that wraps libidmint calls it once before
+ * anything else; a C program need not call it. Takes an `IdmintPackage` value as an integer,
+ * since a value outside the enum must be harmless (ignored), not undefined. Never fails.
+ */
+void idmint_register_package(uint32_t package);
+
+/**
+ * The error of a call on an object its wrapper already closed (`what`: "snowflake
+ * generator", "segment client"): `IDMINT_STATUS_CLOSED` with the core's message, for a
+ * package that frees a handle on close and must still answer later calls (Go's `Close`).
+ *
+ * # Safety
+ *
+ * `what` points to `what_len` readable bytes of UTF-8; `err` NULL or writable.
+ */
+IdmintStatus idmint_closed_error(const char *what, size_t what_len, struct IdmintError **err);
 
 /**
  * A new ObjectId (12 bytes, byte-compatible with MongoDB's) from the process-wide generator,

@@ -142,9 +142,7 @@ pub unsafe extern "C" fn idmint_error_field(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_error_free(error: *mut IdmintError) {
-    if !error.is_null() {
-        drop(unsafe { Box::from_raw(error) });
-    }
+    unsafe { crate::ffi::free_box(error) };
 }
 
 fn status_kind(status: IdmintStatus) -> &'static CStr {
@@ -235,4 +233,87 @@ pub extern "C" fn idmint_has_stores() -> bool {
     // This crate's feature, not the core's: a workspace build turns the core's stores on for
     // every crate, while this library's store calls exist only with its own `stores`.
     cfg!(feature = "stores")
+}
+
+/// Which package the library is linked into, for the words of an error that tells how to get
+/// the stores (`IDMINT_STATUS_STORES_NOT_INSTALLED`).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nassert_ne!(idmint::IdmintPackage::C, idmint::IdmintPackage::Go);\n```"
+)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdmintPackage {
+    /// A C (or C++, Zig, …) program linking libidmint: the default.
+    C = 0,
+    /// The Go module `github.com/idmint/idmint/go`, whose stores are a build tag.
+    Go = 1,
+}
+
+/// Names the package the library is linked into, for the words of its errors (the first call
+/// counts; later ones change nothing). A package that wraps libidmint calls it once before
+/// anything else; a C program need not call it. Takes an `IdmintPackage` value as an integer,
+/// since a value outside the enum must be harmless (ignored), not undefined. Never fails.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nidmint::idmint_register_package(99); // ignored\nidmint::idmint_register_package(idmint::IdmintPackage::Go as u32);\nassert_eq!(idmint_core::addon::package(), idmint_core::addon::Package::Go);\n```"
+)]
+#[unsafe(no_mangle)]
+pub extern "C" fn idmint_register_package(package: u32) {
+    let package = match package {
+        p if p == IdmintPackage::C as u32 => idmint_core::addon::Package::C,
+        p if p == IdmintPackage::Go as u32 => idmint_core::addon::Package::Go,
+        _ => return,
+    };
+    idmint_core::addon::register(package);
+}
+
+/// The core's "stores not installed" error for `what` in the words of the package linked in
+/// (C unless another registered first).
+// Called only where the stores are compiled out (and by the tests).
+#[cfg_attr(feature = "stores", allow(dead_code))]
+pub(crate) fn stores_missing(what: &str) -> crate::ffi::Failure {
+    idmint_core::addon::register(idmint_core::addon::Package::C);
+    idmint_core::addon::missing(what).into()
+}
+
+/// The error of a call on an object its wrapper already closed (`what`: "snowflake
+/// generator", "segment client"): `IDMINT_STATUS_CLOSED` with the core's message, for a
+/// package that frees a handle on close and must still answer later calls (Go's `Close`).
+///
+/// # Safety
+///
+/// `what` points to `what_len` readable bytes of UTF-8; `err` NULL or writable.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nuse idmint::*;\nlet mut err = std::ptr::null_mut();\nlet s = unsafe { idmint_closed_error(c\"segment client\".as_ptr(), 14, &mut err) };\nassert_eq!(s, IdmintStatus::Closed);\nunsafe { idmint_error_free(err) };\n```"
+)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmint_closed_error(
+    what: *const c_char,
+    what_len: usize,
+    err: *mut *mut IdmintError,
+) -> IdmintStatus {
+    unsafe {
+        crate::ffi::run(err, || {
+            let what = crate::ffi::text("what", what, what_len)?;
+            Err(idmint_core::Error::Closed {
+                what: what.to_string(),
+            }
+            .into())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stores_missing_is_worded_for_c_unless_go_registered_first() {
+        // Nothing registered in this test binary before: the C words.
+        let m = super::stores_missing("idmint_segment_client_connect").to_string();
+        assert!(
+            m.contains("idmint_segment_client_connect") && m.contains("libidmint"),
+            "{m}"
+        );
+    }
 }

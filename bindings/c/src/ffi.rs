@@ -119,6 +119,19 @@ pub(crate) unsafe fn run(
     status
 }
 
+/// Frees a handle made with `Box::into_raw`; NULL is allowed. Dropping runs the core's code (a
+/// lease released, a buffered range given back, a high-water mark written), so a panic there
+/// is caught here like any other, never unwound into C: what it could not free is leaked.
+///
+/// # Safety
+///
+/// `ptr` is NULL or a live handle of type `T` made by this library, freed only once.
+pub(crate) unsafe fn free_box<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(ptr) })));
+    }
+}
+
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = panic.downcast_ref::<&str>() {
         (*s).to_string()

@@ -136,9 +136,7 @@ pub unsafe extern "C" fn idmint_objectid_fill(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_objectid_generator_free(generator: *mut IdmintObjectIdGenerator) {
-    if !generator.is_null() {
-        drop(unsafe { Box::from_raw(generator) });
-    }
+    unsafe { crate::ffi::free_box(generator) };
 }
 
 /// Writes an ObjectId's 24 lowercase hex digits into `hex[0..24]` (no NUL; `hex_len` must be
@@ -247,9 +245,7 @@ pub unsafe extern "C" fn idmint_uuid7_generator_new(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_uuid7_generator_free(generator: *mut IdmintUuid7Generator) {
-    if !generator.is_null() {
-        drop(unsafe { Box::from_raw(generator) });
-    }
+    unsafe { crate::ffi::free_box(generator) };
 }
 
 /// The next UUIDv7, its 16 bytes (big-endian, as RFC 9562 lays them out) into `uuid[0..16]`.
@@ -367,9 +363,7 @@ pub unsafe extern "C" fn idmint_typeid_generator_new(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_typeid_generator_free(generator: *mut IdmintTypeIdGenerator) {
-    if !generator.is_null() {
-        drop(unsafe { Box::from_raw(generator) });
-    }
+    unsafe { crate::ffi::free_box(generator) };
 }
 
 /// The next TypeID as a string the caller frees with `idmint_string_free`, its length

@@ -142,9 +142,7 @@ pub(crate) unsafe fn layout_arg(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_layout_free(layout: *mut IdmintLayout) {
-    if !layout.is_null() {
-        drop(unsafe { Box::from_raw(layout) });
-    }
+    unsafe { crate::ffi::free_box(layout) };
 }
 
 /// The layout's spec (`"time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=..."`, or the
@@ -518,9 +516,7 @@ pub unsafe extern "C" fn idmint_parse(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_decoded_free(decoded: *mut IdmintDecoded) {
-    if !decoded.is_null() {
-        drop(unsafe { Box::from_raw(decoded) });
-    }
+    unsafe { crate::ffi::free_box(decoded) };
 }
 
 fn borrowed(s: &CString, len: *mut usize) -> *const c_char {

@@ -72,7 +72,9 @@ pub unsafe extern "C" fn idmint_segment_client_connect(
             #[cfg(not(feature = "stores"))]
             {
                 let _ = (slot, url);
-                Err(idmint_core::addon::missing("idmint_segment_client_connect").into())
+                Err(crate::errors::stores_missing(
+                    "idmint_segment_client_connect",
+                ))
             }
         })
     }
@@ -196,11 +198,7 @@ pub unsafe extern "C" fn idmint_segment_client_close(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_segment_client_free(client: *mut IdmintSegmentClient) {
-    if !client.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(unsafe { Box::from_raw(client) })
-        }));
-    }
+    unsafe { crate::ffi::free_box(client) };
 }
 
 /// The tag's next ID: one atomic step while IDs are in memory; the caller waits on the store
@@ -283,11 +281,7 @@ pub unsafe extern "C" fn idmint_tag_next_ids(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_tag_free(tag: *mut IdmintTag) {
-    if !tag.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(unsafe { Box::from_raw(tag) })
-        }));
-    }
+    unsafe { crate::ffi::free_box(tag) };
 }
 
 #[cfg(all(test, feature = "stores"))]

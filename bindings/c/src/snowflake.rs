@@ -71,6 +71,9 @@ pub struct IdmintSnowflakeOptions {
     pub lease_ttl_ms: u64,
     /// How long an expired value stays frozen, in ms; 0: the default (one TTL).
     pub lease_freeze_ms: u64,
+    /// The longest building may wait for the lease, opening the store and the first grant
+    /// together, in ms (a caller's deadline); 0: the store calls' own timeouts.
+    pub lease_acquire_within_ms: u64,
     /// The holder's name recorded with the lease; NULL: host and process.
     pub lease_holder: *const c_char,
     /// Its length in bytes.
@@ -110,6 +113,7 @@ impl Default for IdmintSnowflakeOptions {
             lease_last: 0,
             lease_ttl_ms: 0,
             lease_freeze_ms: 0,
+            lease_acquire_within_ms: 0,
             lease_holder: std::ptr::null(),
             lease_holder_len: 0,
             on_exhausted: std::ptr::null(),
@@ -129,6 +133,7 @@ fn check_stray_lease_options(o: &IdmintSnowflakeOptions) -> Result<(), Failure> 
         ("lease_range", o.lease_range),
         ("lease_ttl_ms", o.lease_ttl_ms != 0),
         ("lease_freeze_ms", o.lease_freeze_ms != 0),
+        ("lease_acquire_within_ms", o.lease_acquire_within_ms != 0),
         ("lease_holder", !o.lease_holder.is_null()),
     ];
     match stray.iter().find(|(_, given)| *given) {
@@ -151,6 +156,9 @@ unsafe fn lease_options(
     }
     if o.lease_freeze_ms != 0 {
         l = l.freeze(std::time::Duration::from_millis(o.lease_freeze_ms));
+    }
+    if o.lease_acquire_within_ms != 0 {
+        l = l.acquire_within(std::time::Duration::from_millis(o.lease_acquire_within_ms));
     }
     if let Some(h) = unsafe { opt_text("lease_holder", o.lease_holder, o.lease_holder_len) }? {
         l = l.holder(h);
@@ -216,9 +224,9 @@ pub unsafe extern "C" fn idmint_snowflake_new(
                 // Not the URL itself in the message: it may carry credentials.
                 #[cfg(not(feature = "stores"))]
                 Some(_) => {
-                    return Err(
-                        idmint_core::addon::missing("idmint_snowflake_new with lease_url").into(),
-                    );
+                    return Err(crate::errors::stores_missing(
+                        "idmint_snowflake_new with lease_url",
+                    ));
                 }
             }
             if let Some(path) =
@@ -249,12 +257,8 @@ pub unsafe extern "C" fn idmint_snowflake_new(
 )]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn idmint_snowflake_free(generator: *mut IdmintSnowflake) {
-    if !generator.is_null() {
-        // A lease's release may fail (the store down): it is the core's to log and let expire.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(unsafe { Box::from_raw(generator) })
-        }));
-    }
+    // A lease's release may fail (the store down): it is the core's to log and let expire.
+    unsafe { crate::ffi::free_box(generator) };
 }
 
 /// The next ID, greater than every ID this generator issued before, on any thread.
@@ -531,5 +535,34 @@ mod tests {
         assert_eq!(s, IdmintStatus::NoFreeLease);
         unsafe { idmint_snowflake_free(generator) };
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(feature = "stores")]
+    #[test]
+    fn lease_acquire_within_ms_ends_the_wait_for_a_silent_store() {
+        // A Redis that accepts and never answers; the caller allows 200 ms, under the store
+        // calls' own limits (seconds), so only the option can end the wait with these words.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("redis://{}", listener.local_addr().unwrap());
+        let held = std::thread::spawn(move || listener.accept().map(|(conn, _)| conn));
+        let o = IdmintSnowflakeOptions {
+            lease_url: url.as_ptr().cast(),
+            lease_url_len: url.len(),
+            lease_acquire_within_ms: 200,
+            ..Default::default()
+        };
+        let (s, m) = build(&o).unwrap_err();
+        assert_eq!(s, IdmintStatus::StoreUnavailable, "{m}");
+        assert!(m.contains("within the caller's limit of 200 ms"), "{m}");
+        drop(held.join());
+        // Without a lease it is a stray option, refused by name.
+        let o = IdmintSnowflakeOptions {
+            lease_acquire_within_ms: 200,
+            random_nodes: true,
+            ..Default::default()
+        };
+        let (s, m) = build(&o).unwrap_err();
+        assert_eq!(s, IdmintStatus::InvalidArgument, "{m}");
+        assert!(m.contains("lease_acquire_within_ms"), "{m}");
     }
 }

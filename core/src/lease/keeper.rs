@@ -50,6 +50,7 @@ pub struct LeaseOptions {
     margin: Option<Duration>,
     holder: Option<String>,
     op_timeout: Option<Duration>,
+    acquire_within: Option<Duration>,
 }
 
 impl std::fmt::Debug for LeaseOptions {
@@ -101,6 +102,7 @@ impl LeaseOptions {
             margin: None,
             holder: None,
             op_timeout: None,
+            acquire_within: None,
         }
     }
 
@@ -173,6 +175,22 @@ impl LeaseOptions {
         self
     }
 
+    /// The longest building the generator may wait for its lease, opening the store and the
+    /// first grant together (default: their own timeouts, about the TTL/4 and 5 s). A caller's
+    /// deadline (Go's `context.Context`, a request's budget) shortens the wait; it never
+    /// lengthens a store call past `op_timeout`, and renewals are not bounded by it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use idmint_core::lease::LeaseOptions;
+    /// let opts = LeaseOptions::url("memory:").acquire_within(Duration::from_millis(800));
+    /// # let _ = opts;
+    /// ```
+    pub fn acquire_within(mut self, limit: Duration) -> LeaseOptions {
+        self.acquire_within = Some(limit);
+        self
+    }
+
     fn freeze_time(&self) -> Duration {
         self.freeze.unwrap_or(self.ttl)
     }
@@ -198,6 +216,9 @@ impl LeaseOptions {
         }
         if self.margin_time() >= self.ttl / 2 {
             return Err(bad("margin", self.margin_time(), "less than half the TTL"));
+        }
+        if let Some(limit) = self.acquire_within.filter(|l| l.is_zero()) {
+            return Err(bad("acquire_within", limit, "more than 0"));
         }
         if self.op_time().is_zero() || self.op_time() > self.ttl / 2 {
             return Err(bad(
@@ -479,6 +500,20 @@ impl LeaseOptions {
     fn take(&self, layout: &Layout) -> Result<Taken> {
         self.check()?;
         let (first, last) = layout_range(layout, self.range)?;
+        let deadline = self.acquire_within.map(|d| Instant::now() + d);
+        // A store call's own limit, shortened to what is left of the caller's deadline.
+        let within = |limit: Duration| match deadline {
+            Some(end) => limit.min(end.saturating_duration_since(Instant::now())),
+            None => limit,
+        };
+        // Why a call gave up, when it was the caller's limit that ended it.
+        let late = |what: &str| match (self.acquire_within, deadline) {
+            (Some(limit), Some(end)) if Instant::now() >= end => Some(format!(
+                "{what} did not finish within the caller's limit of {} ms",
+                limit.as_millis()
+            )),
+            _ => None,
+        };
         let rt = background_runtime("idmint-lease")?;
         let handle = rt.handle().clone();
         let op_timeout = self.op_time();
@@ -488,7 +523,7 @@ impl LeaseOptions {
                 let u = url.clone();
                 match run(
                     &handle,
-                    op_timeout.max(Duration::from_secs(5)),
+                    within(op_timeout.max(Duration::from_secs(5))),
                     async move { open_lease_store(&u).await },
                 ) {
                     Some(r) => r?,
@@ -496,7 +531,8 @@ impl LeaseOptions {
                         rt.shutdown_background();
                         return Err(Error::StoreUnavailable {
                             store: describe_url(url),
-                            reason: "opening the lease store did not finish".into(),
+                            reason: late("opening the lease store")
+                                .unwrap_or_else(|| "opening the lease store did not finish".into()),
                         });
                     }
                 }
@@ -508,7 +544,11 @@ impl LeaseOptions {
         let sent = Instant::now();
         let s = store.clone();
         let r = req.clone();
-        let grant = match run(&handle, op_timeout, async move { s.acquire(&r).await }) {
+        let grant = match run(
+            &handle,
+            within(op_timeout),
+            async move { s.acquire(&r).await },
+        ) {
             Some(Ok(Some(g))) => g,
             Some(Ok(None)) => {
                 return Err(Error::NoFreeLease {
@@ -526,7 +566,9 @@ impl LeaseOptions {
             None => {
                 return Err(Error::StoreUnavailable {
                     store: describe,
-                    reason: format!("leasing took over {} ms", op_timeout.as_millis()),
+                    reason: late("leasing").unwrap_or_else(|| {
+                        format!("leasing took over {} ms", op_timeout.as_millis())
+                    }),
                 })
             }
         };

@@ -12,7 +12,10 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a
 
 /// The one-worker runtime a blocking client runs its store calls and background tasks on.
 pub(crate) fn background_runtime(thread_name: &str) -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    #[cfg(feature = "zookeeper")]
+    builder.on_thread_start(|| std::mem::forget(spawns_core::enter(&ZK_SPAWNER)));
+    builder
         .worker_threads(1)
         .thread_name(thread_name)
         .enable_all()
@@ -23,3 +26,20 @@ pub(crate) fn background_runtime(thread_name: &str) -> Result<tokio::runtime::Ru
             expected: format!("a runtime the OS can start ({e})"),
         })
 }
+
+/// Spawns zookeeper-client's tasks (through the `spawns` crate) on the runtime of the thread.
+/// `spawns` finds tokio by itself through a `linkme` registration, which a static library
+/// (`libidmint.a`) loses when another toolchain links it (Go's cgo: every ZooKeeper store
+/// panicked "no spawner"); so idmint's runtimes name the spawner on each of their threads.
+#[cfg(feature = "zookeeper")]
+struct TokioSpawner;
+
+#[cfg(feature = "zookeeper")]
+impl spawns_core::Spawn for TokioSpawner {
+    fn spawn(&self, task: spawns_core::Task) {
+        tokio::runtime::Handle::current().spawn(Box::into_pin(task.future));
+    }
+}
+
+#[cfg(feature = "zookeeper")]
+static ZK_SPAWNER: TokioSpawner = TokioSpawner;
