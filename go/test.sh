@@ -24,3 +24,14 @@ cp bindings/c/include/idmint.h go/lib/include/
 cd go
 go vet ./...
 go test -count=1 ./...
+
+# --- The conformance runner (issue 50, item 4), a step of its own after go test ---
+# tests/conformance/run.py (docs/spec.md, section 15) against the Go package through
+# internal/conformance/cmd/idmint-conformance (exported API only), on the vector files whose
+# ops the package has (go/README.md, "Conformance", lists the others and why); any mismatch
+# fails this script.
+CONFORMANCE=$CARGO_TARGET_DIR/go/idmint-conformance
+go build -o "$CONFORMANCE" ./internal/conformance/cmd/idmint-conformance
+"${IDMINT_PYTHON:-python3}" ../tests/conformance/run.py \
+    --only snowflake.json --only formats.json --only objectid.json --only uuid7.json \
+    --only typeid.json --only time_range.json -- "$CONFORMANCE"

@@ -1057,6 +1057,165 @@ IdmintStatus idmint_decoded_part(const struct IdmintDecoded *decoded,
                                  struct IdmintError **err);
 
 /**
+ * The layout's canonical spec (`"time:41@1ms,datacenter:5,worker:5,sequence:12,epoch=1288834974657"`:
+ * the tick in ms, the epoch in unix ms, a preset written out; docs/spec.md 2.2), as a string
+ * the caller frees with `idmint_string_free`; its length without the NUL in `*len`.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL argument. Thread-safe.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `out` and `len` are writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_layout_canonical_spec(const struct IdmintLayout *layout,
+                                          char **out,
+                                          size_t *len,
+                                          struct IdmintError **err);
+
+/**
+ * The preset the layout is (`"twitter"`, `"discord"`, ...), as a string the caller frees with
+ * `idmint_string_free`, its length in `*len`; `*out` NULL (and `*len` 0) for a layout that is
+ * no preset, or a preset given another epoch.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL argument. Thread-safe.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `out` and `len` are writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_layout_preset(const struct IdmintLayout *layout,
+                                  char **out,
+                                  size_t *len,
+                                  struct IdmintError **err);
+
+/**
+ * The layout's width in bits (time bits plus every field's: 63 or less, 64 for some
+ * `unsigned` layouts) into `*bits`. Thread-safe.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL argument.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `bits` writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_layout_total_bits(const struct IdmintLayout *layout,
+                                      uint32_t *bits,
+                                      struct IdmintError **err);
+
+/**
+ * Whether the layout is `unsigned` (its IDs may pass 2^63-1: it reads and composes the 64-bit
+ * IDs of other systems) into `*is_unsigned`. Thread-safe.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL argument.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `is_unsigned` writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_layout_is_unsigned(const struct IdmintLayout *layout,
+                                       bool *is_unsigned,
+                                       struct IdmintError **err);
+
+/**
+ * `idmint_layout_exhausts_at_ms` as RFC 3339 UTC text with milliseconds
+ * (`"2080-07-10T17:30:30.209Z"`), capped at 9999-12-31T23:59:59.999Z, as a string the caller
+ * frees with `idmint_string_free`; its length in `*len`. Thread-safe.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL argument.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `out` and `len` are writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_layout_exhausts_at(const struct IdmintLayout *layout,
+                                       char **out,
+                                       size_t *len,
+                                       struct IdmintError **err);
+
+/**
+ * `idmint_parse` in the format the caller names (`"snowflake"`, `"integer"`, `"objectid"`,
+ * `"uuid"`, `"ulid"`, `"ksuid"`, `"xid"`, `"tsid"`, `"typeid"`), skipping the choice by length
+ * and alphabet: a TypeID without a prefix, or a TSID of digits alone, is read as one. `layout`
+ * may be NULL (a snowflake needs one).
+ *
+ * Ownership: on success `*out` is a new `IdmintDecoded` the caller frees with
+ * `idmint_decoded_free`. Errors: that format's refusal (`IDMINT_STATUS_INVALID_ID`,
+ * `IDMINT_STATUS_INVALID_OBJECT_ID`, `IDMINT_STATUS_INVALID_UUID`),
+ * `IDMINT_STATUS_INVALID_ARGUMENT` (an unknown format, a snowflake without a layout, NULL, not
+ * UTF-8). Thread-safe.
+ *
+ * # Safety
+ *
+ * `text` points to `len` readable bytes, `format` to `format_len`; `layout` is NULL or a live
+ * layout; `out` writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_parse_as(const char *text,
+                             size_t len,
+                             const char *format,
+                             size_t format_len,
+                             const struct IdmintLayout *layout,
+                             struct IdmintDecoded **out,
+                             struct IdmintError **err);
+
+/**
+ * Reads a UUIDv7's text into its 16 bytes (`uuid[0..16]`, big-endian): `ulid` false, the
+ * 36-character hyphenated form or 32 hex digits, either case; `ulid` true, its 26-character
+ * ULID text (Crockford base32, either case). Either way the version must be 7 and the variant
+ * RFC 9562's.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_UUID` (its message says what is wrong: a length, a
+ * character, the version), `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL pointer or text that is
+ * not UTF-8. Thread-safe.
+ *
+ * # Safety
+ *
+ * `text` points to `len` readable bytes; `uuid` to 16 writable bytes; `err` NULL or writable.
+ */
+IdmintStatus idmint_uuid7_parse(const char *text,
+                                size_t len,
+                                bool ulid,
+                                uint8_t *uuid,
+                                struct IdmintError **err);
+
+/**
+ * A UUIDv7's time (`unix_ts_ms`) as RFC 3339 UTC text with milliseconds, capped at
+ * 9999-12-31T23:59:59.999Z (a UUIDv7's 48 bits reach the year 10889), as a string the caller
+ * frees with `idmint_string_free`; its length in `*len`.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_UUID` for 16 bytes that are not a version-7 UUID,
+ * `IDMINT_STATUS_INVALID_ARGUMENT` for a NULL pointer. Thread-safe.
+ *
+ * # Safety
+ *
+ * `uuid` points to 16 readable bytes; `out` and `len` writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_uuid7_time(const uint8_t *uuid,
+                               char **out,
+                               size_t *len,
+                               struct IdmintError **err);
+
+/**
+ * The TypeID of `prefix` (0 to 63 of `a-z` and `_`, not starting or ending with `_`; empty:
+ * the suffix alone) and a UUID of any version (`uuid[0..16]`, big-endian), as a string the
+ * caller frees with `idmint_string_free`; its length in `*len`. The inverse of
+ * `idmint_parse_as(text, "typeid")`.
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a bad prefix (the message says why), a NULL
+ * pointer or text that is not UTF-8. Thread-safe.
+ *
+ * # Safety
+ *
+ * `prefix` points to `prefix_len` readable bytes; `uuid` to 16 readable bytes; `out` and `len`
+ * writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_typeid_encode(const char *prefix,
+                                  size_t prefix_len,
+                                  const uint8_t *uuid,
+                                  char **out,
+                                  size_t *len,
+                                  struct IdmintError **err);
+
+/**
  * Connects to the store at `url` (`sqlite:PATH`, `postgres://…`, `mysql://…`, `redis://…`,
  * `etcd://…`, `zk://…`, `http(s)://HOST:PORT?token=…` for an idmint serve; README, "Segment
  * IDs") with the core's defaults: refill at 20% used, unknown tags created with step 1000, a

@@ -43,6 +43,7 @@ mod kinds;
 #[cfg(test)]
 mod kinds_gen;
 mod layout;
+mod read;
 mod segment;
 mod snowflake;
 
@@ -51,5 +52,6 @@ pub use ffi::IdmintError;
 pub use ids::*;
 pub use kinds::IdmintStatus;
 pub use layout::*;
+pub use read::*;
 pub use segment::*;
 pub use snowflake::*;
