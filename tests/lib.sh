@@ -82,6 +82,24 @@ cbindgen_tool() {
         cargo install cbindgen --version "=$CBINDGEN" --locked --root "$IDMINT_CACHE/cbindgen-$CBINDGEN"
 }
 
+# cargo-deny (the dependency policy, deny.toml) and actionlint (the workflows), pinned,
+# installed once per machine under ~/.cache/idmint at the lowest CPU priority: cargo-deny from
+# crates.io (a few minutes of one core the first time), actionlint from the Go module proxy.
+CARGO_DENY=0.20.2
+CARGO_DENY_BIN=$IDMINT_CACHE/cargo-deny-$CARGO_DENY/bin/cargo-deny
+cargo_deny_tool() {
+    [ "$("$CARGO_DENY_BIN" --version 2>/dev/null)" = "cargo-deny $CARGO_DENY" ] && return 0
+    CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-deny-build without_zig nice -n 19 \
+        cargo install cargo-deny --version "=$CARGO_DENY" --locked --root "$IDMINT_CACHE/cargo-deny-$CARGO_DENY"
+}
+ACTIONLINT=v1.7.12
+ACTIONLINT_BIN=$IDMINT_CACHE/actionlint-$ACTIONLINT/actionlint
+actionlint_tool() {
+    "$ACTIONLINT_BIN" -version 2>/dev/null | grep -qx "$ACTIONLINT" && return 0
+    (cd / && GOBIN=$IDMINT_CACHE/actionlint-$ACTIONLINT GOFLAGS=-mod=mod nice -n 19 \
+        go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT")
+}
+
 # The JVM package's Java generator (bindings/jvm/bindgen with `generate`: uniffi-bindgen-java,
 # about six minutes of one core to compile though its two large crates are at opt-level 0) is
 # built in a target directory of its own outside the repository, as wasm-bindgen-cli is
