@@ -8,6 +8,13 @@ SUDO=""
 IDMINT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/idmint
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
+# A script's progress line and its fatal error (named after the script that runs).
+step() { printf '\n==> %s\n' "$*"; }
+die() {
+    echo "$(basename "$0" .sh): $*" >&2
+    exit 1
+}
+
 apt_packages() { # the Debian packages the named sections need and this machine lacks
     local s need=()
     for s in "$@"; do

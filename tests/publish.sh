@@ -43,7 +43,7 @@ pypi() {
 npm_order() {
     # The tarballs in publishing order: a topological sort on the idmint packages each names.
     python3 - "$@" <<'PY'
-import json, sys, tarfile
+import json, os, sys, tarfile
 pkgs = {}
 for path in sys.argv[1:]:
     with tarfile.open(path) as t:
@@ -67,7 +67,11 @@ for name in sorted(pkgs):
 missing = sorted(d for _, deps in pkgs.values() for d in deps
                  if d.startswith("idmint") and d not in pkgs)
 if missing:
-    sys.exit(f"named but not built: {', '.join(missing)}")
+    # A release publishes every platform's package; CI's host build (IDMINT_PUBLISH_HOST=1)
+    # has one, and the others are what the main package's optionalDependencies name.
+    if os.environ.get("IDMINT_PUBLISH_HOST") != "1":
+        sys.exit(f"named but not built: {', '.join(missing)}")
+    print(f"host build: {len(missing)} platform packages named but not built here", file=sys.stderr)
 print("\n".join(order))
 PY
 }
@@ -77,7 +81,8 @@ npm_publish() {
     local tarballs order t
     mapfile -t tarballs < <(ls "$OUT"/npm/*.tgz 2>/dev/null)
     [ ${#tarballs[@]} -gt 0 ] || die "no npm tarball in $OUT/npm"
-    mapfile -t order < <(npm_order "${tarballs[@]}")
+    npm_order "${tarballs[@]}" >"$PUB/npm-order.txt" || die "the npm packages cannot be ordered"
+    mapfile -t order <"$PUB/npm-order.txt"
     for t in "${order[@]}"; do
         echo "npm publish --dry-run $(basename "$t")"
         # --provenance is what the release workflow adds (it needs the forge's OIDC token).
@@ -133,9 +138,17 @@ maven() {
 
 crates() {
     step "crates.io: cargo package --workspace (the published crates; nothing verified by a build)"
-    # --no-verify: the release's build is the verification; a verify here would compile the
-    # whole dependency tree once more.
-    cargo package --workspace --no-verify --allow-dirty --quiet --target-dir "$PUB/crates" >/dev/null
+    # The crates whose manifest does not say `publish = false` (cargo metadata), packaged
+    # together so each finds the others' new versions. --no-verify: the release's build is the
+    # verification; a verify here would compile the whole dependency tree once more.
+    local published
+    mapfile -t published < <(cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["publish"] is None:
+        print("-p"); print(p["name"])')
+    [ ${#published[@]} -gt 0 ] || die "no crate to publish"
+    cargo package "${published[@]}" --no-verify --allow-dirty --quiet --target-dir "$PUB/crates" >/dev/null
     local c
     for c in "$PUB"/crates/package/*.crate; do
         echo "crates $(basename "$c")" >>"$SET"

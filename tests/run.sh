@@ -52,7 +52,6 @@ fi
 # were) to target/cargo-timings/; docs/ci.md reads them.
 TIMINGS=--timings
 
-step() { printf '\n==> %s\n' "$*"; }
 
 # ---- background preparation -------------------------------------------------------------------
 PREP_DIR="$CARGO_TARGET_DIR/test-prep"
