@@ -60,11 +60,6 @@ export DISABLE_HC_SYSTEMD=true
 # Generous: a loaded 2-core machine, ARM64 under qemu.
 LIMIT=300
 
-step() { printf '\n==> %s\n' "$*"; }
-die() {
-    echo "image: $*" >&2
-    exit 1
-}
 
 # triple ARCH / zig_triple ARCH: the Rust target and zig's name (the binary's suffix) per OCI arch.
 triple() { case $1 in amd64) echo x86_64-unknown-linux-musl ;; arm64) echo aarch64-unknown-linux-musl ;; esac; }

@@ -8,6 +8,13 @@ SUDO=""
 IDMINT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/idmint
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
 
+# A script's progress line and its fatal error (named after the script that runs).
+step() { printf '\n==> %s\n' "$*"; }
+die() {
+    echo "$(basename "$0" .sh): $*" >&2
+    exit 1
+}
+
 apt_packages() { # the Debian packages the named sections need and this machine lacks
     local s need=()
     for s in "$@"; do
@@ -80,6 +87,24 @@ cbindgen_tool() {
     [ "$("$CBINDGEN_BIN" --version 2>/dev/null)" = "cbindgen $CBINDGEN" ] && return 0
     CARGO_TARGET_DIR=$IDMINT_CACHE/cbindgen-build without_zig nice -n 19 \
         cargo install cbindgen --version "=$CBINDGEN" --locked --root "$IDMINT_CACHE/cbindgen-$CBINDGEN"
+}
+
+# cargo-deny (the dependency policy, deny.toml) and actionlint (the workflows), pinned,
+# installed once per machine under ~/.cache/idmint at the lowest CPU priority: cargo-deny from
+# crates.io (a few minutes of one core the first time), actionlint from the Go module proxy.
+CARGO_DENY=0.20.2
+CARGO_DENY_BIN=$IDMINT_CACHE/cargo-deny-$CARGO_DENY/bin/cargo-deny
+cargo_deny_tool() {
+    [ "$("$CARGO_DENY_BIN" --version 2>/dev/null)" = "cargo-deny $CARGO_DENY" ] && return 0
+    CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-deny-build without_zig nice -n 19 \
+        cargo install cargo-deny --version "=$CARGO_DENY" --locked --root "$IDMINT_CACHE/cargo-deny-$CARGO_DENY"
+}
+ACTIONLINT=v1.7.12
+ACTIONLINT_BIN=$IDMINT_CACHE/actionlint-$ACTIONLINT/actionlint
+actionlint_tool() {
+    "$ACTIONLINT_BIN" -version 2>/dev/null | grep -qx "$ACTIONLINT" && return 0
+    (cd / && GOBIN=$IDMINT_CACHE/actionlint-$ACTIONLINT GOFLAGS=-mod=mod nice -n 19 \
+        go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT")
 }
 
 # The JVM package's Java generator (bindings/jvm/bindgen with `generate`: uniffi-bindgen-java,

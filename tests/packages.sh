@@ -85,11 +85,6 @@ VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 # The one Vite the browser smoke test bundles with (from the npm registry).
 VITE=7.3.8
 
-step() { printf '\n==> %s\n' "$*"; }
-die() {
-    echo "packages: $*" >&2
-    exit 1
-}
 
 tools() { packages_tools; }
 

@@ -52,7 +52,6 @@ fi
 # were) to target/cargo-timings/; docs/ci.md reads them.
 TIMINGS=--timings
 
-step() { printf '\n==> %s\n' "$*"; }
 
 # ---- background preparation -------------------------------------------------------------------
 PREP_DIR="$CARGO_TARGET_DIR/test-prep"
@@ -135,6 +134,10 @@ start_prep() {
             jvm | packages) prep jvm-bindgen jvm_bindgen ;;
             pg) prep pg-build pg_build ;;
             c) prep cbindgen cbindgen_tool ;;
+            policy)
+                prep cargo-deny cargo_deny_tool
+                prep actionlint actionlint_tool
+                ;;
         esac
     done
     prep rustup rustup_parts $wasm
@@ -403,6 +406,28 @@ section_go() {
     go/test.sh
 }
 
+section_policy() {
+    # What a release relies on besides the tests: one version in every manifest
+    # (tests/version.py), the dependency policy (deny.toml: licenses, sources, bans, and the
+    # RustSec advisories where a copy of the database is on the machine), and the forge's
+    # workflows (actionlint; tests/workflows.py: every script they call exists and takes the
+    # arguments given). Each check's self-test plants a fault and sees it found.
+    step "one version in every manifest (tests/version.py, and its self-test)"
+    python3 tests/version.py --self-test
+    python3 tests/version.py
+    step "the dependency policy (cargo-deny $CARGO_DENY, deny.toml; tests/deny.sh, and its self-test)"
+    await cargo-deny
+    cargo_deny_tool
+    tests/deny.sh --self-test
+    tests/deny.sh
+    step "the workflows (actionlint $ACTIONLINT; tests/workflows.py, and its self-test)"
+    await actionlint
+    actionlint_tool
+    "$ACTIONLINT_BIN" -no-color -oneline
+    python3 tests/workflows.py --self-test
+    python3 tests/workflows.py
+}
+
 section_mixed() {
     # One PostgreSQL tag served at once through `idmint serve` (an http:// store URL) to a Python,
     # a Node and a Java process, each through its own package (the workers of the python, node
@@ -526,7 +551,7 @@ tree_key() {
 # fuzz targets' committed seeds through the same checks in the rust section's stable test build
 # (core/tests/fuzz_corpus.rs), and the live runs are the release matrix's (tests/packages.sh
 # release; docs/ci.md). `tests/run.sh fuzz` runs them by name.
-ALL=(rust server partition python jvm node c go mixed pg web packages)
+ALL=(rust server partition python jvm node c go mixed pg web packages policy)
 FORCE=${IDMINT_TEST_FORCE:-}
 SECTIONS=()
 for a in "$@"; do

@@ -33,7 +33,6 @@ header() {
     "$CBINDGEN_BIN" --quiet --config bindings/c/cbindgen.toml --crate idmint-c bindings/c
 }
 
-step() { printf '\n==> %s\n' "$*"; }
 
 cbindgen_tool
 if [ "${1:-}" = header ]; then

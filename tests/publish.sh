@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The release's publish steps, dry (issue 51): each registry's upload set made and checked as the
+# registry would check it, nothing uploaded. The release matrix runs it after its build
+# (`tests/packages.sh publish`); it reads the packages directory ($IDMINT_PACKAGES_DIR, default
+# target/packages/) and writes what a release would upload to $OUT/publish/:
+#
+#   PyPI    `twine check --strict` of every wheel and sdist (metadata, the README renders);
+#           the upload set per project (idmint, idmint-stores)
+#   npm     `npm publish --dry-run` of every tarball in the order a release publishes them:
+#           each package after every package it names (optionalDependencies, dependencies,
+#           peerDependencies), so no published version points at one not yet there
+#   Maven   each artifact (jar, pom, sources, javadoc) signed with a throwaway OpenPGP key and
+#           deployed by maven-gpg-plugin's sign-and-deploy-file to a file repository, as the
+#           Central Portal receives a bundle; every .asc verified with gpg against that key;
+#           Central's rules checked (name, description, url, licenses, developers and scm in the
+#           pom; sources and javadoc jars)
+#   crates  `cargo package --workspace` of the published crates (the .crate files, their lists)
+#   image   when tests/image.sh made one: its OCI index names linux/amd64 and linux/arm64
+#
+#   tests/publish.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tests/lib.sh
+OUT=${IDMINT_PACKAGES_DIR:-${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages}
+PUB=$OUT/publish
+rm -rf "$PUB"
+mkdir -p "$PUB"
+SET=$PUB/upload-set.txt
+: >"$SET"
+MAVEN_GPG_PLUGIN=org.apache.maven.plugins:maven-gpg-plugin:3.2.7
+
+pypi() {
+    step "PyPI: twine check --strict (every wheel and sdist)"
+    local venv=$PUB/twine-venv files
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "twine>=6,<7"
+    mapfile -t files < <(ls "$OUT"/python/*.whl "$OUT"/python/*.tar.gz 2>/dev/null)
+    [ ${#files[@]} -gt 0 ] || die "no wheel or sdist in $OUT/python"
+    "$venv/bin/twine" check --strict "${files[@]}"
+    for f in "${files[@]}"; do echo "pypi $(basename "$f")"; done >>"$SET"
+}
+
+npm_order() {
+    # The tarballs in publishing order: a topological sort on the idmint packages each names.
+    python3 - "$@" <<'PY'
+import json, os, sys, tarfile
+pkgs = {}
+for path in sys.argv[1:]:
+    with tarfile.open(path) as t:
+        meta = json.load(t.extractfile("package/package.json"))
+    deps = set()
+    for key in ("dependencies", "optionalDependencies", "peerDependencies"):
+        deps |= set(meta.get(key) or {})
+    pkgs[meta["name"]] = (path, deps)
+order, done = [], set()
+def visit(name, stack=()):
+    if name in done or name not in pkgs:
+        return
+    if name in stack:
+        sys.exit(f"npm packages depend on each other in a circle: {' -> '.join(stack + (name,))}")
+    for d in sorted(pkgs[name][1]):
+        visit(d, stack + (name,))
+    done.add(name)
+    order.append(pkgs[name][0])
+for name in sorted(pkgs):
+    visit(name)
+missing = sorted(d for _, deps in pkgs.values() for d in deps
+                 if d.startswith("idmint") and d not in pkgs)
+if missing:
+    # A release publishes every platform's package; CI's host build (IDMINT_PUBLISH_HOST=1)
+    # has one, and the others are what the main package's optionalDependencies name.
+    if os.environ.get("IDMINT_PUBLISH_HOST") != "1":
+        sys.exit(f"named but not built: {', '.join(missing)}")
+    print(f"host build: {len(missing)} platform packages named but not built here", file=sys.stderr)
+print("\n".join(order))
+PY
+}
+
+npm_publish() {
+    step "npm: npm publish --dry-run of every tarball, each after the packages it names"
+    local tarballs order t
+    mapfile -t tarballs < <(ls "$OUT"/npm/*.tgz 2>/dev/null)
+    [ ${#tarballs[@]} -gt 0 ] || die "no npm tarball in $OUT/npm"
+    npm_order "${tarballs[@]}" >"$PUB/npm-order.txt" || die "the npm packages cannot be ordered"
+    mapfile -t order <"$PUB/npm-order.txt"
+    for t in "${order[@]}"; do
+        echo "npm publish --dry-run $(basename "$t")"
+        # --provenance is what the release workflow adds (it needs the forge's OIDC token).
+        (cd "$PUB" && npm publish --dry-run --access public --tag latest "$t" >"$PUB/npm-$(basename "$t").log" 2>&1) || {
+            cat "$PUB/npm-$(basename "$t").log" >&2
+            die "npm publish --dry-run $t failed"
+        }
+        echo "npm $(basename "$t")" >>"$SET"
+    done
+}
+
+maven() {
+    step "Maven Central: signed with a throwaway key, deployed to a file repository, signatures verified"
+    local gnupg=$PUB/gnupg repo=$PUB/maven-central key pom dir base v
+    mkdir -m 700 "$gnupg"
+    export GNUPGHOME=$gnupg
+    gpg --batch --quiet --passphrase '' --quick-gen-key "idmint release dry run <dry-run@idmint.invalid>" ed25519 sign 1d
+    key=$(gpg --batch --list-secret-keys --with-colons | awk -F: '$1 == "fpr" {print $10; exit}')
+    local found=0
+    while IFS= read -r pom; do
+        dir=$(dirname "$pom")
+        base=${pom%.pom}
+        v=$(basename "$dir")
+        found=1
+        python3 tests/publish_pom.py "$pom"
+        local args=(-DpomFile="$pom" -Dfile="$base.jar" -Durl="file://$repo" -DrepositoryId=dry-run
+            -Dgpg.keyname="$key" -Dgpg.useagent=false -Dgpg.passphrase= -DgeneratePom=false)
+        [ -f "$base-sources.jar" ] && args+=(-Dsources="$base-sources.jar")
+        [ -f "$base-javadoc.jar" ] && args+=(-Djavadoc="$base-javadoc.jar")
+        [ -f "$base.jar" ] || die "$base.jar: missing"
+        [ -f "$base-sources.jar" ] && [ -f "$base-javadoc.jar" ] || die "$(basename "$base"): Central needs its -sources.jar and -javadoc.jar"
+        mvn -q -B -Dstyle.color=never "$MAVEN_GPG_PLUGIN:sign-and-deploy-file" "${args[@]}" >"$PUB/maven-$(basename "$base").log" 2>&1 || {
+            cat "$PUB/maven-$(basename "$base").log" >&2
+            die "sign-and-deploy-file $(basename "$base") failed"
+        }
+        echo "maven $(basename "$base") $v" >>"$SET"
+    done < <(find "$OUT/maven-repo/io/idmint" -name "*.pom" | sort)
+    [ $found = 1 ] || die "no io.idmint artifact in $OUT/maven-repo"
+    local asc n=0
+    while IFS= read -r asc; do
+        gpg --batch --quiet --verify "$asc" "${asc%.asc}" 2>/dev/null || die "$asc does not verify"
+        n=$((n + 1))
+    done < <(find "$repo" -name "*.asc")
+    # Every file Central receives has its signature.
+    local f missing=0
+    while IFS= read -r f; do
+        [ -f "$f.asc" ] || { echo "unsigned: $f" >&2; missing=1; }
+    done < <(find "$repo" -type f \( -name "*.jar" -o -name "*.pom" \))
+    [ $missing = 0 ] || die "Central refuses an unsigned file"
+    echo "maven: $n signatures verified in $repo"
+    unset GNUPGHOME
+}
+
+crates() {
+    step "crates.io: cargo package --workspace (the published crates; nothing verified by a build)"
+    # The crates whose manifest does not say `publish = false` (cargo metadata), packaged
+    # together so each finds the others' new versions. --no-verify: the release's build is the
+    # verification; a verify here would compile the whole dependency tree once more.
+    local published
+    mapfile -t published < <(cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["publish"] is None:
+        print("-p"); print(p["name"])')
+    [ ${#published[@]} -gt 0 ] || die "no crate to publish"
+    cargo package "${published[@]}" --no-verify --allow-dirty --quiet --target-dir "$PUB/crates" >/dev/null
+    local c
+    for c in "$PUB"/crates/package/*.crate; do
+        echo "crates $(basename "$c")" >>"$SET"
+        echo "$(basename "$c"): $(tar tzf "$c" | wc -l) files"
+    done
+}
+
+image() {
+    local archive
+    archive=$(ls "$OUT"/image/*.tar 2>/dev/null | head -1 || true)
+    if [ -z "$archive" ]; then
+        echo "image: none in $OUT/image (tests/image.sh makes it in the release matrix)"
+        return 0
+    fi
+    step "image: the OCI index of $(basename "$archive") names linux/amd64 and linux/arm64"
+    skopeo inspect --raw "oci-archive:$archive" | python3 -c '
+import json, sys
+index = json.load(sys.stdin)
+platforms = {m["platform"]["os"] + "/" + m["platform"]["architecture"] for m in index.get("manifests", [])}
+need = {"linux/amd64", "linux/arm64"}
+sys.exit(0 if need <= platforms else f"the index names {sorted(platforms)}, not {sorted(need)}")'
+    echo "image $(basename "$archive")" >>"$SET"
+}
+
+pypi
+npm_publish
+maven
+crates
+image
+echo "the upload set ($SET):"
+sort "$SET" | awk '{print $1}' | uniq -c
