@@ -91,3 +91,16 @@ func ExampleSegmentClient() {
 	fmt.Println(a, b)
 	// Output: 1 2
 }
+
+func ExampleLayout() {
+	l, err := idmint.NewLayout("redis-lua")
+	if err != nil {
+		panic(err)
+	}
+	p, err := l.Decompose(5981966696448054276)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.TimeMs, l.NodeNames(), p.Nodes, p.Sequence)
+	// Output: 1426212000000 [shard] [53] 4
+}

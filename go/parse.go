@@ -121,3 +121,156 @@ func Compose(layout string, timeMs int64, nodes map[string]int64, sequence int64
 	err := status(C.idmint_layout_compose(l, C.int64_t(timeMs), (*C.IdmintNode)(arr), C.size_t(len(nodes)), C.int64_t(sequence), &id, &cerr), cerr)
 	return uint64(id), err
 }
+
+// Layout is a snowflake layout whose IDs Decompose takes apart in Go, without a cgo call: it
+// holds the core's bit table of the layout (where each field lies, the tick and the epoch, and
+// the largest ID the core takes apart), read once through the C ABI. Applying a shift and a
+// mask the core gave is conversion of bits, not a rule of Go's own: the core says which IDs the
+// table splits as it would (0 to its max_id, checked against its decompose in bindings/c's
+// tests), and an ID above goes to the core for its error. A cgo call costs more than the shifts
+// (docs/bench/go.md). Immutable: safe for concurrent use; it holds no native resource.
+type Layout struct {
+	spec    string
+	names   []string
+	time    bitField
+	tickMs  uint64
+	epochMs uint64
+	seq     bitField
+	nodes   []bitField
+	maxID   uint64
+}
+
+type bitField struct {
+	shift uint
+	mask  uint64
+}
+
+func (f bitField) of(id uint64) uint64 { return id >> f.shift & f.mask }
+
+func toBitField(f C.IdmintField) bitField {
+	return bitField{shift: uint(f.shift), mask: ^uint64(0) >> (64 - uint(f.bits))}
+}
+
+// NewLayout reads a layout: a preset name ("twitter", "sonyflake", ...) or a spec
+// ("time:41,worker:10,sequence:12,epoch=2020-01-01T00:00:00Z"); "" is twitter.
+func NewLayout(spec string) (*Layout, error) {
+	l, err := cLayout(spec)
+	if err != nil {
+		return nil, err
+	}
+	defer C.idmint_layout_free(l)
+	return newLayout(l)
+}
+
+// cLayout is a native layout of spec ("" the default preset), freed by the caller.
+func cLayout(spec string) (*C.IdmintLayout, error) {
+	var l *C.IdmintLayout
+	var cerr *C.IdmintError
+	var p *C.char
+	var n C.size_t
+	if spec != "" {
+		p, n = text(spec)
+	}
+	if err := status(C.idmint_layout_new(p, n, nil, 0, &l, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// newLayout copies what Decompose needs out of a native layout (which the caller frees).
+func newLayout(l *C.IdmintLayout) (*Layout, error) {
+	var cerr *C.IdmintError
+	var count C.size_t
+	if err := status(C.idmint_layout_node_count(l, &count, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	out := &Layout{names: make([]string, int(count)), nodes: make([]bitField, int(count))}
+	fields := make([]C.IdmintField, int(count)+1) // never empty: &fields[0] is valid
+	var bits C.IdmintLayoutBits
+	cerr = nil
+	if err := status(C.idmint_layout_bits(l, &bits, &fields[0], count, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	for i := range out.names {
+		var name *C.char
+		var n C.size_t
+		cerr = nil
+		if err := status(C.idmint_layout_node_name(l, C.size_t(i), &name, &n, &cerr), cerr); err != nil {
+			return nil, err
+		}
+		out.names[i] = C.GoStringN(name, C.int(n))
+		out.nodes[i] = toBitField(fields[i])
+	}
+	var spec *C.char
+	var n C.size_t
+	cerr = nil
+	if err := status(C.idmint_layout_spec(l, &spec, &n, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	out.spec = C.GoStringN(spec, C.int(n))
+	C.idmint_string_free(spec)
+	out.time, out.seq = toBitField(bits.time), toBitField(bits.sequence)
+	out.tickMs, out.epochMs, out.maxID = uint64(bits.tick_ms), uint64(bits.epoch_ms), uint64(bits.max_id)
+	return out, nil
+}
+
+// Spec is the layout's spec, or the preset's name for an unchanged preset.
+func (l *Layout) Spec() string { return l.spec }
+
+// NodeNames are the names of the node fields, most significant first: the order of the nodes
+// DecomposeInto fills.
+func (l *Layout) NodeNames() []string { return append([]string(nil), l.names...) }
+
+// SnowflakeParts is a snowflake ID taken apart by Layout.Decompose.
+type SnowflakeParts struct {
+	// TimeMs is the start of the ID's tick, unix ms.
+	TimeMs int64
+	// Nodes are the node fields' values, in the order of Layout.NodeNames.
+	Nodes []uint64
+	// Sequence is the sequence number within the tick.
+	Sequence uint64
+}
+
+// Decompose takes an ID of the layout apart; an ID that does not fit the layout is the core's
+// invalid_id error.
+func (l *Layout) Decompose(id uint64) (SnowflakeParts, error) {
+	p := SnowflakeParts{Nodes: make([]uint64, len(l.nodes))}
+	t, seq, err := l.DecomposeInto(id, p.Nodes)
+	if err != nil {
+		return SnowflakeParts{}, err
+	}
+	p.TimeMs, p.Sequence = t, seq
+	return p, nil
+}
+
+// DecomposeInto is Decompose without allocating: the node values go into nodes (one per node
+// field, len(l.NodeNames())), and it returns the time (unix ms) and the sequence. Errors are
+// the core's: invalid_id for an ID that does not fit, invalid_argument for nodes of another
+// length.
+func (l *Layout) DecomposeInto(id uint64, nodes []uint64) (timeMs int64, sequence uint64, err error) {
+	if id > l.maxID || len(nodes) != len(l.nodes) {
+		return l.slow(id, nodes)
+	}
+	for i, f := range l.nodes {
+		nodes[i] = f.of(id)
+	}
+	return int64(l.time.of(id)*l.tickMs + l.epochMs), l.seq.of(id), nil
+}
+
+// slow takes id apart in the core: the IDs outside the table's range (the core refuses them:
+// its error) and buffers of another length (its invalid_argument).
+func (l *Layout) slow(id uint64, nodes []uint64) (int64, uint64, error) {
+	c, err := cLayout(l.spec)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer C.idmint_layout_free(c)
+	var parts C.IdmintParts
+	var cerr *C.IdmintError
+	var p *C.uint64_t
+	if len(nodes) > 0 {
+		p = (*C.uint64_t)(&nodes[0])
+	}
+	err = status(C.idmint_layout_decompose(c, C.uint64_t(id), &parts, p, C.size_t(len(nodes)), &cerr), cerr)
+	return int64(parts.time_ms), uint64(parts.sequence), err
+}
