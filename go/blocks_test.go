@@ -178,3 +178,17 @@ func TestObjectIDBlockExpiresWithTheSecond(t *testing.T) {
 func seconds(o idmint.ObjectID) uint32 {
 	return uint32(o[0])<<24 | uint32(o[1])<<16 | uint32(o[2])<<8 | uint32(o[3])
 }
+
+func TestLayoutIDReadsFieldByField(t *testing.T) {
+	l, _ := idmint.NewLayout("twitter")
+	f, err := l.ID(1541815603606036480)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Value() != 1541815603606036480 || f.TimeMs() != 1656432460105 || f.Node(0) != 11 || f.Node(1) != 26 || f.Sequence() != 0 {
+		t.Fatalf("%d %d %d %d %d", f.Value(), f.TimeMs(), f.Node(0), f.Node(1), f.Sequence())
+	}
+	if _, err := l.ID(1 << 63); !errors.Is(err, idmint.ErrInvalidId) {
+		t.Fatalf("%v", err)
+	}
+}

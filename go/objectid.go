@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"sync"
-	"time"
 	"unsafe"
 )
 
@@ -17,13 +16,13 @@ type ObjectID [12]byte
 // NewObjectID returns a new ObjectId of the process-wide generator: never repeated within the
 // process (at most 2^24 a second). They come from a block of ObjectIds the core makes in one
 // cgo call (idmint_objectid_block_len of them), handed out in the order of the calls, and the
-// rest of a block is dropped once the system clock's second has passed since it was taken, so
-// an ObjectId carries the second of the call; the ones dropped are never issued.
+// rest of a block is dropped once the system clock's second has passed since it was taken (a
+// goroutine watches the clock), so an ObjectId carries the second of the call, give or take
+// how late that goroutine wakes; the ones dropped are never issued.
 func NewObjectID() ObjectID {
 	b := &objectIDs
 	b.mu.Lock()
-	// The clock is read only while the block has IDs left: a refill reads it anyway.
-	if b.next == len(b.buf) || time.Now().Unix() != b.second {
+	if b.next == len(b.buf) || ticker.seconds.Load() != b.second {
 		b.refill()
 	}
 	var o ObjectID
@@ -49,10 +48,11 @@ type objectIDBlock struct {
 
 func (b *objectIDBlock) refill() {
 	// Read before the call: a block taken across a second's end is dropped at the next call.
-	b.second = time.Now().Unix()
+	b.second = ticker.seconds.Load()
 	// Cannot fail with a valid buffer; it waits for the next second when this one's 2^24 are
 	// used up (the core's rule).
 	C.idmint_objectid_fill(nil, (*C.uint8_t)(unsafe.Pointer(&b.buf[0])), C.size_t(len(b.buf)/12), nil)
+	tickerUsed()
 	b.next = 0
 }
 

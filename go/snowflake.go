@@ -9,7 +9,6 @@ import "C"
 import (
 	"runtime"
 	"sync"
-	"time"
 	"unsafe"
 )
 
@@ -51,15 +50,16 @@ func Lease(url string) Option { return func(o *options) { o.lease = url } }
 // A cgo call costs tens of nanoseconds, so NextID hands IDs out of a block that the core fills
 // in one call, as large as the core allows for this generator (1, a call for each ID, with a
 // lease or a high-water mark, whose IDs the core admits as they are issued). A block is
-// dropped once the system clock's millisecond has passed since it was taken (the core's rule,
-// idmint_snowflake_block_len): an ID is never handed out more than about a millisecond after
-// the core made it, so it carries the time of the call, and the IDs dropped are never issued.
+// dropped once the clock's millisecond has passed since it was taken (the core's rule,
+// idmint_snowflake_block_len; a goroutine watches the clock): an ID is never handed out more
+// than about a millisecond after the core made it, so it carries the time of the call, and the
+// IDs dropped are never issued.
 type Snowflake struct {
 	mu    sync.Mutex
 	h     *C.IdmintSnowflake
 	block []uint64
 	pos   int
-	// ms is the system clock's unix ms read before the block was taken.
+	// ms is the ticker's count of milliseconds read before the block was taken.
 	ms int64
 }
 
@@ -126,8 +126,7 @@ func (s *Snowflake) NextID() (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pos < len(s.block) {
-		// The clock is read only while a block has IDs left: a refill reads it anyway.
-		if time.Now().UnixMilli() == s.ms {
+		if ticker.millis.Load() == s.ms {
 			id := s.block[s.pos]
 			s.pos++
 			return id, nil
@@ -145,10 +144,11 @@ func (s *Snowflake) NextID() (uint64, error) {
 	}
 	// Read before the call: a block taken across a millisecond's end is dropped at the next
 	// call, never kept into the one after.
-	ms := time.Now().UnixMilli()
+	ms := ticker.millis.Load()
 	if err := status(C.idmint_snowflake_next_ids(s.h, (*C.uint64_t)(&s.block[0]), C.size_t(len(s.block)), &cerr), cerr); err != nil {
 		return 0, err
 	}
+	tickerUsed()
 	s.ms, s.pos = ms, 1
 	return s.block[0], nil
 }
