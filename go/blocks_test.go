@@ -192,3 +192,33 @@ func TestLayoutIDReadsFieldByField(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// The goroutine that watches the clock goes idle after a second without blocks, dropping every
+// block, and the next block wakes it: blocks taken after it woke expire again.
+func TestBlocksExpireAfterTheWatcherSlept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 1.2 s for the watcher to go idle")
+	}
+	gen, err := idmint.NewSnowflake("twitter", idmint.RandomNodes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gen.Close()
+	l, _ := gen.Layout()
+	// Only makes the conditions true (the watcher idle, then the clock moved on); nothing is
+	// timed.
+	first, _ := gen.NextID()
+	time.Sleep(1200 * time.Millisecond)
+	second, _ := gen.NextID() // a new block: the old one went with the idle bump
+	time.Sleep(20 * time.Millisecond)
+	third, err := gen.NextID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := l.Decompose(first)
+	b, _ := l.Decompose(second)
+	c, _ := l.Decompose(third)
+	if b.TimeMs < a.TimeMs+1000 || c.TimeMs < b.TimeMs+10 {
+		t.Fatalf("times %d, %d (after 1.2 s), %d (after 20 ms more): handed out of a stale block", a.TimeMs, b.TimeMs, c.TimeMs)
+	}
+}
