@@ -310,7 +310,9 @@ func (s SnowflakeID) Value() uint64 { return s.value }
 // TimeMs is the start of the ID's tick, unix ms.
 func (s SnowflakeID) TimeMs() int64 {
 	l := s.layout
-	return int64(l.time.of(s.value)*l.tickMs + l.epochMs)
+	// The time field is the top one, and Layout.ID let through no ID with bits above the
+	// table's: the shift alone is its value.
+	return int64((s.value>>(l.time.shift&63))*l.tickMs + l.epochMs)
 }
 
 // Node is the value of node field i, in the order of Layout.NodeNames; it panics for an i
