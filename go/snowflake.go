@@ -52,8 +52,8 @@ func Lease(url string) Option { return func(o *options) { o.lease = url } }
 // lease or a high-water mark, whose IDs the core admits as they are issued). A block is
 // dropped once the clock's millisecond has passed since it was taken (the core's rule,
 // idmint_snowflake_block_len; a goroutine watches the clock): an ID is never handed out more
-// than about a millisecond after the core made it, so it carries the time of the call, and the
-// IDs dropped are never issued.
+// than about a millisecond after the core made it (give or take how late that goroutine runs),
+// so it carries the time of the call, and the IDs dropped are never issued.
 type Snowflake struct {
 	mu    sync.Mutex
 	h     *C.IdmintSnowflake
