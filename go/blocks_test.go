@@ -222,3 +222,24 @@ func TestBlocksExpireAfterTheWatcherSlept(t *testing.T) {
 		t.Fatalf("times %d, %d (after 1.2 s), %d (after 20 ms more): handed out of a stale block", a.TimeMs, b.TimeMs, c.TimeMs)
 	}
 }
+
+// A leased generator takes no blocks: the core admits each ID as it is issued, so no ID minted
+// before a lease was lost can be handed out after it.
+func TestLeasedSnowflakeTakesNoBlocks(t *testing.T) {
+	if !idmint.HasStores() {
+		t.Skip("library without stores")
+	}
+	gen, err := idmint.NewSnowflake("twitter", idmint.Lease("sqlite:"+t.TempDir()+"/leases.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gen.Close()
+	if gen.BlockLen() != 1 {
+		t.Fatalf("a leased generator takes blocks of %d", gen.BlockLen())
+	}
+	a, _ := gen.NextID()
+	b, err := gen.NextID()
+	if err != nil || b <= a {
+		t.Fatalf("%d %d %v", a, b, err)
+	}
+}
