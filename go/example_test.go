@@ -91,3 +91,17 @@ func ExampleSegmentClient() {
 	fmt.Println(a, b)
 	// Output: 1 2
 }
+
+func ExampleLayout_ID() {
+	l, err := idmint.ParseLayout("redis-lua")
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	id, err := l.ID(5981966696448054276) // checked once; each field then a shift and a mask
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id.TimeMs(), l.NodeNames(), id.Node(0), id.Sequence())
+	// Output: 1426212000000 [shard] 53 4
+}

@@ -14,9 +14,38 @@ import (
 // Layout is a snowflake layout read once (a preset name or a spec): its derived values, and
 // IDs of it read, taken apart and put together. Safe for concurrent use; Close frees it (or the
 // garbage collector does).
+//
+// Decompose, DecomposeInto and ID take IDs apart in Go, without a cgo call: the layout holds the
+// core's bit table (where each field lies, the tick and the epoch, and the largest ID the core
+// takes apart), read once through the C ABI. Applying a shift and a mask the core gave is
+// conversion of bits, not a rule of Go's own: the core says which IDs the table splits as it
+// would (0 to its max_id, checked against its decompose in bindings/c's tests), and an ID above
+// goes to the core for its error. A cgo call costs more than the shifts (docs/bench/go.md).
 type Layout struct {
 	mu sync.RWMutex
 	h  *C.IdmintLayout
+	// The bit table: immutable once read, so the Go paths take no lock.
+	names   []string
+	time    bitField
+	tickMs  uint64
+	epochMs uint64
+	seq     bitField
+	nodes   []bitField
+	maxID   uint64
+}
+
+type bitField struct {
+	mask  uint64
+	shift uint8
+}
+
+// of is the field's value in id. A shift is below 64 (a field has bits above it or is the
+// time field, whose shift leaves it at least one bit): & 63 says so to the compiler, which
+// then emits a bare shift.
+func (f bitField) of(id uint64) uint64 { return id >> (f.shift & 63) & f.mask }
+
+func toBitField(f C.IdmintField) bitField {
+	return bitField{shift: uint8(f.shift), mask: ^uint64(0) >> (64 - uint(f.bits))}
 }
 
 // NodeValue is a node field's name and value, as Layout.Compose takes them.
@@ -30,8 +59,9 @@ type NodeValue struct {
 // SnowflakeParts is a snowflake ID taken apart by Layout.Decompose.
 type SnowflakeParts struct {
 	// TimeMs is the start of the ID's tick, unix ms.
-	TimeMs uint64
-	// Nodes are the node fields' values, most significant first.
+	TimeMs int64
+	// Nodes are the node fields' values, most significant first (the order of
+	// Layout.NodeNames), as Layout.Compose takes them back.
 	Nodes []NodeValue
 	// Sequence is the sequence number within the tick.
 	Sequence uint64
@@ -47,10 +77,52 @@ func ParseLayout(spec string) (*Layout, error) {
 	if err := status(C.idmint_layout_new(p, n, nil, 0, &h, &cerr), cerr); err != nil {
 		return nil, err
 	}
+	return layoutOf(h)
+}
+
+// layoutOf takes over a native layout: its bit table read, freed by Close or the collector.
+func layoutOf(h *C.IdmintLayout) (*Layout, error) {
 	l := &Layout{h: h}
+	if err := l.readTable(); err != nil {
+		C.idmint_layout_free(h)
+		return nil, err
+	}
 	setFinalizer(l, (*Layout).Close)
 	return l, nil
 }
+
+// readTable copies the core's bit table and node names out of the native layout.
+func (l *Layout) readTable() error {
+	var cerr *C.IdmintError
+	var count C.size_t
+	if err := status(C.idmint_layout_node_count(l.h, &count, &cerr), cerr); err != nil {
+		return err
+	}
+	l.names, l.nodes = make([]string, int(count)), make([]bitField, int(count))
+	fields := make([]C.IdmintField, int(count)+1) // never empty: &fields[0] is valid
+	var bits C.IdmintLayoutBits
+	cerr = nil
+	if err := status(C.idmint_layout_bits(l.h, &bits, &fields[0], count, &cerr), cerr); err != nil {
+		return err
+	}
+	for i := range l.names {
+		var name *C.char
+		var n C.size_t
+		cerr = nil
+		if err := status(C.idmint_layout_node_name(l.h, C.size_t(i), &name, &n, &cerr), cerr); err != nil {
+			return err
+		}
+		l.names[i] = C.GoStringN(name, C.int(n))
+		l.nodes[i] = toBitField(fields[i])
+	}
+	l.time, l.seq = toBitField(bits.time), toBitField(bits.sequence)
+	l.tickMs, l.epochMs, l.maxID = uint64(bits.tick_ms), uint64(bits.epoch_ms), uint64(bits.max_id)
+	return nil
+}
+
+// NodeNames are the names of the node fields, most significant first: the order of
+// SnowflakeParts.Nodes and of the values DecomposeInto fills.
+func (l *Layout) NodeNames() []string { return append([]string(nil), l.names...) }
 
 // Close frees the layout; later calls fail with kind "invalid_argument" (a NULL handle).
 func (l *Layout) Close() error {
@@ -151,34 +223,47 @@ func (l *Layout) ParseID(id string) (uint64, error) {
 	return uint64(v), err
 }
 
-// Decompose takes an ID of the layout apart: its time, node values and sequence.
+// Decompose takes an ID of the layout apart: its time, node values and sequence. An ID that
+// does not fit the layout is the core's invalid_id error.
 func (l *Layout) Decompose(id uint64) (SnowflakeParts, error) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	var count C.size_t
-	var cerr *C.IdmintError
-	if err := status(C.idmint_layout_node_count(l.h, &count, &cerr), cerr); err != nil {
+	values := make([]uint64, len(l.nodes))
+	t, seq, err := l.DecomposeInto(id, values)
+	if err != nil {
 		return SnowflakeParts{}, err
 	}
-	// Go memory holding no Go pointers, which C may write during the call (cgo's rule).
-	values := make([]C.uint64_t, int(count)+1)
+	p := SnowflakeParts{TimeMs: t, Sequence: seq, Nodes: make([]NodeValue, len(values))}
+	for i, v := range values {
+		p.Nodes[i] = NodeValue{Name: l.names[i], Value: int64(v)}
+	}
+	return p, nil
+}
+
+// DecomposeInto is Decompose without allocating: the node values go into nodes (one per node
+// field, len(l.NodeNames())), and it returns the time (unix ms) and the sequence. Errors are
+// the core's: invalid_id for an ID that does not fit, invalid_argument for nodes of another
+// length.
+func (l *Layout) DecomposeInto(id uint64, nodes []uint64) (timeMs int64, sequence uint64, err error) {
+	if id > l.maxID || len(nodes) != len(l.nodes) {
+		return l.slow(id, nodes)
+	}
+	for i, f := range l.nodes {
+		nodes[i] = f.of(id)
+	}
+	return int64(l.time.of(id)*l.tickMs + l.epochMs), l.seq.of(id), nil
+}
+
+// slow takes id apart in the core: the IDs outside the table's range (the core refuses them:
+// its error) and buffers of another length (its invalid_argument).
+func (l *Layout) slow(id uint64, nodes []uint64) (int64, uint64, error) {
 	var parts C.IdmintParts
-	cerr = nil
-	if err := status(C.idmint_layout_decompose(l.h, C.uint64_t(id), &parts, &values[0], count, &cerr), cerr); err != nil {
-		return SnowflakeParts{}, err
+	var p *C.uint64_t
+	if len(nodes) > 0 {
+		p = (*C.uint64_t)(&nodes[0])
 	}
-	values = values[:count]
-	out := SnowflakeParts{TimeMs: uint64(parts.time_ms), Sequence: uint64(parts.sequence)}
-	for i := range values {
-		var name *C.char
-		var n C.size_t
-		cerr = nil
-		if err := status(C.idmint_layout_node_name(l.h, C.size_t(i), &name, &n, &cerr), cerr); err != nil {
-			return SnowflakeParts{}, err
-		}
-		out.Nodes = append(out.Nodes, NodeValue{Name: C.GoStringN(name, C.int(n)), Value: int64(values[i])})
-	}
-	return out, nil
+	err := l.call(func(h *C.IdmintLayout, cerr **C.IdmintError) C.IdmintStatus {
+		return C.idmint_layout_decompose(h, C.uint64_t(id), &parts, p, C.size_t(len(nodes)), cerr)
+	})
+	return int64(parts.time_ms), uint64(parts.sequence), err
 }
 
 // Compose puts an ID of the layout together from a time (unix ms, floored to its tick), a
@@ -216,3 +301,47 @@ func (l *Layout) idAt(timeMs int64, max bool) (uint64, error) {
 	})
 	return uint64(id), err
 }
+
+// SnowflakeID is an ID checked against its layout by Layout.ID, read field by field: each
+// method is a shift and a mask of the core's bit table, small enough for the compiler to
+// inline, so reading one field costs about a nanosecond.
+type SnowflakeID struct {
+	layout *Layout
+	value  uint64
+}
+
+// ID checks that id fits the layout (the core's invalid_id error if not) and returns it for
+// reading its fields.
+func (l *Layout) ID(id uint64) (SnowflakeID, error) {
+	if id > l.maxID {
+		return SnowflakeID{}, l.refuse(id)
+	}
+	return SnowflakeID{l, id}, nil
+}
+
+// refuse is the core's error for an ID above the table's range (out of ID's body, so that ID
+// stays small enough to inline).
+//
+//go:noinline
+func (l *Layout) refuse(id uint64) error {
+	_, _, err := l.slow(id, make([]uint64, len(l.nodes)))
+	return err
+}
+
+// Value is the ID.
+func (s SnowflakeID) Value() uint64 { return s.value }
+
+// TimeMs is the start of the ID's tick, unix ms.
+func (s SnowflakeID) TimeMs() int64 {
+	l := s.layout
+	// The time field is the top one, and Layout.ID let through no ID with bits above the
+	// table's: the shift alone is its value.
+	return int64((s.value>>(l.time.shift&63))*l.tickMs + l.epochMs)
+}
+
+// Node is the value of node field i, in the order of Layout.NodeNames; it panics for an i
+// outside them, as a slice index does.
+func (s SnowflakeID) Node(i int) uint64 { return s.layout.nodes[i].of(s.value) }
+
+// Sequence is the sequence number within the tick.
+func (s SnowflakeID) Sequence() uint64 { return s.layout.seq.of(s.value) }

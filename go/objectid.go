@@ -5,18 +5,55 @@ package idmint
 */
 import "C"
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // ObjectID is a 12-byte MongoDB ObjectId: 4 bytes of seconds, 5 random bytes, a 3-byte counter.
 type ObjectID [12]byte
 
 // NewObjectID returns a new ObjectId of the process-wide generator: never repeated within the
-// process (at most 2^24 a second), nor after fork() in a child.
+// process (at most 2^24 a second). They come from a block of ObjectIds the core makes in one
+// cgo call (idmint_objectid_block_len of them), handed out in the order of the calls, and the
+// rest of a block is dropped once the system clock's second has passed since it was taken (a
+// goroutine watches the clock), so an ObjectId carries the second of the call, give or take
+// how late that goroutine wakes; the ones dropped are never issued.
 func NewObjectID() ObjectID {
+	b := &objectIDs
+	b.mu.Lock()
+	if b.next == len(b.buf) || ticker.seconds.Load() != b.second {
+		b.refill()
+	}
 	var o ObjectID
-	// Cannot fail with a valid buffer.
-	C.idmint_objectid_new((*C.uint8_t)(unsafe.Pointer(&o[0])), nil)
+	copy(o[:], b.buf[b.next:])
+	b.next += len(o)
+	b.mu.Unlock()
 	return o
+}
+
+// objectIDs is the block NewObjectID hands out, shared by every goroutine.
+var objectIDs = newObjectIDBlock(int(C.idmint_objectid_block_len()))
+
+func newObjectIDBlock(n int) objectIDBlock {
+	return objectIDBlock{buf: make([]byte, 12*n), next: 12 * n}
+}
+
+type objectIDBlock struct {
+	mu     sync.Mutex
+	buf    []byte
+	next   int
+	second int64
+}
+
+func (b *objectIDBlock) refill() {
+	// Read before the call: a block taken across a second's end is dropped at the next call.
+	b.second = ticker.seconds.Load()
+	// Cannot fail with a valid buffer; it waits for the next second when this one's 2^24 are
+	// used up (the core's rule).
+	C.idmint_objectid_fill(nil, (*C.uint8_t)(unsafe.Pointer(&b.buf[0])), C.size_t(len(b.buf)/12), nil)
+	tickerUsed()
+	b.next = 0
 }
 
 // ParseObjectID reads 24 hex digits (either case).

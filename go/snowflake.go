@@ -55,18 +55,24 @@ func Epoch(epoch string) Option { return func(o *options) { o.epoch = epoch } }
 // timeouts; NewSnowflakeContext bounds it by a context too.
 func Lease(url string) Option { return func(o *options) { o.lease = url } }
 
-// batch is how many IDs a generator takes from the core per cgo call: one call costs tens of
-// nanoseconds, so NextID hands IDs out of a buffer refilled in one call.
-const batch = 64
-
 // Snowflake is a snowflake ID generator for one node. Safe for concurrent use: every ID is
 // greater than every ID it handed out before. Close it (or let the garbage collector) to
 // release its lease.
+//
+// A cgo call costs tens of nanoseconds, so NextID hands IDs out of a block that the core fills
+// in one call, as large as the core allows for this generator (1, a call for each ID, with a
+// lease or a high-water mark, whose IDs the core admits as they are issued). A block is
+// dropped once the clock's millisecond has passed since it was taken (the core's rule,
+// idmint_snowflake_block_len; a goroutine watches the clock): an ID is never handed out more
+// than about a millisecond after the core made it (give or take how late that goroutine runs),
+// so it carries the time of the call, and the IDs dropped are never issued.
 type Snowflake struct {
-	mu  sync.Mutex
-	h   *C.IdmintSnowflake
-	buf [batch]uint64
-	pos int
+	mu    sync.Mutex
+	h     *C.IdmintSnowflake
+	block []uint64
+	pos   int
+	// ms is the ticker's count of milliseconds read before the block was taken.
+	ms int64
 }
 
 // NewSnowflake makes a generator of layout (a preset name such as "twitter" or a spec such as
@@ -126,7 +132,14 @@ func newSnowflake(layout string, o options, within time.Duration) (*Snowflake, e
 	if err := status(C.idmint_snowflake_new(&c, &h, &cerr), cerr); err != nil {
 		return nil, err
 	}
-	s := &Snowflake{h: h, pos: batch}
+	var n C.size_t
+	cerr = nil
+	if err := status(C.idmint_snowflake_block_len(h, &n, &cerr), cerr); err != nil {
+		C.idmint_snowflake_free(h)
+		return nil, err
+	}
+	s := &Snowflake{h: h, block: make([]uint64, int(n))}
+	s.pos = len(s.block)
 	runtime.SetFinalizer(s, (*Snowflake).Close)
 	return s, nil
 }
@@ -135,22 +148,36 @@ func newSnowflake(layout string, o options, within time.Duration) (*Snowflake, e
 func (s *Snowflake) NextID() (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pos == batch {
-		if s.h == nil {
-			return 0, closed("snowflake generator")
+	if s.pos < len(s.block) {
+		if ticker.millis.Load() == s.ms {
+			id := s.block[s.pos]
+			s.pos++
+			return id, nil
 		}
-		var cerr *C.IdmintError
-		if err := status(C.idmint_snowflake_next_ids(s.h, (*C.uint64_t)(&s.buf[0]), batch, &cerr), cerr); err != nil {
-			return 0, err
-		}
-		s.pos = 0
+		s.pos = len(s.block)
 	}
-	id := s.buf[s.pos]
-	s.pos++
-	return id, nil
+	if s.h == nil {
+		return 0, closed("snowflake generator")
+	}
+	var cerr *C.IdmintError
+	if len(s.block) <= 1 {
+		var id C.uint64_t
+		err := status(C.idmint_snowflake_next_id(s.h, &id, &cerr), cerr)
+		return uint64(id), err
+	}
+	// Read before the call: a block taken across a millisecond's end is dropped at the next
+	// call, never kept into the one after.
+	ms := ticker.millis.Load()
+	if err := status(C.idmint_snowflake_next_ids(s.h, (*C.uint64_t)(&s.block[0]), C.size_t(len(s.block)), &cerr), cerr); err != nil {
+		return 0, err
+	}
+	tickerUsed()
+	s.ms, s.pos = ms, 1
+	return s.block[0], nil
 }
 
-// NextIDs fills ids with increasing IDs in one call into the core.
+// NextIDs fills ids with increasing IDs in one call into the core, each greater than every ID
+// handed out before.
 func (s *Snowflake) NextIDs(ids []uint64) error {
 	if len(ids) == 0 {
 		return nil
@@ -160,16 +187,36 @@ func (s *Snowflake) NextIDs(ids []uint64) error {
 	if s.h == nil {
 		return closed("snowflake generator")
 	}
-	// IDs still in the buffer are dropped: the batch must be greater than every ID handed out.
-	s.pos = batch
+	// The rest of the block is dropped: these must be greater than every ID handed out.
+	s.pos = len(s.block)
 	var cerr *C.IdmintError
 	return status(C.idmint_snowflake_next_ids(s.h, (*C.uint64_t)(&ids[0]), C.size_t(len(ids)), &cerr), cerr)
+}
+
+// BlockLen is how many IDs NextID takes from the core in one call for this generator (the
+// core's choice: 4 for twitter, 1 with a lease or a high-water mark).
+func (s *Snowflake) BlockLen() int { return len(s.block) }
+
+// Layout returns the generator's layout, to take its IDs apart.
+func (s *Snowflake) Layout() (*Layout, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.h == nil {
+		return nil, closed("snowflake generator")
+	}
+	var l *C.IdmintLayout
+	var cerr *C.IdmintError
+	if err := status(C.idmint_snowflake_layout(s.h, &l, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	return layoutOf(l)
 }
 
 // Close frees the generator and releases its lease; later calls fail with kind "closed".
 func (s *Snowflake) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pos = len(s.block)
 	if s.h != nil {
 		C.idmint_snowflake_free(s.h)
 		s.h = nil

@@ -315,6 +315,51 @@ typedef struct IdmintParts {
 } IdmintParts;
 
 /**
+ * Where one field lies in an ID of a layout: its value is `(id >> shift) & ((1 << bits) - 1)`.
+ */
+typedef struct IdmintField {
+    /**
+     * How many bits lie below the field.
+     */
+    uint32_t shift;
+    /**
+     * Its width in bits (at most 64).
+     */
+    uint32_t bits;
+} IdmintField;
+
+/**
+ * A layout's bit table, from `idmint_layout_bits`: what `idmint_layout_decompose` does to an
+ * ID, as numbers, for a caller that takes IDs apart without a call for each (a binding whose
+ * calls into C cost more than the shifts, such as Go's through cgo).
+ */
+typedef struct IdmintLayoutBits {
+    /**
+     * The time field: its value counts ticks since the epoch.
+     */
+    struct IdmintField time;
+    /**
+     * The length of one tick in ms.
+     */
+    uint64_t tick_ms;
+    /**
+     * The epoch, unix ms.
+     */
+    uint64_t epoch_ms;
+    /**
+     * The sequence field.
+     */
+    struct IdmintField sequence;
+    /**
+     * The largest ID `idmint_layout_decompose` takes apart: it refuses every ID above (bits
+     * above the layout's, a time past the year 9999) and splits every ID from 0 to it as
+     * `time_ms = time value * tick_ms + epoch_ms`, with the sequence and node values as
+     * `IdmintField` says.
+     */
+    uint64_t max_id;
+} IdmintLayoutBits;
+
+/**
  * A node field's name and value, as given to `idmint_layout_compose` and
  * `IdmintSnowflakeOptions.nodes`. The name is UTF-8 of `name_len` bytes (no NUL needed); the
  * value is signed so that a negative value is reported as out of range, not wrapped.
@@ -638,6 +683,14 @@ IdmintStatus idmint_objectid_fill(const struct IdmintObjectIdGenerator *generato
                                   struct IdmintError **err);
 
 /**
+ * How many ObjectIds a caller that hands them out of a buffer takes in one
+ * `idmint_objectid_fill` call, to drop the rest once the system clock's second has passed
+ * since it made the call (a dropped ObjectId is never issued): the core's
+ * `ObjectId::BLOCK_LEN`. Never fails.
+ */
+size_t idmint_objectid_block_len(void);
+
+/**
  * Frees an ObjectId generator. NULL is allowed; only once, after every other call on it.
  *
  * # Safety
@@ -882,6 +935,26 @@ IdmintStatus idmint_layout_decompose(const struct IdmintLayout *layout,
                                      uint64_t *nodes,
                                      size_t nodes_len,
                                      struct IdmintError **err);
+
+/**
+ * The layout's bit table into `*bits`, and where each node field lies into `nodes[i]`, in
+ * layout order (`idmint_layout_node_name(i)`); `nodes_len` must be the layout's node count.
+ * The numbers are the core's: an ID from 0 to `bits->max_id` splits into the same time,
+ * node values and sequence as `idmint_layout_decompose` gives, and any other ID is one that
+ * `idmint_layout_decompose` refuses (call it for the error).
+ *
+ * Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a buffer of another length or a NULL argument.
+ * Thread-safe.
+ *
+ * # Safety
+ *
+ * `layout` is a live layout; `bits` writable; `nodes` points to `nodes_len` writable values.
+ */
+IdmintStatus idmint_layout_bits(const struct IdmintLayout *layout,
+                                struct IdmintLayoutBits *bits,
+                                struct IdmintField *nodes,
+                                size_t nodes_len,
+                                struct IdmintError **err);
 
 /**
  * Puts an ID together from a time (unix ms, floored to its tick), a value for every node
@@ -1405,6 +1478,21 @@ IdmintStatus idmint_snowflake_next_ids(const struct IdmintSnowflake *generator,
                                        uint64_t *ids,
                                        size_t n,
                                        struct IdmintError **err);
+
+/**
+ * How many IDs a caller that hands IDs out of a buffer may take in one
+ * `idmint_snowflake_next_ids` call, and hand out one by one only while the system clock's
+ * millisecond has not passed since it made the call (then it drops the rest, which are never
+ * issued): the core's rule (`Snowflake::block_len`). 1, a call for each ID, for a generator
+ * with a lease or a high-water mark, whose IDs are admitted as they are issued. Thread-safe.
+ *
+ * # Safety
+ *
+ * `generator` is a live generator; `len` writable; `err` NULL or writable.
+ */
+IdmintStatus idmint_snowflake_block_len(const struct IdmintSnowflake *generator,
+                                        size_t *len,
+                                        struct IdmintError **err);
 
 /**
  * The generator's layout, as a new handle the caller frees with `idmint_layout_free`: to

@@ -125,6 +125,19 @@ pub unsafe extern "C" fn idmint_objectid_fill(
     }
 }
 
+/// How many ObjectIds a caller that hands them out of a buffer takes in one
+/// `idmint_objectid_fill` call, to drop the rest once the system clock's second has passed
+/// since it made the call (a dropped ObjectId is never issued): the core's
+/// `ObjectId::BLOCK_LEN`. Never fails.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nassert_eq!(idmint::idmint_objectid_block_len(), 128);\n```"
+)]
+#[unsafe(no_mangle)]
+pub extern "C" fn idmint_objectid_block_len() -> usize {
+    ObjectId::BLOCK_LEN
+}
+
 /// Frees an ObjectId generator. NULL is allowed; only once, after every other call on it.
 ///
 /// # Safety

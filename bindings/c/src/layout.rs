@@ -330,6 +330,111 @@ pub unsafe extern "C" fn idmint_layout_decompose(
     }
 }
 
+/// Where one field lies in an ID of a layout: its value is `(id >> shift) & ((1 << bits) - 1)`.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nlet f = idmint::IdmintField { shift: 12, bits: 5 };\nassert_eq!((1_541_815_603_606_036_480u64 >> f.shift) & ((1 << f.bits) - 1), 26);\n```"
+)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IdmintField {
+    /// How many bits lie below the field.
+    pub shift: u32,
+    /// Its width in bits (at most 64).
+    pub bits: u32,
+}
+
+/// A layout's bit table, from `idmint_layout_bits`: what `idmint_layout_decompose` does to an
+/// ID, as numbers, for a caller that takes IDs apart without a call for each (a binding whose
+/// calls into C cost more than the shifts, such as Go's through cgo).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nlet b = idmint::IdmintLayoutBits::default();\nassert_eq!(b.tick_ms, 0);\n```"
+)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IdmintLayoutBits {
+    /// The time field: its value counts ticks since the epoch.
+    pub time: IdmintField,
+    /// The length of one tick in ms.
+    pub tick_ms: u64,
+    /// The epoch, unix ms.
+    pub epoch_ms: u64,
+    /// The sequence field.
+    pub sequence: IdmintField,
+    /// The largest ID `idmint_layout_decompose` takes apart: it refuses every ID above (bits
+    /// above the layout's, a time past the year 9999) and splits every ID from 0 to it as
+    /// `time_ms = time value * tick_ms + epoch_ms`, with the sequence and node values as
+    /// `IdmintField` says.
+    pub max_id: u64,
+}
+
+/// The layout's bit table into `*bits`, and where each node field lies into `nodes[i]`, in
+/// layout order (`idmint_layout_node_name(i)`); `nodes_len` must be the layout's node count.
+/// The numbers are the core's: an ID from 0 to `bits->max_id` splits into the same time,
+/// node values and sequence as `idmint_layout_decompose` gives, and any other ID is one that
+/// `idmint_layout_decompose` refuses (call it for the error).
+///
+/// Errors: `IDMINT_STATUS_INVALID_ARGUMENT` for a buffer of another length or a NULL argument.
+/// Thread-safe.
+///
+/// # Safety
+///
+/// `layout` is a live layout; `bits` writable; `nodes` points to `nodes_len` writable values.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nuse idmint::*;\nlet l = test_layout(\"redis-lua\");\nlet (mut b, mut nodes) = (IdmintLayoutBits::default(), [IdmintField::default(); 1]);\nassert_eq!(unsafe { idmint_layout_bits(l, &mut b, nodes.as_mut_ptr(), 1, std::ptr::null_mut()) }, IdmintStatus::Ok);\nlet id = 5981966696448054276u64;\nlet field = |f: IdmintField| (id >> f.shift) & ((1 << f.bits) - 1);\nassert_eq!((field(b.time) * b.tick_ms + b.epoch_ms, field(nodes[0]), field(b.sequence)), (1426212000000, 53, 4));\nassert_eq!(b.max_id, i64::MAX as u64);\nunsafe { idmint_layout_free(l) };\n```"
+)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmint_layout_bits(
+    layout: *const IdmintLayout,
+    bits: *mut IdmintLayoutBits,
+    nodes: *mut IdmintField,
+    nodes_len: usize,
+    err: *mut *mut IdmintError,
+) -> IdmintStatus {
+    unsafe {
+        run(err, || {
+            let l = handle("layout", layout)?;
+            let slot = out("bits", bits)?;
+            if nodes_len != l.names.len() {
+                return Err(crate::ffi::invalid(
+                    "nodes_len",
+                    nodes_len.to_string(),
+                    &format!("the layout's node count, {}", l.names.len()),
+                )
+                .into());
+            }
+            let nodes = crate::ffi::buffer("nodes", nodes, nodes_len)?;
+            let layout = &l.layout;
+            let field = |f: &idmint_core::layout::Field| IdmintField {
+                shift: f.shift(),
+                bits: f.bits(),
+            };
+            for (slot, f) in nodes.iter_mut().zip(layout.node_fields()) {
+                *slot = field(f);
+            }
+            // The last tick decompose accepts is the core's own bound on times (the time
+            // field's end, and the year 9999 past which no time is printed), so every ID up
+            // to that tick's largest splits by the table and every one above is refused.
+            let end = layout
+                .exhausts_at_ms()
+                .min(idmint_core::MAX_TIME_MS.saturating_add(1));
+            *slot = IdmintLayoutBits {
+                time: IdmintField {
+                    shift: layout.total_bits() - layout.time_bits(),
+                    bits: layout.time_bits(),
+                },
+                tick_ms: layout.tick_ms(),
+                epoch_ms: layout.epoch_ms(),
+                sequence: field(layout.sequence_field()),
+                max_id: layout.max_id_at(i128::from(end) - 1)?,
+            };
+            Ok(())
+        })
+    }
+}
+
 /// Puts an ID together from a time (unix ms, floored to its tick), a value for every node
 /// field (by name, any order) and a sequence; the inverse of `idmint_layout_decompose`.
 ///
@@ -732,6 +837,80 @@ mod tests {
 
     fn layout(spec: &str) -> *mut IdmintLayout {
         test_layout(spec)
+    }
+
+    /// The bit table splits every ID decompose takes as decompose does, up to `max_id`, and
+    /// decompose refuses the one above: for presets of each tick, and unsigned ones (mastodon's
+    /// time field reaches past the year 9999, where decompose stops).
+    #[test]
+    fn the_bit_table_agrees_with_decompose_up_to_its_max_id() {
+        for spec in ["twitter", "sonyflake", "baidu", "discord", "mastodon"] {
+            let l = layout(spec);
+            let mut count = 0;
+            unsafe { idmint_layout_node_count(l, &mut count, std::ptr::null_mut()) };
+            let mut b = IdmintLayoutBits::default();
+            let mut fields = vec![IdmintField::default(); count];
+            let s = unsafe {
+                idmint_layout_bits(l, &mut b, fields.as_mut_ptr(), count, std::ptr::null_mut())
+            };
+            assert_eq!(s, IdmintStatus::Ok, "{spec}");
+            let value = |id: u64, f: IdmintField| (id >> f.shift) & (u64::MAX >> (64 - f.bits));
+            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+            let mut ids = vec![0, 1, b.max_id, b.max_id - 1, b.max_id / 2];
+            for _ in 0..1000 {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                ids.push(rng % b.max_id);
+            }
+            for id in ids {
+                let (mut p, mut nodes) = (IdmintParts::default(), vec![0u64; count]);
+                let s = unsafe {
+                    idmint_layout_decompose(
+                        l,
+                        id,
+                        &mut p,
+                        nodes.as_mut_ptr(),
+                        count,
+                        std::ptr::null_mut(),
+                    )
+                };
+                assert_eq!(s, IdmintStatus::Ok, "{spec} {id}");
+                assert_eq!(
+                    p.time_ms,
+                    value(id, b.time) * b.tick_ms + b.epoch_ms,
+                    "{spec} {id}"
+                );
+                assert_eq!(p.sequence, value(id, b.sequence), "{spec} {id}");
+                let table: Vec<u64> = fields.iter().map(|f| value(id, *f)).collect();
+                assert_eq!(nodes, table, "{spec} {id}");
+            }
+            if b.max_id < u64::MAX {
+                let (mut p, mut nodes) = (IdmintParts::default(), vec![0u64; count]);
+                let s = unsafe {
+                    idmint_layout_decompose(
+                        l,
+                        b.max_id + 1,
+                        &mut p,
+                        nodes.as_mut_ptr(),
+                        count,
+                        std::ptr::null_mut(),
+                    )
+                };
+                assert_eq!(s, IdmintStatus::InvalidId, "{spec}");
+            }
+            let s = unsafe {
+                idmint_layout_bits(
+                    l,
+                    &mut b,
+                    fields.as_mut_ptr(),
+                    count + 1,
+                    std::ptr::null_mut(),
+                )
+            };
+            assert_eq!(s, IdmintStatus::InvalidArgument, "{spec}");
+            unsafe { idmint_layout_free(l) };
+        }
     }
 
     #[test]

@@ -326,6 +326,34 @@ pub unsafe extern "C" fn idmint_snowflake_next_ids(
     }
 }
 
+/// How many IDs a caller that hands IDs out of a buffer may take in one
+/// `idmint_snowflake_next_ids` call, and hand out one by one only while the system clock's
+/// millisecond has not passed since it made the call (then it drops the rest, which are never
+/// issued): the core's rule (`Snowflake::block_len`). 1, a call for each ID, for a generator
+/// with a lease or a high-water mark, whose IDs are admitted as they are issued. Thread-safe.
+///
+/// # Safety
+///
+/// `generator` is a live generator; `len` writable; `err` NULL or writable.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = "\n```\nuse idmint::*;\nlet opts = IdmintSnowflakeOptions { random_nodes: true, ..Default::default() };\nlet (mut generator, mut len) = (std::ptr::null_mut(), 0);\nunsafe { idmint_snowflake_new(&opts, &mut generator, std::ptr::null_mut()) };\nassert_eq!(unsafe { idmint_snowflake_block_len(generator, &mut len, std::ptr::null_mut()) }, IdmintStatus::Ok);\nassert_eq!(len, 4); // twitter: 4096 a tick / 1024\nunsafe { idmint_snowflake_free(generator) };\n```"
+)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn idmint_snowflake_block_len(
+    generator: *const IdmintSnowflake,
+    len: *mut usize,
+    err: *mut *mut IdmintError,
+) -> IdmintStatus {
+    unsafe {
+        run(err, || {
+            let g = handle("generator", generator)?;
+            *out("len", len)? = g.generator.block_len();
+            Ok(())
+        })
+    }
+}
+
 /// The generator's layout, as a new handle the caller frees with `idmint_layout_free`: to
 /// take its IDs apart (`idmint_layout_decompose`) or find its node fields. Thread-safe.
 ///
