@@ -60,39 +60,7 @@ func Parse(id string, layout string) (*Decoded, error) {
 		return nil, err
 	}
 	defer C.idmint_decoded_free(d)
-	str := func(f func(*C.size_t) *C.char) string {
-		var n C.size_t
-		s := f(&n)
-		if s == nil {
-			return ""
-		}
-		return C.GoStringN(s, C.int(n))
-	}
-	out := &Decoded{
-		Format: str(func(n *C.size_t) *C.char { return C.idmint_decoded_format(d, n) }),
-		ID:     str(func(n *C.size_t) *C.char { return C.idmint_decoded_id(d, n) }),
-		Time:   str(func(n *C.size_t) *C.char { return C.idmint_decoded_time(d, n) }),
-		Layout: str(func(n *C.size_t) *C.char { return C.idmint_decoded_layout(d, n) }),
-	}
-	var v C.uint64_t
-	out.HasValue = bool(C.idmint_decoded_value(d, &v))
-	out.Value = uint64(v)
-	var t C.int64_t
-	out.HasTime = bool(C.idmint_decoded_time_ms(d, &t))
-	out.TimeMs = int64(t)
-	count := int(C.idmint_decoded_part_count(d))
-	for i := 0; i < count; i++ {
-		var name, txt *C.char
-		var nameLen, txtLen C.size_t
-		var num C.uint64_t
-		C.idmint_decoded_part(d, C.size_t(i), &name, &nameLen, &num, &txt, &txtLen, nil)
-		part := Part{Name: C.GoStringN(name, C.int(nameLen)), Number: uint64(num)}
-		if txt != nil {
-			part.Text, part.IsText = C.GoStringN(txt, C.int(txtLen)), true
-		}
-		out.Parts = append(out.Parts, part)
-	}
-	return out, nil
+	return decodedOf(d), nil
 }
 
 // Compose puts a snowflake ID of layout together from a time (unix ms), node values by name
