@@ -267,6 +267,54 @@ pub(crate) fn give_string(text: String, ptr: &mut *mut c_char, len: &mut usize) 
     *ptr = s.into_raw();
 }
 
+/// The body of a getter: the value `get` reads from the handle behind `ptr` (NULL refused,
+/// naming `name`), written to `*dst` (NULL refused, naming `dst_name`).
+///
+/// # Safety
+///
+/// As [`run`], [`handle`] and [`out`] for `err`, `ptr` and `dst`.
+pub(crate) unsafe fn read_into<H, T>(
+    err: *mut *mut IdmintError,
+    name: &str,
+    ptr: *const H,
+    dst_name: &str,
+    dst: *mut T,
+    get: impl FnOnce(&H) -> Result<T, Failure>,
+) -> IdmintStatus {
+    unsafe {
+        run(err, || {
+            let h = handle(name, ptr)?;
+            let slot = out(dst_name, dst)?;
+            *slot = get(h)?;
+            Ok(())
+        })
+    }
+}
+
+/// The body of a getter of text: the string `get` makes from the handle behind `ptr`, handed
+/// to the caller in `*text` (to free with `idmint_string_free`) and its length in `*len`.
+///
+/// # Safety
+///
+/// As [`read_into`]; `text` and `len` writable.
+pub(crate) unsafe fn read_string<H>(
+    err: *mut *mut IdmintError,
+    name: &str,
+    ptr: *const H,
+    text: *mut *mut c_char,
+    len: *mut usize,
+    get: impl FnOnce(&H) -> Result<String, Failure>,
+) -> IdmintStatus {
+    unsafe {
+        run(err, || {
+            let h = handle(name, ptr)?;
+            let (text, len) = (out("out", text)?, out("len", len)?);
+            give_string(get(h)?, text, len);
+            Ok(())
+        })
+    }
+}
+
 /// Writes `text` into a caller's fixed-size buffer of exactly its length (no NUL).
 pub(crate) fn copy_exact(
     name: &str,

@@ -5,7 +5,7 @@ use std::ffi::c_char;
 use idmint_core::typeid::TypeIdGenerator;
 use idmint_core::{ObjectId, ObjectIdGenerator, Uuid7, Uuid7Generator};
 
-use crate::ffi::{IdmintError, buffer, copy_exact, give_string, handle, run, text};
+use crate::ffi::{IdmintError, buffer, copy_exact, handle, run, text};
 use crate::kinds::IdmintStatus;
 
 /// A new ObjectId (12 bytes, byte-compatible with MongoDB's) from the process-wide generator,
@@ -399,11 +399,8 @@ pub unsafe extern "C" fn idmint_typeid_next(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let g = handle("generator", generator)?;
-            let (ptr, len) = (crate::ffi::out("out", out)?, crate::ffi::out("len", len)?);
-            give_string(g.generator.next_id()?.to_string(), ptr, len);
-            Ok(())
+        crate::ffi::read_string(err, "generator", generator, out, len, |g| {
+            Ok(g.generator.next_id()?.to_string())
         })
     }
 }

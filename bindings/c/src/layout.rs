@@ -195,13 +195,7 @@ pub unsafe extern "C" fn idmint_layout_node_count(
     count: *mut usize,
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
-    unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            *out("count", count)? = l.names.len();
-            Ok(())
-        })
-    }
+    unsafe { crate::ffi::read_into(err, "layout", layout, "count", count, |l| Ok(l.names.len())) }
 }
 
 /// The name of node field `index` (0 is the most significant), NUL-terminated and borrowed
@@ -527,10 +521,8 @@ pub unsafe extern "C" fn idmint_layout_exhausts_at_ms(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            *out("ms", ms)? = l.layout.exhausts_at_ms();
-            Ok(())
+        crate::ffi::read_into(err, "layout", layout, "ms", ms, |l| {
+            Ok(l.layout.exhausts_at_ms())
         })
     }
 }

@@ -11,7 +11,7 @@ use idmint_core::Uuid7;
 use idmint_core::formats::{self, Format};
 use idmint_core::typeid::TypeId;
 
-use crate::ffi::{Failure, IdmintError, array, give_string, handle, out, run, text};
+use crate::ffi::{Failure, IdmintError, array, give_string, handle, run, text};
 use crate::kinds::IdmintStatus;
 use crate::layout::{IdmintDecoded, IdmintLayout};
 
@@ -45,14 +45,7 @@ pub unsafe extern "C" fn idmint_layout_canonical_spec(
     len: *mut usize,
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
-    unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            let (ptr, len) = (crate::ffi::out("out", out)?, crate::ffi::out("len", len)?);
-            give_string(l.layout.spec(), ptr, len);
-            Ok(())
-        })
-    }
+    unsafe { crate::ffi::read_string(err, "layout", layout, out, len, |l| Ok(l.layout.spec())) }
 }
 
 /// The preset the layout is (`"twitter"`, `"discord"`, ...), as a string the caller frees with
@@ -110,10 +103,8 @@ pub unsafe extern "C" fn idmint_layout_total_bits(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            *out("bits", bits)? = l.layout.total_bits();
-            Ok(())
+        crate::ffi::read_into(err, "layout", layout, "bits", bits, |l| {
+            Ok(l.layout.total_bits())
         })
     }
 }
@@ -137,10 +128,8 @@ pub unsafe extern "C" fn idmint_layout_is_unsigned(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            *out("is_unsigned", is_unsigned)? = l.layout.is_unsigned();
-            Ok(())
+        crate::ffi::read_into(err, "layout", layout, "is_unsigned", is_unsigned, |l| {
+            Ok(l.layout.is_unsigned())
         })
     }
 }
@@ -166,11 +155,8 @@ pub unsafe extern "C" fn idmint_layout_exhausts_at(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let l = handle("layout", layout)?;
-            let (ptr, len) = (crate::ffi::out("out", out)?, crate::ffi::out("len", len)?);
-            give_string(l.layout.exhausts_at(), ptr, len);
-            Ok(())
+        crate::ffi::read_string(err, "layout", layout, out, len, |l| {
+            Ok(l.layout.exhausts_at())
         })
     }
 }

@@ -346,10 +346,8 @@ pub unsafe extern "C" fn idmint_snowflake_block_len(
     err: *mut *mut IdmintError,
 ) -> IdmintStatus {
     unsafe {
-        run(err, || {
-            let g = handle("generator", generator)?;
-            *out("len", len)? = g.generator.block_len();
-            Ok(())
+        crate::ffi::read_into(err, "generator", generator, "len", len, |g| {
+            Ok(g.generator.block_len())
         })
     }
 }
