@@ -11,14 +11,15 @@ package idmint
 // `--print native-static-libs` for each target, which tests/packages.sh checks these lines
 // against. Go's GOOS=linux cannot tell glibc from musl, hence the build tag musl.
 //
-// Windows: -lgcc_eh is the unwinder MinGW's gcc links; zig cc takes the name for its own.
+// The unwinder: -lgcc_s (-lgcc_eh on Windows) as rustc names it, which gcc (glibc, Alpine's musl,
+// MinGW-w64) provides and zig cc answers with its own libunwind, linked statically.
 // macOS: libSystem only (the release's libraries are built to link no framework).
 
 /*
 #cgo linux,amd64,!musl LDFLAGS: ${SRCDIR}/lib/linux_amd64/libidmint_stores.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 #cgo linux,arm64,!musl LDFLAGS: ${SRCDIR}/lib/linux_arm64/libidmint_stores.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
-#cgo linux,amd64,musl LDFLAGS: ${SRCDIR}/lib/linux_amd64_musl/libidmint_stores.a -lunwind -lc
-#cgo linux,arm64,musl LDFLAGS: ${SRCDIR}/lib/linux_arm64_musl/libidmint_stores.a -lunwind -lc
+#cgo linux,amd64,musl LDFLAGS: ${SRCDIR}/lib/linux_amd64_musl/libidmint_stores.a -lgcc_s -lc
+#cgo linux,arm64,musl LDFLAGS: ${SRCDIR}/lib/linux_arm64_musl/libidmint_stores.a -lgcc_s -lc
 #cgo windows,amd64 LDFLAGS: ${SRCDIR}/lib/windows_amd64/libidmint_stores.a -lkernel32 -ladvapi32 -lntdll -luserenv -lws2_32 -ldbghelp -lgcc_eh
 #cgo darwin,amd64 LDFLAGS: ${SRCDIR}/lib/darwin_amd64/libidmint_stores.a -lSystem -lc -lm
 #cgo darwin,arm64 LDFLAGS: ${SRCDIR}/lib/darwin_arm64/libidmint_stores.a -lSystem -lc -lm
