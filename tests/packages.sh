@@ -1261,15 +1261,15 @@ go_build_run() {
     rm -rf "$dir"
     go_app "$dir"
     (cd "$dir" && as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "example$ext" . &&
-        as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "check$ext" ./check) ||
+        as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "variant$ext" ./check) ||
         die "go build ($name) failed"
     printf '  %-22s %s\n' "$name:" "$(file -b "$dir/example$ext" | cut -c1-110)"
-    [ "${run[0]}" != - ] || return 0
+    [ "${run[*]:-}" != - ] || return 0
     out=$(cd "$dir" && "${run[@]}" "./example$ext" 2>&1) || { echo "$out" >&2; die "the README's program failed ($name)"; }
     # its last line: errors.Is(err, idmint.ErrMissingField) and the core's message
     tail -1 <<<"$out" | grep -q '^true ' || { echo "$out" >&2; die "the README's program ($name) printed no 'true' last"; }
     sed 's/^/    /' <<<"$out"
-    out=$(cd "$dir" && "${run[@]}" "./check$ext" 2>&1) || { echo "$out" >&2; die "check ($name) failed"; }
+    out=$(cd "$dir" && "${run[@]}" "./variant$ext" 2>&1) || { echo "$out" >&2; die "check ($name) failed"; }
     grep -q "^$want " <<<"$out" || { echo "$out" >&2; die "check ($name) is not the $want library"; }
     sed 's/^/    /' <<<"$out"
 }
@@ -1295,14 +1295,32 @@ go_smoke() {
     wine_runtimes
     go_build_run windows-amd64 slim wine_run -- GOFLAGS=-mod=mod GOOS=windows GOARCH=amd64 CC="$zig cc -target x86_64-windows-gnu"
     go_build_run windows-amd64-stores stores wine_run -- GOFLAGS="-mod=mod -tags=idmint_stores" GOOS=windows GOARCH=amd64 CC="$zig cc -target x86_64-windows-gnu"
-    go_build_run darwin-amd64 slim - -- GOFLAGS=-mod=mod GOOS=darwin GOARCH=amd64 CC="$zig cc -target x86_64-macos.10.12"
-    go_build_run darwin-arm64 slim - -- GOFLAGS=-mod=mod GOOS=darwin GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0"
-    go_build_run darwin-arm64-stores stores - -- GOFLAGS="-mod=mod -tags=idmint_stores" GOOS=darwin GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0"
-    local f
-    for f in darwin-amd64:x86_64 darwin-arm64:arm64 darwin-arm64-stores:arm64; do
-        file "$WORK/go-${f%%:*}/example" | grep -q "Mach-O 64-bit.*${f#*:}" || die "go-${f%%:*}/example is not a Mach-O ${f#*:}"
-        llvm-otool-14 -L "$WORK/go-${f%%:*}/example" | tail -n +2 | awk '{ print $1 }' | grep -v '^/usr/lib/' &&
-            die "go-${f%%:*}/example loads a library outside /usr/lib"
+    # zig carries libSystem's stubs but not the rest of Apple's SDK, which a Mac has: libiconv
+    # (the cgo lines name it, as rustc does), libresolv and CoreFoundation (Go's runtime names
+    # them) are given as stubs of the SDK's kind (.tbd, install names of /usr/lib and
+    # /System/Library) with no symbol the programs use; -ldflags=-w: no DWARF, which Go's linker
+    # would hand to Apple's dsymutil and strip (Xcode's; none here)
+    local sdk=$WORK/go-macos-sdk lib darwin
+    darwin=(GOOS=darwin CGO_LDFLAGS="-L$sdk -F$sdk")
+    mkdir -p "$sdk/CoreFoundation.framework"
+    for lib in libiconv:/usr/lib/libiconv.2.dylib libresolv:/usr/lib/libresolv.9.dylib \
+        CoreFoundation.framework/CoreFoundation:/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation; do
+        printf '%s\n' '--- !tapi-tbd' 'tbd-version: 4' 'targets: [ x86_64-macos, arm64-macos ]' \
+            "install-name: '${lib#*:}'" 'exports:' '  - targets: [ x86_64-macos, arm64-macos ]' \
+            "    symbols: [ _idmint_stub_${lib%%[:.]*} ]" '...' >"$sdk/${lib%%:*}.tbd"
+    done
+    go_build_run darwin-amd64 slim - -- GOFLAGS="-mod=mod -ldflags=-w" GOARCH=amd64 CC="$zig cc -target x86_64-macos.10.12" "${darwin[@]}"
+    go_build_run darwin-arm64 slim - -- GOFLAGS="-mod=mod -ldflags=-w" GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0" "${darwin[@]}"
+    go_build_run darwin-arm64-stores stores - -- GOFLAGS="-mod=mod -ldflags=-w -tags=idmint_stores" GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0" "${darwin[@]}"
+    local f minos arch
+    for f in darwin-amd64:x86_64:10.12 darwin-arm64:arm64:11.0 darwin-arm64-stores:arm64:11.0; do
+        IFS=: read -r f arch minos <<<"$f"
+        file "$WORK/go-$f/example" | grep -q "Mach-O 64-bit.*$arch" || die "go-$f/example is not a Mach-O $arch"
+        llvm-otool-14 -L "$WORK/go-$f/example" | tail -n +2 | awk '{ print $1 }' |
+            grep -Ev '^/usr/lib/|^/System/Library/Frameworks/CoreFoundation.framework/' && die "go-$f/example loads a library outside the system's"
+        llvm-objdump-14 --macho --private-headers "$WORK/go-$f/example" | grep -Eq "^ *(minos|version) $minos\$" ||
+            die "go-$f/example does not name macOS $minos as its minimum"
+        echo "  go-$f/example: Mach-O $arch, macOS >= $minos, loads only the system's libraries"
     done
     step "go: the README's program built and ran on every target ($((SECONDS - t0)) s)"
 }
