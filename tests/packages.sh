@@ -1322,7 +1322,31 @@ go_smoke() {
             die "go-$f/example does not name macOS $minos as its minimum"
         echo "  go-$f/example: Mach-O $arch, macOS >= $minos, loads only the system's libraries"
     done
-    step "go: the README's program built and ran on every target ($((SECONDS - t0)) s)"
+    go_c_archive
+    step "go: the README's program built and ran on every target, the C archive used ($((SECONDS - t0)) s)"
+}
+
+# go_c_archive: the host's C archive as a user unpacks it, anywhere: docs/c.md's example compiled
+# through its idmint.pc (relocatable), linked to the shared library (rpath) and to the static one
+# (by path, with Libs.private), each run.
+go_c_archive() {
+    step "go: the C archive idmint-c-$VERSION-linux-x64-gnu.tar.gz unpacked: docs/c.md's example through its idmint.pc, shared and static"
+    local c=$WORK/c-archive pc libdir cflags priv kind
+    rm -rf "$c" && mkdir -p "$c"
+    tar -xzf "$OUT/go/c/idmint-c-$VERSION-linux-x64-gnu.tar.gz" -C "$c"
+    pc=$c/idmint-c-$VERSION-linux-x64-gnu/lib/pkgconfig
+    awk '/^```c$/ { n++; on = (n == 1); next } /^```$/ { on = 0 } on' docs/c.md >"$c/example.c"
+    libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir idmint)
+    read -ra cflags <<<"$(PKG_CONFIG_PATH=$pc pkg-config --cflags idmint)"
+    read -ra priv <<<"$(PKG_CONFIG_PATH=$pc pkg-config --static --libs-only-l idmint | sed 's/-lidmint //')"
+    cc -std=c99 -D_GNU_SOURCE -O2 -o "$c/shared" "$c/example.c" "${cflags[@]}" -L"$libdir" -lidmint -Wl,-rpath,"$libdir"
+    cc -std=c99 -D_GNU_SOURCE -O2 -o "$c/static" "$c/example.c" "${cflags[@]}" "$libdir/libidmint.a" "${priv[@]}"
+    for kind in shared static; do
+        "$c/$kind" >/dev/null || die "docs/c.md's example ($kind, the archive's library) failed"
+        if ldd "$c/$kind" | grep -q libidmint; then [ $kind = shared ]; else [ $kind = static ]; fi ||
+            die "the $kind example links libidmint wrongly: $(ldd "$c/$kind" | tr '\n' ' ')"
+        echo "  $kind: ran; $(ldd "$c/$kind" | grep -c '=>') shared libraries ($(ldd "$c/$kind" | grep -o -m1 'libidmint[^ ]*' || echo 'no libidmint'))"
+    done
 }
 
 # go: the `go` step (tests/packages.sh go): go_libs (each of the 14 libraries built again only
