@@ -1345,7 +1345,7 @@ go_c_archive() {
         "$c/$kind" >/dev/null || die "docs/c.md's example ($kind, the archive's library) failed"
         if ldd "$c/$kind" | grep -q libidmint; then [ $kind = shared ]; else [ $kind = static ]; fi ||
             die "the $kind example links libidmint wrongly: $(ldd "$c/$kind" | tr '\n' ' ')"
-        echo "  $kind: ran; $(ldd "$c/$kind" | grep -c '=>') shared libraries ($(ldd "$c/$kind" | grep -o -m1 'libidmint[^ ]*' || echo 'no libidmint'))"
+        echo "  $kind: ran; $(ldd "$c/$kind" | grep -c '=>') shared libraries ($(ldd "$c/$kind" | grep -o -m1 'libidmint[^ ]*' | head -1 || echo 'no libidmint'))"
     done
 }
 
