@@ -7,16 +7,19 @@
 // works with errors.Is against the sentinels (ErrInvalidLayout, ErrClockMovedBackwards, ...)
 // and errors.As to read its Kind and Message.
 //
-// The native library: the module links lib/GOOS_GOARCH/libidmint.a and lib/include/idmint.h,
-// which go/test.sh builds from the workspace (a release ships them prebuilt per platform).
+// The native library: the module links a static library of bindings/c from lib/<platform>/ and
+// its header from lib/include/ (cgo_slim.go, cgo_stores.go). By default the slim one,
+// libidmint.a, without the stores (HasStores is false; segment clients and leases fail with
+// ErrStoresNotInstalled); with the build tag idmint_stores, libidmint_stores.a, with every store.
+// Linux with musl takes the build tag musl as well. go/test.sh builds the host's libraries from
+// the workspace; a release ships them prebuilt for every platform (README.md, "The native
+// library").
 package idmint
 
 //go:generate go run ./internal/genkinds ../bindings/c/include/idmint.h kinds.go
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/lib/include
-#cgo linux,amd64 LDFLAGS: ${SRCDIR}/lib/linux_amd64/libidmint.a -lgcc_s -lutil -lrt -lpthread -lm -ldl
-#cgo linux,arm64 LDFLAGS: ${SRCDIR}/lib/linux_arm64/libidmint.a -lgcc_s -lutil -lrt -lpthread -lm -ldl
 #include <stdlib.h>
 #include <idmint.h>
 */

@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# The Go module's tests (the start of issue 50's `tests/run.sh go` section): the C library built
-# in the workspace's profile (the compiled core the other sections share), its static library
-# and header put where the module's cgo directives look (lib/GOOS_GOARCH/, lib/include/; a
-# release ships them there prebuilt), then go vet and go test (tests/vectors, duplicates across
-# goroutines, an Example per type).
+# The Go module's tests (the start of issue 50's `tests/run.sh go` section), on both of its
+# libraries: the C library built twice in the workspace's profile and target directory, its
+# static library put where the module's cgo directives look (lib/GOOS_GOARCH/, lib/include/; a
+# release ships them there prebuilt for every platform, tests/packages.sh go), then go vet and go
+# test (tests/vectors, duplicates across goroutines, an Example per type) once per library:
+#   slim     lib/GOOS_GOARCH/libidmint.a: `cargo build -p idmint-c --no-default-features`, as
+#            the slim Python, Node and JVM packages are built (no workspace-hack: a user's build
+#            of the slim library holds no store); the module's default
+#   stores   lib/GOOS_GOARCH/libidmint_stores.a: `cargo build -p idmint-c`, whose default
+#            features (stores, workspace-hack) are the rust section's: the core compiled there,
+#            only the glue compiled here; `go test -tags idmint_stores`
+# The tests that need a store skip only where HasStores() is false; TestBuildTagPicksTheLibrary
+# fails when the tag linked the other library.
 #
-#   go/test.sh
+#   go/test.sh            both
+#   go/test.sh slim       one of them (or stores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export IDMINT_CARGO_PROFILE=${IDMINT_CARGO_PROFILE:-ci}
@@ -16,14 +25,29 @@ if [ -z "${IDMINT_MATURIN:-}" ]; then
     zig_env
     [ "${IDMINT_BUILD_DIR:-}" = none ] || export CARGO_BUILD_BUILD_DIR=${IDMINT_BUILD_DIR:-$IDMINT_CACHE/cargo-build}
 fi
-cargo build -p idmint-c --profile "$PROFILE"
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(slim stores)
 platform=$(go env GOOS)_$(go env GOARCH)
 mkdir -p "go/lib/$platform" go/lib/include
-cp "$CARGO_TARGET_DIR/$PROFILE/libidmint.a" "go/lib/$platform/"
 cp bindings/c/include/idmint.h go/lib/include/
+for v in "${variants[@]}"; do
+    case $v in
+        slim) features=(--no-default-features) lib=libidmint.a ;;
+        stores) features=() lib=libidmint_stores.a ;;
+        *) echo "usage: go/test.sh [slim] [stores]" >&2; exit 2 ;;
+    esac
+    # (cargo puts either build's library at the same path: copied out before the next build)
+    cargo build -p idmint-c --profile "$PROFILE" "${features[@]}"
+    cp "$CARGO_TARGET_DIR/$PROFILE/libidmint.a" "go/lib/$platform/$lib"
+done
 cd go
-go vet ./...
-go test -count=1 ./...
+for v in "${variants[@]}"; do
+    tags=()
+    [ "$v" = slim ] || tags=(-tags idmint_stores)
+    printf '\n==> go vet and go test, the %s library %s\n' "$v" "${tags[*]}"
+    go vet "${tags[@]}" ./...
+    go test -count=1 "${tags[@]}" ./...
+done
 
 # --- The conformance runner (issue 50, item 4), a step of its own after go test ---
 # tests/conformance/run.py (docs/spec.md, section 15) against the Go package through

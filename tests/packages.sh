@@ -18,14 +18,20 @@
 #                                   for every platform below (ARM64 glibc too, and the packages
 #                                   run in Debian root filesystems), then `matrix`: the other
 #                                   platforms' smoke tests as far as this Linux x86-64 machine can
-#                                   run them, then tests/image.sh (the static binary and the OCI
-#                                   image), then the live fuzz runs (tests/run.sh fuzz).
+#                                   run them, then `go` and `pg` (below), then tests/image.sh (the
+#                                   static binary and the OCI image), then the live fuzz runs
+#                                   (tests/run.sh fuzz).
 #   tests/packages.sh matrix        only the other platforms' checks (after a release `build`)
 #   tests/packages.sh windows       only the matrix's Windows checks under wine64 (after a
 #                                   release `build`; the Maven consumer is compiled here first)
 #   tests/packages.sh image         only tests/image.sh: the static binary and the OCI image
 #   tests/packages.sh pg            only the PostgreSQL extension's packages (.deb per major, the
 #                                   PGXN zip), each tested in its Debian release (after a `build`)
+#   tests/packages.sh go            only the Go module's libraries and the C library's archives for
+#                                   every platform below (slim and stores), then go/README.md's
+#                                   program built by a Go module outside the repository on them and
+#                                   run here, under qemu and wine64 (macOS: linked, not run); the
+#                                   builds are cargo's cached ones when nothing changed
 #   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
 #
 # Platforms (README.md, "Platforms", has the table of what runs where):
@@ -62,6 +68,10 @@
 #                                 stores under io/idmint/stores/<os-arch>/) and the plugins and
 #                                 dependencies the build used
 #   sizes.tsv                     each artifact's size
+#   go/module/                    (`go`) the Go module as a release tags it (go/vX.Y.Z): go/'s files
+#                                 and lib/<platform>/libidmint.a, libidmint_stores.a for the 7
+#                                 platforms below (go/README.md, "The native library")
+#   go/c/idmint-c[-stores]-*.tar.gz  (`go`) the C library per platform and variant (docs/c.md)
 # smoke: each package in a fresh project under a temp dir (tests/packages/ holds the projects):
 #   a venv + `pip install --no-index idmint` + smoke.py (slim: a store call refused), then
 #   `idmint[stores]` + smoke.py again (SQLite segments and a lease); `npm install --offline <tarballs>` +
@@ -1022,11 +1032,333 @@ containerfile_check() {
     python3 tests/pg_containerfile.py pg/Containerfile "$OUT/pg" "$VERSION" "${PG_MAJORS[@]}"
 }
 
+# ---- go: the Go module's libraries and the C library's archives, then a Go program on them ------
+# (issue 50; go/README.md, "The native library"; docs/c.md, "Releases")
+# Rust target, the Go module's lib/ directory (cgo_slim.go, cgo_stores.go), the archive's platform
+# key (napi-rs's names, as the npm packages), the target `zig cc` builds a cgo program for.
+GO_TARGETS=(
+    "x86_64-unknown-linux-gnu linux_amd64 linux-x64-gnu x86_64-linux-gnu.2.17"
+    "aarch64-unknown-linux-gnu linux_arm64 linux-arm64-gnu aarch64-linux-gnu.2.17"
+    "x86_64-unknown-linux-musl linux_amd64_musl linux-x64-musl x86_64-linux-musl"
+    "aarch64-unknown-linux-musl linux_arm64_musl linux-arm64-musl aarch64-linux-musl"
+    "x86_64-pc-windows-gnu windows_amd64 win32-x64-gnu x86_64-windows-gnu"
+    "x86_64-apple-darwin darwin_amd64 darwin-x64 x86_64-macos.10.12"
+    "aarch64-apple-darwin darwin_arm64 darwin-arm64 aarch64-macos.11.0"
+)
+
+# go_cgo_libs DIR FILE: the system libraries go/FILE's cgo line for lib/DIR names after its
+# static library (-lgcc_s -lutil ... for linux_amd64).
+go_cgo_libs() {
+    sed -n "s|^#cgo .* LDFLAGS: \${SRCDIR}/lib/$1/[a-z_]*\.a ||p" "go/$2"
+}
+
+# go_strip TARGET FROM TO: the static library FROM without its debug information, as TO. Not the
+# Windows one: it holds short import members (windows-sys's raw-dylib), which llvm-strip 14
+# refuses ("unsupported object file format"); it is copied as built.
+go_strip() {
+    case $1 in
+        *windows*) cp "$2" "$3" ;;
+        *) llvm-strip-14 --strip-debug -o "$3" "$2" ;;
+    esac
+}
+
+# go_libs: into $OUT/go/, for every target of GO_TARGETS and both variants (slim: no features,
+# as the slim Python, Node and JVM libraries; stores: --features stores, as their add-ons'),
+# built as those are (`released`, `cross`, `more_env`: the same flags, so the dependencies they
+# compiled serve here and only idmint-core's variant and the glue compile):
+#   build/<target>/<variant>/   what cargo built, kept with the state of the sources it was built
+#                from (stamp): a later run whose sources are the same takes it from there. (cargo
+#                cannot tell: a staticlib's and a cdylib's files carry no hash of the features,
+#                so each variant's build overwrites the other's and the next run would link all
+#                14 again, fat LTO.)
+#   module/      a copy of the Go module (the files of go/ that git tracks) with
+#                lib/<dir>/libidmint.a and libidmint_stores.a and lib/include/idmint.h: the tree
+#                a release tags as go/vX.Y.Z (go/README.md, "The native library")
+#   c/idmint-c[-stores]-VERSION-<key>.tar.gz   the C library for one platform and variant:
+#                include/idmint.h, lib/libidmint.a, the shared library (lib/libidmint.so,
+#                lib/libidmint.dylib; Windows bin/idmint.dll and lib/libidmint.dll.a) and
+#                lib/pkgconfig/idmint.pc (relocatable: ${pcfiledir}), docs/c.md
+# The static libraries without debug information (go_strip: Rust's standard library brings its
+# own, a quarter of the file). Each library is checked: its objects are of
+# its target's architecture, it defines every function idmint.h declares, and the cgo line of its
+# variant names every system library rustc says it needs (--print native-static-libs).
+go_libs() {
+    local t target dir key variant features lib out=$OUT/go built prefix pkg nsl want missing fns arch stamp
+    rm -rf "$out/module" "$out/c"
+    mkdir -p "$out/module/lib/include" "$out/c"
+    # (what git holds or would add: not go/lib/, which go/test.sh fills for the host)
+    (cd go && git ls-files -z --cached --others --exclude-standard | tar -cf - --null -T -) |
+        tar -xf - -C "$out/module"
+    cp bindings/c/include/idmint.h "$out/module/lib/include/"
+    fns=$(sed -n 's/^[A-Za-z][A-Za-z0-9_ *]*[ *]\(idmint_[a-z0-9_]*\)(.*/\1/p' bindings/c/include/idmint.h | sort -u)
+    [ "$(wc -l <<<"$fns")" -gt 20 ] || die "idmint.h: found only $(wc -l <<<"$fns") functions"
+    # what the libraries are built from: the sources of the crates they hold, as committed and as
+    # changed since, the lock and the patches, the toolchain and this script's build settings
+    stamp=$( {
+        rustc -vV
+        echo "$PROFILE $SQLITE_FLAGS $RELEASE_PATCHES"
+        git ls-files -s Cargo.toml Cargo.lock core bindings/c bindings/workspace-hack third_party tests/zig
+        git diff HEAD -- Cargo.toml Cargo.lock core bindings/c bindings/workspace-hack third_party tests/zig
+        git ls-files --others --exclude-standard core bindings/c third_party | xargs -r cat
+        declare -f more_env released macos_patched cross
+    } | sha256sum | cut -c1-16)
+    for t in "${GO_TARGETS[@]}"; do
+        read -r target dir key _ <<<"$t"
+        for variant in slim stores; do
+            built=$out/build/$target/$variant
+            if [ "$(cat "$built/stamp" 2>/dev/null)" = "$stamp" ]; then
+                step "go: the C library for $target ($variant): built from these sources before ($built)"
+            else
+                step "go: the C library for $target ($variant)"
+                features=(--no-default-features)
+                [ "$variant" = slim ] || features+=(--features stores)
+                # staticlib and cdylib alone, not the crate's rlib (the doctests'): fat LTO then
+                # internalizes every Rust symbol but the C API (node/scripts/build.js says why)
+                local args=(cargo rustc --profile "$PROFILE" -p idmint-c --lib --crate-type staticlib,cdylib "${features[@]}")
+                local from=$TARGET/$target/$PROFILE
+                case $target in
+                    x86_64-unknown-linux-gnu) from=$TARGET/$PROFILE
+                        nsl=$(released "${args[@]}" -- --print native-static-libs 2>&1) ;;
+                    "$CROSS") nsl=$(released cross "${args[@]}" --target "$target" -- --print native-static-libs 2>&1) ;;
+                    *) nsl=$(released more_env "$target" "${args[@]}" --target "$target" -- --print native-static-libs 2>&1) ;;
+                esac || { echo "$nsl" >&2; die "cargo rustc -p idmint-c --target $target failed"; }
+                nsl=$(sed -n 's/.*note: native-static-libs: //p' <<<"$nsl" | tail -1)
+                [ -n "$nsl" ] || die "rustc printed no native-static-libs for $target"
+                rm -rf "$built" && mkdir -p "$built"
+                echo "$nsl" >"$built/native-static-libs"
+                cp "$from/libidmint.a" "$built/"
+                case $target in
+                    *windows*) cp "$from/idmint.dll" "$from/libidmint.dll.a" "$built/" ;;
+                    *darwin*) cp "$from/libidmint.dylib" "$built/" ;;
+                    *) cp "$from/libidmint.so" "$built/" ;;
+                esac
+                echo "$stamp" >"$built/stamp"
+            fi
+            nsl=$(cat "$built/native-static-libs")
+            # the Go module's copy
+            lib=libidmint.a
+            [ "$variant" = slim ] || lib=libidmint_stores.a
+            mkdir -p "$out/module/lib/$dir"
+            go_strip "$target" "$built/libidmint.a" "$out/module/lib/$dir/$lib"
+            want=$(go_cgo_libs "$dir" "cgo_$variant.go")
+            [ -n "$want" ] || die "go/cgo_$variant.go has no line for lib/$dir"
+            missing=$(comm -23 <(tr ' ' '\n' <<<"$nsl" | sort -u | grep .) <(tr ' ' '\n' <<<"$want" | sort -u))
+            [ -z "$missing" ] || die "go/cgo_$variant.go's line for lib/$dir lacks $(tr '\n' ' ' <<<"$missing")(rustc: $nsl)"
+            # its objects' architecture and the C API it defines
+            arch=$(llvm-objdump-14 -a "$out/module/lib/$dir/$lib" | sed -n 's/.*file format //p' | sort -u | tr '\n' ' ')
+            case $target in
+                x86_64-*linux*) [ "$arch" = "elf64-x86-64 " ] ;;
+                aarch64-*linux*) [ "$arch" = "elf64-littleaarch64 " ] ;;
+                # (and the import members of its system DLLs)
+                x86_64-pc-windows-gnu) [ "${arch/COFF-import-file /}" = "coff-x86-64 " ] ;;
+                x86_64-apple-darwin) [ "$arch" = "mach-o 64-bit x86-64 " ] ;;
+                aarch64-apple-darwin) [ "$arch" = "mach-o arm64 " ] ;;
+            esac || die "lib/$dir/$lib holds objects of $arch, not $target's"
+            missing=$(comm -23 <(echo "$fns") <(llvm-nm-14 --defined-only -g "$out/module/lib/$dir/$lib" 2>/dev/null |
+                awk '{ sub(/^_/, "", $3); print $3 }' | grep '^idmint_' | sort -u))
+            [ -z "$missing" ] || die "lib/$dir/$lib does not define $(head -3 <<<"$missing" | tr '\n' ' ')"
+            printf '  lib/%-17s %-20s %6.1f MB; %s; system: %s\n' "$dir" "$lib" \
+                "$(echo "$(stat -c %s "$out/module/lib/$dir/$lib") / 1000000" | bc -l)" "$arch" "$nsl"
+            # the C archive
+            pkg=idmint-c-$VERSION-$key
+            [ "$variant" = slim ] || pkg=idmint-c-stores-$VERSION-$key
+            prefix=$out/c/$pkg
+            mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+            cp bindings/c/include/idmint.h "$prefix/include/"
+            go_strip "$target" "$built/libidmint.a" "$prefix/lib/libidmint.a"
+            case $target in
+                *windows*) mkdir -p "$prefix/bin" && cp "$built/idmint.dll" "$prefix/bin/" &&
+                    cp "$built/libidmint.dll.a" "$prefix/lib/" ;;
+                *darwin*) cp "$built/libidmint.dylib" "$prefix/lib/" ;;
+                *) cp "$built/libidmint.so" "$prefix/lib/" ;;
+            esac
+            cp docs/c.md "$prefix/"
+            # relocatable: wherever the archive is unpacked; Libs.private: this target's rustc list
+            sed -e 's|@PREFIX@|${pcfiledir}/../..|' -e "s|@VERSION@|$VERSION|" \
+                -e "s|^Libs.private: .*|Libs.private: $nsl|" bindings/c/idmint.pc.in >"$prefix/lib/pkgconfig/idmint.pc"
+            tar -czf "$out/c/$pkg.tar.gz" -C "$out/c" "$pkg"
+            rm -rf "$prefix"
+        done
+    done
+    step "go: the module tree ($(du -sh "$out/module" | cut -f1)) and the C archives"
+    ls -l "$out/c" | awk 'NR > 1 { printf "  %-52s %10d\n", $NF, $5 }'
+}
+
+# go_app DIR: a Go module in DIR outside the repository, as a user starts one: go.mod requiring
+# github.com/idmint/idmint/go with a `replace` to the module tree go_libs made, main.go the first
+# `package main` block of go/README.md, and check/main.go (the variant's own check: HasStores and
+# a SQLite segment client, refused by the slim library).
+go_app() {
+    local dir=$1
+    mkdir -p "$dir/check"
+    cat >"$dir/go.mod" <<GOMOD
+module example.com/idmint-smoke
+
+go 1.22
+
+require github.com/idmint/idmint/go v0.0.0-00010101000000-000000000000
+
+replace github.com/idmint/idmint/go => $OUT/go/module
+GOMOD
+    awk '/^```go$/ { on = 1; buf = ""; next } on && /^```$/ { on = 0; if (buf ~ /^package main\n/) { printf "%s", buf; exit } next } on { buf = buf $0 "\n" }' \
+        go/README.md >"$dir/main.go"
+    grep -q '^package main$' "$dir/main.go" || die "go/README.md has no \`\`\`go block with package main"
+    cat >"$dir/check/main.go" <<'GO'
+// The library a build tag linked: prints "stores" or "slim", failing if the library says otherwise.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	idmint "github.com/idmint/idmint/go"
+)
+
+func main() {
+	dir, err := os.MkdirTemp("", "idmint-go-check")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	c, err := idmint.ConnectSegments("sqlite:" + filepath.Join(dir, "ids.db"))
+	switch {
+	case idmint.HasStores() && err == nil:
+		a, err1 := c.NextID("orders")
+		b, err2 := c.NextID("orders")
+		c.Close()
+		if err1 != nil || err2 != nil || b != a+1 {
+			panic(fmt.Sprint(a, b, err1, err2))
+		}
+		fmt.Println("stores", idmint.Version(), a, b)
+	case !idmint.HasStores() && errors.Is(err, idmint.ErrStoresNotInstalled):
+		fmt.Println("slim", idmint.Version(), err)
+	default:
+		panic(fmt.Sprint("HasStores ", idmint.HasStores(), ", ConnectSegments: ", err))
+	}
+}
+GO
+}
+
+# go_build_run NAME WANT RUN... -- GOENV...: in $WORK/go-NAME, `go build` of the README's program
+# and of check/ with the environment GOENV (GOOS, GOARCH, CC, -tags through GOFLAGS), as a user
+# without Rust (as_user: no cargo on PATH) and without the network for modules (GOPROXY=off,
+# GOFLAGS=-mod=mod); each then run as `RUN... program` unless RUN is `-`; check/ must print WANT
+# (slim or stores) first.
+go_build_run() {
+    local name=$1 want=$2 dir=$WORK/go-$1 run=() env=() out ext=""
+    shift 2
+    while [ "$1" != -- ]; do run+=("$1"); shift; done
+    shift
+    env=("$@")
+    [[ " ${env[*]} " != *" GOOS=windows "* ]] || ext=.exe
+    rm -rf "$dir"
+    go_app "$dir"
+    (cd "$dir" && as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "example$ext" . &&
+        as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "variant$ext" ./check) ||
+        die "go build ($name) failed"
+    printf '  %-22s %s\n' "$name:" "$(file -b "$dir/example$ext" | cut -c1-110)"
+    [ "${run[*]:-}" != - ] || return 0
+    out=$(cd "$dir" && "${run[@]}" "./example$ext" 2>&1) || { echo "$out" >&2; die "the README's program failed ($name)"; }
+    # its last line: errors.Is(err, idmint.ErrMissingField) and the core's message
+    tail -1 <<<"$out" | grep -q '^true ' || { echo "$out" >&2; die "the README's program ($name) printed no 'true' last"; }
+    sed 's/^/    /' <<<"$out"
+    out=$(cd "$dir" && "${run[@]}" "./variant$ext" 2>&1) || { echo "$out" >&2; die "check ($name) failed"; }
+    grep -q "^$want " <<<"$out" || { echo "$out" >&2; die "check ($name) is not the $want library"; }
+    sed 's/^/    /' <<<"$out"
+}
+
+# go_smoke: the README's program on the libraries of go_libs, as a Go user builds it: linux
+# amd64 glibc here (both variants; the system's C compiler, as `go build` picks it), musl static
+# (zig cc, -tags musl) run here, arm64 glibc run under qemu in the Debian ARM64 root filesystem,
+# Windows under wine64, macOS linked by zig cc and checked for what it is (nothing runs Mach-O
+# here). Every cross build's C compiler is the project's zig, as a plain `zig cc -target T`.
+go_smoke() {
+    local zig t0=$SECONDS root
+    zig=$("$PACKAGES_TOOLS/bin/python" -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
+    step "go: a Go module outside the repository (replace => the module tree, GOFLAGS=-mod=mod, no cargo on PATH) builds and runs go/README.md's program"
+    as_user bash -c 'command -v cargo || command -v rustc || command -v rustup' && die "a Rust tool is on the Go build's PATH"
+    go_build_run linux-amd64 slim -- GOFLAGS=-mod=mod
+    go_build_run linux-amd64-stores stores -- GOFLAGS="-mod=mod -tags=idmint_stores"
+    go_build_run linux-amd64-musl slim -- GOFLAGS="-mod=mod -tags=musl" CC="$zig cc -target x86_64-linux-musl"
+    go_build_run linux-amd64-musl-stores stores -- GOFLAGS="-mod=mod -tags=musl,idmint_stores" CC="$zig cc -target x86_64-linux-musl"
+    file "$WORK/go-linux-amd64-musl/example" | grep -q 'statically linked' || die "the musl program is not static"
+    root=$(tests/rootfs.sh bookworm-arm64)
+    go_build_run linux-arm64 slim qemu-aarch64-static -L "$root" -- GOFLAGS=-mod=mod GOARCH=arm64 CC="$zig cc -target aarch64-linux-gnu.2.17"
+    go_build_run linux-arm64-musl slim qemu-aarch64-static -- GOFLAGS="-mod=mod -tags=musl" GOARCH=arm64 CC="$zig cc -target aarch64-linux-musl"
+    wine_runtimes
+    go_build_run windows-amd64 slim wine_run -- GOFLAGS=-mod=mod GOOS=windows GOARCH=amd64 CC="$zig cc -target x86_64-windows-gnu"
+    go_build_run windows-amd64-stores stores wine_run -- GOFLAGS="-mod=mod -tags=idmint_stores" GOOS=windows GOARCH=amd64 CC="$zig cc -target x86_64-windows-gnu"
+    # zig carries libSystem's stubs but not the rest of Apple's SDK, which a Mac has: libiconv
+    # (the cgo lines name it, as rustc does), libresolv and CoreFoundation (Go's runtime names
+    # them) are given as stubs of the SDK's kind (.tbd, install names of /usr/lib and
+    # /System/Library) with no symbol the programs use; -ldflags=-w: no DWARF, which Go's linker
+    # would hand to Apple's dsymutil and strip (Xcode's; none here)
+    local sdk=$WORK/go-macos-sdk lib darwin
+    darwin=(GOOS=darwin CGO_LDFLAGS="-L$sdk -F$sdk")
+    mkdir -p "$sdk/CoreFoundation.framework"
+    for lib in libiconv:/usr/lib/libiconv.2.dylib libresolv:/usr/lib/libresolv.9.dylib \
+        CoreFoundation.framework/CoreFoundation:/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation; do
+        printf '%s\n' '--- !tapi-tbd' 'tbd-version: 4' 'targets: [ x86_64-macos, arm64-macos ]' \
+            "install-name: '${lib#*:}'" 'exports:' '  - targets: [ x86_64-macos, arm64-macos ]' \
+            "    symbols: [ _idmint_stub_${lib%%[:.]*} ]" '...' >"$sdk/${lib%%:*}.tbd"
+    done
+    go_build_run darwin-amd64 slim - -- GOFLAGS="-mod=mod -ldflags=-w" GOARCH=amd64 CC="$zig cc -target x86_64-macos.10.12" "${darwin[@]}"
+    go_build_run darwin-arm64 slim - -- GOFLAGS="-mod=mod -ldflags=-w" GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0" "${darwin[@]}"
+    go_build_run darwin-arm64-stores stores - -- GOFLAGS="-mod=mod -ldflags=-w -tags=idmint_stores" GOARCH=arm64 CC="$zig cc -target aarch64-macos.11.0" "${darwin[@]}"
+    local f minos arch
+    for f in darwin-amd64:x86_64:10.12 darwin-arm64:arm64:11.0 darwin-arm64-stores:arm64:11.0; do
+        IFS=: read -r f arch minos <<<"$f"
+        file "$WORK/go-$f/example" | grep -q "Mach-O 64-bit.*$arch" || die "go-$f/example is not a Mach-O $arch"
+        llvm-otool-14 -L "$WORK/go-$f/example" | tail -n +2 | awk '{ print $1 }' |
+            grep -Ev '^/usr/lib/|^/System/Library/Frameworks/CoreFoundation.framework/' && die "go-$f/example loads a library outside the system's"
+        llvm-objdump-14 --macho --private-headers "$WORK/go-$f/example" | grep -Eq "^ *(minos|version) $minos\$" ||
+            die "go-$f/example does not name macOS $minos as its minimum"
+        echo "  go-$f/example: Mach-O $arch, macOS >= $minos, loads only the system's libraries"
+    done
+    go_c_archive
+    step "go: the README's program built and ran on every target, the C archive used ($((SECONDS - t0)) s)"
+}
+
+# go_c_archive: the host's C archive as a user unpacks it, anywhere: docs/c.md's example compiled
+# through its idmint.pc (relocatable), linked to the shared library (rpath) and to the static one
+# (by path, with Libs.private), each run.
+go_c_archive() {
+    step "go: the C archive idmint-c-$VERSION-linux-x64-gnu.tar.gz unpacked: docs/c.md's example through its idmint.pc, shared and static"
+    local c=$WORK/c-archive pc libdir cflags priv kind
+    rm -rf "$c" && mkdir -p "$c"
+    tar -xzf "$OUT/go/c/idmint-c-$VERSION-linux-x64-gnu.tar.gz" -C "$c"
+    pc=$c/idmint-c-$VERSION-linux-x64-gnu/lib/pkgconfig
+    awk '/^```c$/ { n++; on = (n == 1); next } /^```$/ { on = 0 } on' docs/c.md >"$c/example.c"
+    libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir idmint)
+    read -ra cflags <<<"$(PKG_CONFIG_PATH=$pc pkg-config --cflags idmint)"
+    read -ra priv <<<"$(PKG_CONFIG_PATH=$pc pkg-config --static --libs-only-l idmint | sed 's/-lidmint //')"
+    cc -std=c99 -D_GNU_SOURCE -O2 -o "$c/shared" "$c/example.c" "${cflags[@]}" -L"$libdir" -lidmint -Wl,-rpath,"$libdir"
+    cc -std=c99 -D_GNU_SOURCE -O2 -o "$c/static" "$c/example.c" "${cflags[@]}" "$libdir/libidmint.a" "${priv[@]}"
+    for kind in shared static; do
+        "$c/$kind" >/dev/null || die "docs/c.md's example ($kind, the archive's library) failed"
+        if ldd "$c/$kind" | grep -q libidmint; then [ $kind = shared ]; else [ $kind = static ]; fi ||
+            die "the $kind example links libidmint wrongly: $(ldd "$c/$kind" | tr '\n' ' ')"
+        echo "  $kind: ran; $(ldd "$c/$kind" | grep -c '=>') shared libraries ($(ldd "$c/$kind" | grep -o -m1 'libidmint[^ ]*' | head -1 || echo 'no libidmint'))"
+    done
+}
+
+# go: the `go` step (tests/packages.sh go): go_libs (each of the 14 libraries built again only
+# when its sources changed since the last run into $IDMINT_PACKAGES_DIR), then go_smoke.
+go_step() {
+    zig_env
+    matrix_work
+    go_libs
+    go_smoke
+}
+
 release() {
     MATRIX=1
     build
     smoke
     matrix
+    go_step
     pg
     # The static idmint and the OCI image (tests/image.sh): release matrix only; CI names its
     # steps (`build`, then `smoke`) and never reaches this.
@@ -1040,8 +1372,9 @@ release() {
 for what in "$@"; do
     case $what in
         tools | build | smoke | matrix | release | pg) "$what" ;;
+        go) go_step ;;
         windows) matrix_work && matrix_windows ;;
         image) tests/image.sh ;;
-        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg]" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg] [go]" ;;
     esac
 done
