@@ -49,6 +49,22 @@ for v in "${variants[@]}"; do
     go test -count=1 "${tags[@]}" ./...
 done
 
+# The README's first `package main`, as a user builds it: in a Go module outside the repository
+# that requires this one through a `replace` to go/, with a plain `go build` (no CGO_* flags by
+# hand: the cgo lines find lib/), then run; and check/, which must find the library the tag asks
+# for (tests/lib.sh go_app, as the release matrix builds it on every platform).
+app=$(mktemp -d)
+trap 'rm -rf "$app"' EXIT
+go_app "$app" "$PWD"
+for v in "${variants[@]}"; do
+    tags=()
+    [ "$v" = slim ] || tags=(-tags idmint_stores)
+    printf '\n==> go/README.md'"'"'s program outside the repository, the %s library\n' "$v"
+    (cd "$app" && GOFLAGS=-mod=mod go build "${tags[@]}" -o example . && GOFLAGS=-mod=mod go build "${tags[@]}" -o variant ./check)
+    "$app/example" | tail -1 | grep '^true ' || die "go/README.md's program did not end with errors.Is(…, ErrMissingField) true"
+    "$app/variant" | grep "^$v " || die "check/ did not find the $v library"
+done
+
 # --- The conformance runner (issue 50, item 4), a step of its own after go test ---
 # tests/conformance/run.py (docs/spec.md, section 15) against the Go package through
 # internal/conformance/cmd/idmint-conformance (exported API only), on the vector files whose

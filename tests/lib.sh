@@ -402,3 +402,61 @@ pip_wheel() {
         python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: -d "$d" "pip==$WIN_PIP"
     echo "$(ls "$d"/pip-"$WIN_PIP"-*.whl | head -1)/pip"
 }
+
+# go_app DIR TREE: a Go module in DIR outside the repository, as a user starts one: go.mod
+# requiring github.com/idmint/idmint/go with a `replace` to the module tree TREE (go/ with its
+# lib/: go/test.sh's, or the release's that tests/packages.sh go_libs made), main.go the first
+# `package main` block of go/README.md, and check/main.go (the variant's own check: HasStores and
+# a SQLite segment client, refused by the slim library).
+go_app() {
+    local dir=$1 tree=$2
+    mkdir -p "$dir/check"
+    cat >"$dir/go.mod" <<GOMOD
+module example.com/idmint-smoke
+
+go 1.22
+
+require github.com/idmint/idmint/go v0.0.0-00010101000000-000000000000
+
+replace github.com/idmint/idmint/go => $tree
+GOMOD
+    awk '/^```go$/ { on = 1; buf = ""; next } on && /^```$/ { on = 0; if (buf ~ /^package main\n/) { printf "%s", buf; exit } next } on { buf = buf $0 "\n" }' \
+        "$IDMINT_ROOT/go/README.md" >"$dir/main.go"
+    grep -q '^package main$' "$dir/main.go" || die "go/README.md has no \`\`\`go block with package main"
+    cat >"$dir/check/main.go" <<'GO'
+// The library a build tag linked: prints "stores" or "slim", failing if the library says otherwise.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	idmint "github.com/idmint/idmint/go"
+)
+
+func main() {
+	dir, err := os.MkdirTemp("", "idmint-go-check")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	c, err := idmint.ConnectSegments("sqlite:" + filepath.Join(dir, "ids.db"))
+	switch {
+	case idmint.HasStores() && err == nil:
+		a, err1 := c.NextID("orders")
+		b, err2 := c.NextID("orders")
+		c.Close()
+		if err1 != nil || err2 != nil || b != a+1 {
+			panic(fmt.Sprint(a, b, err1, err2))
+		}
+		fmt.Println("stores", idmint.Version(), a, b)
+	case !idmint.HasStores() && errors.Is(err, idmint.ErrStoresNotInstalled):
+		fmt.Println("slim", idmint.Version(), err)
+	default:
+		panic(fmt.Sprint("HasStores ", idmint.HasStores(), ", ConnectSegments: ", err))
+	}
+}
+GO
+}

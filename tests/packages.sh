@@ -1184,63 +1184,6 @@ go_libs() {
     ls -l "$out/c" | awk 'NR > 1 { printf "  %-52s %10d\n", $NF, $5 }'
 }
 
-# go_app DIR: a Go module in DIR outside the repository, as a user starts one: go.mod requiring
-# github.com/idmint/idmint/go with a `replace` to the module tree go_libs made, main.go the first
-# `package main` block of go/README.md, and check/main.go (the variant's own check: HasStores and
-# a SQLite segment client, refused by the slim library).
-go_app() {
-    local dir=$1
-    mkdir -p "$dir/check"
-    cat >"$dir/go.mod" <<GOMOD
-module example.com/idmint-smoke
-
-go 1.22
-
-require github.com/idmint/idmint/go v0.0.0-00010101000000-000000000000
-
-replace github.com/idmint/idmint/go => $OUT/go/module
-GOMOD
-    awk '/^```go$/ { on = 1; buf = ""; next } on && /^```$/ { on = 0; if (buf ~ /^package main\n/) { printf "%s", buf; exit } next } on { buf = buf $0 "\n" }' \
-        go/README.md >"$dir/main.go"
-    grep -q '^package main$' "$dir/main.go" || die "go/README.md has no \`\`\`go block with package main"
-    cat >"$dir/check/main.go" <<'GO'
-// The library a build tag linked: prints "stores" or "slim", failing if the library says otherwise.
-package main
-
-import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-
-	idmint "github.com/idmint/idmint/go"
-)
-
-func main() {
-	dir, err := os.MkdirTemp("", "idmint-go-check")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-	c, err := idmint.ConnectSegments("sqlite:" + filepath.Join(dir, "ids.db"))
-	switch {
-	case idmint.HasStores() && err == nil:
-		a, err1 := c.NextID("orders")
-		b, err2 := c.NextID("orders")
-		c.Close()
-		if err1 != nil || err2 != nil || b != a+1 {
-			panic(fmt.Sprint(a, b, err1, err2))
-		}
-		fmt.Println("stores", idmint.Version(), a, b)
-	case !idmint.HasStores() && errors.Is(err, idmint.ErrStoresNotInstalled):
-		fmt.Println("slim", idmint.Version(), err)
-	default:
-		panic(fmt.Sprint("HasStores ", idmint.HasStores(), ", ConnectSegments: ", err))
-	}
-}
-GO
-}
-
 # go_build_run NAME WANT RUN... -- GOENV...: in $WORK/go-NAME, `go build` of the README's program
 # and of check/ with the environment GOENV (GOOS, GOARCH, CC, -tags through GOFLAGS), as a user
 # without Rust (as_user: no cargo on PATH) and without the network for modules (GOPROXY=off,
@@ -1254,7 +1197,7 @@ go_build_run() {
     env=("$@")
     [[ " ${env[*]} " != *" GOOS=windows "* ]] || ext=.exe
     rm -rf "$dir"
-    go_app "$dir"
+    go_app "$dir" "$OUT/go/module"
     (cd "$dir" && as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "example$ext" . &&
         as_user env GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "${env[@]}" go build -o "variant$ext" ./check) ||
         die "go build ($name) failed"
