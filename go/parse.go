@@ -44,23 +44,35 @@ type Decoded struct {
 // preset name or a spec; "" reads decimal text as a plain 64-bit integer), an ObjectId, a UUID,
 // a ULID, a KSUID, an xid, a TSID or a TypeID.
 func Parse(id string, layout string) (*Decoded, error) {
+	var out *Decoded
+	err := withLayout(layout, func(l *C.IdmintLayout) error {
+		p, n := text(id)
+		var d *C.IdmintDecoded
+		var cerr *C.IdmintError
+		if err := status(C.idmint_parse(p, n, l, &d, &cerr), cerr); err != nil {
+			return err
+		}
+		defer C.idmint_decoded_free(d)
+		out = decodedOf(d)
+		return nil
+	})
+	return out, err
+}
+
+// withLayout runs f with the native layout of spec, or with NULL for "" (the parser's "no
+// layout": decimal text is a plain integer), freed after.
+func withLayout(spec string, f func(*C.IdmintLayout) error) error {
+	if spec == "" {
+		return f(nil)
+	}
 	var l *C.IdmintLayout
 	var cerr *C.IdmintError
-	if layout != "" {
-		p, n := text(layout)
-		if err := status(C.idmint_layout_new(p, n, nil, 0, &l, &cerr), cerr); err != nil {
-			return nil, err
-		}
-		defer C.idmint_layout_free(l)
+	p, n := text(spec)
+	if err := status(C.idmint_layout_new(p, n, nil, 0, &l, &cerr), cerr); err != nil {
+		return err
 	}
-	p, n := text(id)
-	var d *C.IdmintDecoded
-	cerr = nil
-	if err := status(C.idmint_parse(p, n, l, &d, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	defer C.idmint_decoded_free(d)
-	return decodedOf(d), nil
+	defer C.idmint_layout_free(l)
+	return f(l)
 }
 
 // Compose puts a snowflake ID of layout together from a time (unix ms), node values by name

@@ -14,24 +14,20 @@ import "unsafe"
 // for a snowflake ("" for the other formats). An unknown format is kind "invalid_argument";
 // text the format refuses, that format's kind.
 func ParseAs(id, format, layout string) (*Decoded, error) {
-	var l *C.IdmintLayout
-	var cerr *C.IdmintError
-	if layout != "" {
-		p, n := text(layout)
-		if err := status(C.idmint_layout_new(p, n, nil, 0, &l, &cerr), cerr); err != nil {
-			return nil, err
+	var out *Decoded
+	err := withLayout(layout, func(l *C.IdmintLayout) error {
+		p, n := text(id)
+		fp, fn := text(format)
+		var d *C.IdmintDecoded
+		var cerr *C.IdmintError
+		if err := status(C.idmint_parse_as(p, n, fp, fn, l, &d, &cerr), cerr); err != nil {
+			return err
 		}
-		defer C.idmint_layout_free(l)
-	}
-	p, n := text(id)
-	fp, fn := text(format)
-	var d *C.IdmintDecoded
-	cerr = nil
-	if err := status(C.idmint_parse_as(p, n, fp, fn, l, &d, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	defer C.idmint_decoded_free(d)
-	return decodedOf(d), nil
+		defer C.idmint_decoded_free(d)
+		out = decodedOf(d)
+		return nil
+	})
+	return out, err
 }
 
 // decodedOf copies a decoded ID out of C memory.
