@@ -23,19 +23,39 @@ fn ok_lines(args: &[&str]) -> Vec<String> {
         .collect()
 }
 
-fn store() -> String {
-    let dir = std::env::temp_dir().join(format!(
-        "idmint_cli_lease_{}_{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    format!("sqlite:{}", dir.join("leases.db").display())
+/// A SQLite lease store in a directory of its own, removed when the test ends (it left one in
+/// the temp directory per run before).
+struct Store {
+    dir: std::path::PathBuf,
+    url: String,
+}
+
+impl Store {
+    fn new() -> Store {
+        let dir = std::env::temp_dir().join(format!(
+            "idmint_cli_lease_{}_{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite:{}", dir.join("leases.db").display());
+        Store { dir, url }
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 #[test]
 fn sequential_runs_reuse_the_released_value_above_its_fence() {
-    let url = store();
+    let store = Store::new();
+    let url = store.url.clone();
     let mint = |n: &str| -> Vec<u64> {
         ok_lines(&[
             "snowflake",
@@ -85,7 +105,8 @@ fn sequential_runs_reuse_the_released_value_above_its_fence() {
 
 #[test]
 fn lease_and_node_conflict_and_ranges_are_checked() {
-    let url = store();
+    let store = Store::new();
+    let url = store.url.clone();
     let out = idmint(&["snowflake", "--lease", &url, "--node", "worker=1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--node"));
