@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Go module's tests (the start of issue 50's `tests/run.sh go` section), on both of its
+# The Go module's tests (`tests/run.sh go`), on both of its
 # libraries: the C library built twice in the workspace's profile and target directory, its
 # static library put where the module's cgo directives look (lib/GOOS_GOARCH/, lib/include/; a
 # release ships them there prebuilt for every platform, tests/packages.sh go), then go vet and go
@@ -11,7 +11,8 @@
 #            features (stores, workspace-hack) are the rust section's: the core compiled there,
 #            only the glue compiled here; `go test -tags idmint_stores`
 # The tests that need a store skip only where HasStores() is false; TestBuildTagPicksTheLibrary
-# fails when the tag linked the other library.
+# fails when the tag linked the other library. Then go/README.md's first program, built by a Go
+# module outside the repository, and the conformance runner.
 #
 #   go/test.sh            both
 #   go/test.sh slim       one of them (or stores)
@@ -65,7 +66,7 @@ for v in "${variants[@]}"; do
     "$app/variant" | grep "^$v " || die "check/ did not find the $v library"
 done
 
-# --- The conformance runner (issue 50, item 4), a step of its own after go test ---
+# --- The conformance runner, a step of its own after go test ---
 # tests/conformance/run.py (docs/spec.md, section 15) against the Go package through
 # internal/conformance/cmd/idmint-conformance (exported API only), on the vector files whose
 # ops the package has (go/README.md, "Conformance", lists the others and why); any mismatch
