@@ -83,10 +83,17 @@ wasm_bindgen_cli() {
 # ~/.cache/idmint, at the lowest CPU priority, as the other tools are.
 CBINDGEN=0.29.4
 CBINDGEN_BIN=$IDMINT_CACHE/cbindgen-$CBINDGEN/bin/cbindgen
-cbindgen_tool() {
-    [ "$("$CBINDGEN_BIN" --version 2>/dev/null)" = "cbindgen $CBINDGEN" ] && return 0
-    CARGO_TARGET_DIR=$IDMINT_CACHE/cbindgen-build without_zig nice -n 19 \
-        cargo install cbindgen --version "=$CBINDGEN" --locked --root "$IDMINT_CACHE/cbindgen-$CBINDGEN"
+cbindgen_tool() { cargo_tool cbindgen "$CBINDGEN"; }
+
+# cargo_tool CRATE VERSION: CRATE's binary at VERSION (pinned), installed from crates.io once per
+# machine into ~/.cache/idmint/CRATE-VERSION/bin, compiled at the lowest CPU priority in a target
+# directory of its own (removed after: the binary is what is kept).
+cargo_tool() {
+    local crate=$1 version=$2
+    [[ $("$IDMINT_CACHE/$crate-$version/bin/$crate" --version 2>/dev/null) == *" $version" ]] && return 0
+    CARGO_TARGET_DIR=$IDMINT_CACHE/$crate-build without_zig nice -n 19 \
+        cargo install "$crate" --version "=$version" --locked --root "$IDMINT_CACHE/$crate-$version"
+    rm -rf "$IDMINT_CACHE/$crate-build"
 }
 
 # cargo-deny (the dependency policy, deny.toml) and actionlint (the workflows), pinned,
@@ -94,11 +101,11 @@ cbindgen_tool() {
 # crates.io (a few minutes of one core the first time), actionlint from the Go module proxy.
 CARGO_DENY=0.20.2
 CARGO_DENY_BIN=$IDMINT_CACHE/cargo-deny-$CARGO_DENY/bin/cargo-deny
-cargo_deny_tool() {
-    [ "$("$CARGO_DENY_BIN" --version 2>/dev/null)" = "cargo-deny $CARGO_DENY" ] && return 0
-    CARGO_TARGET_DIR=$IDMINT_CACHE/cargo-deny-build without_zig nice -n 19 \
-        cargo install cargo-deny --version "=$CARGO_DENY" --locked --root "$IDMINT_CACHE/cargo-deny-$CARGO_DENY"
-}
+cargo_deny_tool() { cargo_tool cargo-deny "$CARGO_DENY"; }
+# cargo-cyclonedx: the release's SBOMs (tests/sbom.py), release matrix only.
+CARGO_CYCLONEDX=0.5.9
+export IDMINT_CARGO_CYCLONEDX=$IDMINT_CACHE/cargo-cyclonedx-$CARGO_CYCLONEDX/bin/cargo-cyclonedx
+cargo_cyclonedx_tool() { cargo_tool cargo-cyclonedx "$CARGO_CYCLONEDX"; }
 ACTIONLINT=v1.7.12
 ACTIONLINT_BIN=$IDMINT_CACHE/actionlint-$ACTIONLINT/actionlint
 actionlint_tool() {

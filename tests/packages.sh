@@ -19,8 +19,8 @@
 #                                   run in Debian root filesystems), then `matrix`: the other
 #                                   platforms' smoke tests as far as this Linux x86-64 machine can
 #                                   run them, then `go` and `pg` (below), then tests/image.sh (the
-#                                   static binary and the OCI image), then the live fuzz runs
-#                                   (tests/run.sh fuzz).
+#                                   static binary and the OCI image), then `sbom` and `publish`
+#                                   (below), then the live fuzz runs (tests/run.sh fuzz).
 #   tests/packages.sh matrix        only the other platforms' checks (after a release `build`)
 #   tests/packages.sh windows       only the matrix's Windows checks under wine64 (after a
 #                                   release `build`; the Maven consumer is compiled here first)
@@ -32,6 +32,11 @@
 #                                   program built by a Go module outside the repository on them and
 #                                   run here, under qemu and wine64 (macOS: linked, not run); the
 #                                   builds are cargo's cached ones when nothing changed
+#   tests/packages.sh sbom          only each artifact's SBOM (tests/sbom.py make: in the wheels,
+#                                   beside the jars, sbom/ for the rest)
+#   tests/packages.sh publish       only the SBOM check (tests/sbom.py check) and the publish dry
+#                                   runs (tests/publish.sh: twine, npm, Maven Central signed,
+#                                   crates.io, the image index, the release page)
 #   tests/packages.sh tools         maturin and auditwheel (the build's Python tools)
 #
 # Platforms (README.md, "Platforms", has the table of what runs where):
@@ -1296,9 +1301,28 @@ go_step() {
     go_smoke
 }
 
+# sbom: each artifact's SBOM (tests/sbom.py make; cargo-cyclonedx, trimmed to what cargo tree
+# resolves for that artifact's build). Run after `build` (the wheels then carry theirs when they
+# are smoke-tested) and again before `publish` (the Go and C libraries', the static binaries').
+sbom() {
+    step "SBOMs: one CycloneDX document per artifact holding Rust (tests/sbom.py make $OUT)"
+    cargo_cyclonedx_tool
+    released python3 tests/sbom.py make "$OUT"
+}
+
+# publish: the release's upload set, dry (tests/publish.sh), after every artifact's SBOM is
+# checked: present, and listing exactly the crates cargo resolves for that artifact's build
+# (under `released`, so the patched etcd-client's smaller tree is the one compared).
+publish() {
+    step "SBOMs: each artifact's, checked against cargo tree of its build (tests/sbom.py check)"
+    released python3 tests/sbom.py check "$OUT" python/ npm/ maven-repo/ go/module/ go/c/ bin/
+    tests/publish.sh
+}
+
 release() {
     MATRIX=1
     build
+    sbom
     smoke
     matrix
     go_step
@@ -1306,6 +1330,8 @@ release() {
     # The static idmint and the OCI image (tests/image.sh): release matrix only; CI names its
     # steps (`build`, then `smoke`) and never reaches this.
     tests/image.sh
+    sbom
+    publish
     # The live libFuzzer runs of the core's parsers (cargo-fuzz, nightly); CI replays their
     # committed seeds in its stable test build (core/tests/fuzz_corpus.rs).
     tests/run.sh --force fuzz
@@ -1314,10 +1340,10 @@ release() {
 [ $# -gt 0 ] || set -- release
 for what in "$@"; do
     case $what in
-        tools | build | smoke | matrix | release | pg) "$what" ;;
+        tools | build | smoke | matrix | release | pg | sbom | publish) "$what" ;;
         go) go_step ;;
         windows) matrix_work && matrix_windows ;;
         image) tests/image.sh ;;
-        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg] [go]" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg] [go] [sbom] [publish]" ;;
     esac
 done

@@ -16,6 +16,9 @@
 #           pom; sources and javadoc jars)
 #   crates  `cargo package --workspace` of the published crates (the .crate files, their lists)
 #   image   when tests/image.sh made one: its OCI index names linux/amd64 and linux/arm64
+#   release the release page's files: the static binaries, the C libraries' archives, every SBOM
+#           of sbom/ (tests/sbom.py; the wheels carry theirs, the jars deploy theirs), and
+#           SHA256SUMS over them, checked
 #
 #   tests/publish.sh
 set -euo pipefail
@@ -110,6 +113,10 @@ maven() {
         python3 tests/publish_pom.py "$pom"
         local args=(-DpomFile="$pom" -Dfile="$base.jar" -Durl="file://$repo" -DrepositoryId=dry-run
             -Dgpg.keyname="$key" -Dgpg.useagent=false -Dgpg.passphrase= -DgeneratePom=false)
+        # The SBOM (tests/sbom.py) rides along as cyclonedx-maven-plugin attaches one: classifier
+        # `cyclonedx`, type json, signed like the rest.
+        [ -f "$base-cyclonedx.json" ] || die "$(basename "$base"): no SBOM ($base-cyclonedx.json; tests/packages.sh sbom)"
+        args+=(-Dfiles="$base-cyclonedx.json" -Dclassifiers=cyclonedx -Dtypes=json)
         [ -f "$base-sources.jar" ] && args+=(-Dsources="$base-sources.jar")
         [ -f "$base-javadoc.jar" ] && args+=(-Djavadoc="$base-javadoc.jar")
         [ -f "$base.jar" ] || die "$base.jar: missing"
@@ -130,7 +137,8 @@ maven() {
     local f missing=0
     while IFS= read -r f; do
         [ -f "$f.asc" ] || { echo "unsigned: $f" >&2; missing=1; }
-    done < <(find "$repo" -type f \( -name "*.jar" -o -name "*.pom" \))
+    done < <(find "$repo" -type f \( -name "*.jar" -o -name "*.pom" -o -name "*-cyclonedx.json" \))
+    find "$repo" -name "*-cyclonedx.json" | grep -q . || die "no SBOM was deployed"
     [ $missing = 0 ] || die "Central refuses an unsigned file"
     echo "maven: $n signatures verified in $repo"
     unset GNUPGHOME
@@ -173,10 +181,24 @@ sys.exit(0 if need <= platforms else f"the index names {sorted(platforms)}, not 
     echo "image $(basename "$archive")" >>"$SET"
 }
 
+release_page() {
+    step "release page: the static binaries, the C libraries, every SBOM, and SHA256SUMS over them"
+    local page=$PUB/release-page f
+    mkdir -p "$page"
+    for f in "$OUT"/bin/idmint-*-linux-musl "$OUT"/go/c/*.tar.gz "$OUT"/sbom/*.cdx.json; do
+        [ -f "$f" ] && cp "$f" "$page/"
+    done
+    compgen -G "$page/*.cdx.json" >/dev/null || die "no SBOM for the release page in $OUT/sbom (tests/packages.sh sbom)"
+    (cd "$page" && sha256sum -- * >SHA256SUMS && sha256sum --quiet -c SHA256SUMS)
+    for f in "$page"/*; do echo "release $(basename "$f")" >>"$SET"; done
+    echo "release page: $(($(ls "$page" | wc -l) - 1)) files and SHA256SUMS in $page"
+}
+
 pypi
 npm_publish
 maven
 crates
 image
+release_page
 echo "the upload set ($SET):"
 sort "$SET" | awk '{print $1}' | uniq -c
