@@ -125,13 +125,19 @@ jvm_bindgen() {
     nice -n 19 "$IDMINT_ROOT/java/build-native.sh" --generator
 }
 
+# venv_bin VENV NAME: the program NAME of a Python venv: VENV/bin/NAME, or on Windows (a forge's
+# runner, tests/packages.sh native and smoke) VENV/Scripts/NAME.exe.
+venv_bin() {
+    if [ -d "$1/Scripts" ]; then echo "$1/Scripts/$2.exe"; else echo "$1/bin/$2"; fi
+}
+
 # The build's Python tools (tests/packages.sh and zig_env): maturin (wheels, and the `zig cc`
 # wrapper), auditwheel (the wheels' manylinux check) and ziglang (zig as a wheel from PyPI: the
 # C compiler and linker of every Linux build, see zig_env), in a venv under target/.
 PACKAGES_TOOLS=${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages-tools
 packages_tools() {
-    [ -x "$PACKAGES_TOOLS/bin/python" ] || python3 -m venv "$PACKAGES_TOOLS"
-    "$PACKAGES_TOOLS/bin/python" -m pip install --quiet --disable-pip-version-check \
+    [ -x "$(venv_bin "$PACKAGES_TOOLS" python)" ] || python3 -m venv "$PACKAGES_TOOLS"
+    "$(venv_bin "$PACKAGES_TOOLS" python)" -m pip install --quiet --disable-pip-version-check \
         "maturin>=1.16,<2" "auditwheel>=6,<7" "ziglang==0.17.1"
 }
 

@@ -149,20 +149,23 @@ more_env() {
     shift
     case $target in
         *-linux-musl) CARGO_ENCODED_RUSTFLAGS=$(printf -- '-C\x1ftarget-feature=-crt-static') "$@" ;;
-        *-windows-gnu)
-            # napi-build wants a libnode.dll to link against for -gnu; napi-rs resolves Node-API
-            # at run time on Windows (from the node.exe that loads it), so an empty import
-            # library satisfies its -lnode, and the addon loads in any node.exe.
-            local node_lib=$TARGET/napi-windows-gnu
-            mkdir -p "$node_lib"
-            [ -f "$node_lib/libnode.a" ] || printf '!<arch>\n' >"$node_lib/libnode.a"
-            touch "$node_lib/libnode.dll"
-            PATH="$ROOT/tests/zig/path:$PATH" LIBNODE_PATH=$node_lib "$@"
-            ;;
+        *-windows-gnu) PATH="$ROOT/tests/zig/path:$PATH" libnode_stub "$@" ;;
         x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 macos_patched "$@" ;;
         aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 macos_patched "$@" ;;
         *) "$@" ;;
     esac
+}
+
+# libnode_stub CMD...: CMD with LIBNODE_PATH at an empty libnode import library. napi-build wants a
+# libnode.dll to link against for -gnu; napi-rs resolves Node-API at run time on Windows (from
+# the node.exe that loads it), so an empty import library satisfies its -lnode, and the addon
+# loads in any node.exe.
+libnode_stub() {
+    local node_lib=$TARGET/napi-windows-gnu
+    mkdir -p "$node_lib"
+    [ -f "$node_lib/libnode.a" ] || printf '!<arch>\n' >"$node_lib/libnode.a"
+    touch "$node_lib/libnode.dll"
+    LIBNODE_PATH=$node_lib "$@"
 }
 
 # The crates of third_party/ every release library patches in (third_party/README.md): etcd-client
@@ -254,9 +257,14 @@ build_python() {
 
 # build_python_more: the wheels of the release matrix's other platforms, and the sdists.
 build_python_more() {
-    local t target compat args project
+    local t target compat args project key
     for t in "${MORE[@]}"; do
-        read -r target compat _ _ <<<"$t"
+        read -r target compat key _ <<<"$t"
+        if native_has "$key"; then
+            step "python: the wheels for $target as its own runner built them ($IDMINT_NATIVE_DIR/$key)"
+            native_copy "$key" python "idmint-$VERSION-*.whl" "idmint_stores-$VERSION-*.whl"
+            continue
+        fi
         args=()
         # musl: maturin's own check of the musllinux policy (auditwheel cannot tell musl's libc.so
         # from glibc's linker script on this machine)
@@ -304,8 +312,36 @@ for sdist in sdists:
 PY
 }
 
+# node_platform_packages KEY TARGET STAGE WRAP...: the two platform packages of napi-rs's KEY
+# (node/npm/KEY) into $OUT/npm, each addon built by `WRAP... node node/scripts/build.js` for the
+# Rust TARGET (empty: the host's) in STAGE. Two addons per platform (docs/packages.md): idmint's
+# own, slim (no store), and the stores add-on's (idmint-stores), with every store. Neither with
+# the crate's default `workspace-hack`, which would bring the server's HTTP stack along. Written
+# into the stage (--out), never over the checkout's own node/idmint.<key>.node.
+node_platform_packages() {
+    local key=$1 target=$2 stage=$3 name dir features
+    shift 3
+    [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
+    for name in idmint idmint-stores; do
+        features=(--no-default-features)
+        [ "$name" = idmint ] || features+=(--features stores)
+        [ -z "$target" ] || features+=(--target "$target")
+        dir=$stage/$name-$key
+        mkdir -p "$dir"
+        step "npm: the addon (node/scripts/build.js ${features[*]}) as $name-$key"
+        "$@" node node/scripts/build.js "${features[@]}" --out "$dir/$name.$key.node"
+        if [ "$name" = idmint ]; then
+            cp "node/npm/$key/package.json" "node/npm/$key/README.md" "$dir/"
+        else
+            # idmint's platform package under the add-on's names (same os, cpu, libc).
+            node node/scripts/stores-package.js "$key" "$dir"
+        fi
+        (cd "$dir" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
+    done
+}
+
 build_node() {
-    local key host stage=$OUT/stage keys=(linux-x64-gnu) t target name dir file features
+    local key host stage=$OUT/stage keys=(linux-x64-gnu) t target dir
     host=$(node -p "require('./node/platform.js').platformKey()")
     [ "$host" = linux-x64-gnu ] || die "the release build runs on linux-x64-gnu, not $host"
     if [ "$MATRIX" = 1 ]; then
@@ -315,34 +351,19 @@ build_node() {
     rm -rf "$stage"
     mkdir -p "$stage/main" "$stage/stores" "$OUT/npm"
     for key in "${keys[@]}"; do
-        [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
+        if native_has "$key"; then
+            step "npm: idmint-$key and idmint-stores-$key as its own runner built them ($IDMINT_NATIVE_DIR/$key)"
+            native_copy "$key" npm "idmint-$key-$VERSION.tgz" "idmint-stores-$key-$VERSION.tgz"
+            continue
+        fi
         target=""
         for t in "${MORE[@]}"; do [[ $t == *" $key "* ]] && target=${t%% *}; done
-        # Two addons per platform (docs/packages.md): idmint's own, slim (no store), and the
-        # stores add-on's (idmint-stores), with every store. Neither with the crate's default
-        # `workspace-hack`, which would bring the server's HTTP stack along. Written into the
-        # stage (--out), never over the checkout's own node/idmint.<key>.node.
-        for name in idmint idmint-stores; do
-            features=(--no-default-features)
-            [ "$name" = idmint ] || features+=(--features stores)
-            dir=$stage/$name-$key
-            file=$dir/$name.$key.node
-            mkdir -p "$dir"
-            step "npm: the addon (node/scripts/build.js ${features[*]}) as $name-$key"
-            case $key in
-                "$host") node node/scripts/build.js "${features[@]}" --out "$file" ;;
-                linux-arm64-gnu) cross node node/scripts/build.js --target "$CROSS" "${features[@]}" --out "$file" ;;
-                *) [ -n "$target" ] || die "no build for node/npm/$key"
-                    more_env "$target" node node/scripts/build.js --target "$target" "${features[@]}" --out "$file" ;;
-            esac
-            if [ "$name" = idmint ]; then
-                cp "node/npm/$key/package.json" "node/npm/$key/README.md" "$dir/"
-            else
-                # idmint's platform package under the add-on's names (same os, cpu, libc).
-                node node/scripts/stores-package.js "$key" "$dir"
-            fi
-            (cd "$dir" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
-        done
+        case $key in
+            "$host") node_platform_packages "$key" "" "$stage" ;;
+            linux-arm64-gnu) node_platform_packages "$key" "$CROSS" "$stage" cross ;;
+            *) [ -n "$target" ] || die "no build for node/npm/$key"
+                node_platform_packages "$key" "$target" "$stage" more_env "$target" ;;
+        esac
     done
 
     # npm pack picks the files package.json lists (idmint's prepack copies js/facade.* in); the
@@ -381,6 +402,28 @@ build_web() {
     (cd web && npm pack --silent --ignore-scripts --pack-destination "$OUT/npm" >/dev/null)
 }
 
+# jvm_libs PREFIX TARGET LIB WRAP...: the JVM's two libraries for TARGET (slim, and the add-on's
+# with every store), each built as `WRAP... cargo rustc --crate-type cdylib` (cross, more_env
+# TARGET, native_env TARGET; the cdylib alone, as java/build-native.sh says why) and copied to
+# java/target/native/PREFIX/ and java/target/native-stores/io/idmint/stores/PREFIX/ (where the
+# jars take them from: JNA's names <os-arch>) before the next build replaces it.
+jvm_libs() {
+    local prefix=$1 target=$2 lib=$3 v features jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET}
+    shift 3
+    for v in native native-stores/io/idmint/stores; do
+        features=(--no-default-features)
+        [ "$v" = native ] || features+=(--features stores)
+        CARGO_TARGET_DIR=$jvm_target "$@" cargo rustc --quiet --profile "$PROFILE" --target "$target" \
+            -p idmint-jvm --lib --crate-type cdylib "${features[@]}"
+        mkdir -p "java/target/$v/$prefix"
+        cp "$jvm_target/$target/$PROFILE/$lib" "java/target/$v/$prefix/"
+    done
+}
+
+jvm_lib_name() {
+    case $1 in *windows*) echo idmint_jvm.dll ;; *darwin*) echo libidmint_jvm.dylib ;; *) echo libidmint_jvm.so ;; esac
+}
+
 build_java() {
     step "maven: mvn install of io.idmint:idmint (slim libraries) and io.idmint:idmint-stores (the add-on's), with sources and javadoc, to a temp local repository"
     # The temp repository starts as a copy of the user's (plugins and dependencies already
@@ -397,21 +440,6 @@ build_java() {
     # builds the host's two beside them (java/build-native.sh, IDMINT_JVM_RELEASE=1: the stores
     # alone, no workspace-hack). A CI run removes older ones: its jars carry what it built.
     local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET} jar_prefixes=(linux-x86-64)
-    # jvm_libs PREFIX TARGET LIB WRAP...: the two libraries for TARGET, each built as
-    # `WRAP... cargo rustc --crate-type cdylib` (cross, more_env TARGET; the cdylib alone, as
-    # java/build-native.sh says why) and copied out before the next build replaces it.
-    jvm_libs() {
-        local prefix=$1 target=$2 lib=$3 v features
-        shift 3
-        for v in native native-stores/io/idmint/stores; do
-            features=(--no-default-features)
-            [ "$v" = native ] || features+=(--features stores)
-            CARGO_TARGET_DIR=$jvm_target "$@" cargo rustc --quiet --profile "$PROFILE" --target "$target" \
-                -p idmint-jvm --lib --crate-type cdylib "${features[@]}"
-            mkdir -p "java/target/$v/$prefix"
-            cp "$jvm_target/$target/$PROFILE/$lib" "java/target/$v/$prefix/"
-        done
-    }
     if [ "$MATRIX" = 1 ]; then
         step "maven: the JVM libraries for $CROSS (slim and stores)"
         jvm_libs linux-aarch64 "$CROSS" libidmint_jvm.so cross
@@ -421,14 +449,22 @@ build_java() {
     fi
     # The release matrix's Windows and macOS libraries beside them (none for musl: JNA names musl
     # Linux as glibc Linux and the jar's loader refuses musl by name; README "Platforms").
-    local t target prefix lib
+    local t target prefix key
     for t in "${MORE[@]}"; do
-        read -r target _ _ prefix <<<"$t"
+        read -r target _ key prefix <<<"$t"
         [ "$prefix" != - ] || continue
-        if [ "$MATRIX" = 1 ]; then
+        if [ "$MATRIX" = 1 ] && native_has "$key"; then
+            step "maven: the JVM libraries for $target as its own runner built them ($IDMINT_NATIVE_DIR/$key)"
+            rm -rf "java/target/native/$prefix" "java/target/native-stores/io/idmint/stores/$prefix"
+            mkdir -p java/target/native-stores/io/idmint
+            cp -r "$IDMINT_NATIVE_DIR/$key/jvm/native" java/target/
+            cp -r "$IDMINT_NATIVE_DIR/$key/jvm/native-stores/io/idmint/stores" java/target/native-stores/io/idmint/
+            [ -f "java/target/native/$prefix/$(jvm_lib_name "$target")" ] ||
+                die "$IDMINT_NATIVE_DIR/$key holds no $prefix/$(jvm_lib_name "$target")"
+            jar_prefixes+=("$prefix")
+        elif [ "$MATRIX" = 1 ]; then
             step "maven: the JVM libraries for $target (slim and stores)"
-            case $target in *windows*) lib=idmint_jvm.dll ;; *darwin*) lib=libidmint_jvm.dylib ;; esac
-            jvm_libs "$prefix" "$target" "$lib" more_env "$target"
+            jvm_libs "$prefix" "$target" "$(jvm_lib_name "$target")" more_env "$target"
             jar_prefixes+=("$prefix")
         else
             rm -rf "java/target/native/$prefix" "java/target/native-stores/io/idmint/stores/$prefix"
@@ -549,33 +585,38 @@ as_user() {
 }
 
 smoke_python() {
-    local dir=$WORK/python
+    local dir=$WORK/python py
     step "python: a fresh venv, pip install --no-index idmint (the slim package), smoke.py"
     as_user python3 -m venv "$dir/venv"
+    py=$(venv_bin "$dir/venv" python)
     # pip picks the wheel for this machine from those built, as it would from PyPI.
-    as_user "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index \
+    as_user "$py" -m pip install --quiet --disable-pip-version-check --no-index \
         --find-links "$OUT/python" idmint
-    (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
+    (cd "$dir" && as_user "$py" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" slim)
     step "python: pip install --no-index 'idmint[stores]' (the add-on beside it), smoke.py"
-    as_user "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index \
+    as_user "$py" -m pip install --quiet --disable-pip-version-check --no-index \
         --find-links "$OUT/python" 'idmint[stores]'
-    (cd "$dir" && as_user "$dir/venv/bin/python" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" stores)
+    (cd "$dir" && as_user "$py" "$ROOT/tests/packages/smoke.py" "$ROOT/tests/vectors" stores)
 }
 
 smoke_node() {
-    step "npm: a fresh project, npm install --offline <idmint and platform tarballs>, CJS and ESM smoke (slim: stores refused)"
-    local dir=$WORK/node
+    # this machine's platform package (linux-x64-gnu here; a forge's macOS or Windows runner
+    # smoke-tests the release on its own, `native` above)
+    local dir=$WORK/node key
+    key=$(node -p "require('./node/platform.js').platformKey()")
+    step "npm: a fresh project, npm install --offline <idmint and idmint-$key tarballs>, CJS and ESM smoke (slim: stores refused)"
     mkdir -p "$dir"
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs \
         tests/packages/node/missing-platform.cjs "$dir/"
     # --offline: the two tarballs must be all it takes; npm resolves the optional dependency
-    # idmint-linux-x64-gnu@VERSION with the tarball given beside it, as it would from the registry.
-    # Then the same node_modules in a process that finds no glibc (musl): refused by name.
+    # idmint-<key>@VERSION with the tarball given beside it, as it would from the registry.
+    # Then the same node_modules in a process that finds no glibc (musl): refused by name
+    # (missing-platform.cjs; on Linux only).
     (cd "$dir" && as_user npm init -y >/dev/null &&
         as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
-            "$OUT"/npm/idmint-linux-x64-gnu-*.tgz &&
+            "$OUT"/npm/idmint-$key-[0-9]*.tgz &&
         as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors" &&
-        as_user node missing-platform.cjs)
+        { [ "$key" != linux-x64-gnu ] || as_user node missing-platform.cjs; })
 
     step "npm: the same with the stores add-on (idmint-stores and its platform package): SQLite segments, a lease"
     dir=$WORK/node-stores
@@ -583,8 +624,8 @@ smoke_node() {
     cp tests/packages/node/smoke.cjs tests/packages/node/smoke.mjs tests/packages/node/check.cjs "$dir/"
     (cd "$dir" && as_user npm init -y >/dev/null &&
         as_user npm install --offline --no-audit --no-fund --silent "$OUT"/npm/idmint-[0-9]*.tgz \
-            "$OUT"/npm/idmint-linux-x64-gnu-*.tgz "$OUT"/npm/idmint-stores-[0-9]*.tgz \
-            "$OUT"/npm/idmint-stores-linux-x64-gnu-*.tgz &&
+            "$OUT"/npm/idmint-$key-[0-9]*.tgz "$OUT"/npm/idmint-stores-[0-9]*.tgz \
+            "$OUT"/npm/idmint-stores-$key-[0-9]*.tgz &&
         as_user node smoke.cjs "$ROOT/tests/vectors" && as_user node smoke.mjs "$ROOT/tests/vectors")
 
     step "npm: without the platform package, the error names it"
@@ -692,7 +733,8 @@ smoke() {
     smoke_python
     smoke_node
     smoke_java
-    smoke_web
+    # (Linux: Debian's Chromium; a macOS or Windows runner tests the native packages)
+    [ "$(uname -s)" != Linux ] || smoke_web
     if [ "$MATRIX" = 1 ]; then
         # Debian's tools for the foreign systems (tests/rootfs.sh), installed when missing.
         local need=()
@@ -862,11 +904,18 @@ matrix_windows() {
     grep -q " 0 tests failed" "$dir/junit.log" || { cat "$dir/junit.log" >&2; die "JUnit under wine: failures"; }
 }
 
-# macos_check FILE ARCH MINOS KIND: Mach-O of ARCH, minimum macOS <= MINOS, only /usr/lib dylibs,
-# the entry symbols its runtime calls exported, undefined symbols only libSystem's or (looked up
-# at load) the runtime's own.
+# macos_check FILE ARCH MINOS KIND [native]: Mach-O of ARCH, minimum macOS <= MINOS, only /usr/lib
+# dylibs, the entry symbols its runtime calls exported, undefined symbols only libSystem's or
+# (looked up at load) the runtime's own. `native`: built on a Mac with Apple's SDK (`native`
+# above), which also links the Keychain's frameworks (Security, CoreFoundation,
+# SystemConfiguration: rustls-native-certs and whoami unpatched) from /System/Library/Frameworks.
 macos_check() {
-    local f=$1 arch=$2 minos=$3 kind=$4 name have dylibs entries runtime bad
+    local f=$1 arch=$2 minos=$3 kind=$4 native=${5:-} name have dylibs entries runtime bad
+    local system='^/usr/lib/' from='\(from lib(System|iconv|charset|resolv|c\+\+)\)'
+    if [ "$native" = native ]; then
+        system='^/usr/lib/|^/System/Library/Frameworks/(Security|CoreFoundation|SystemConfiguration)\.framework/'
+        from='\(from (lib(System|iconv|charset|resolv|c\+\+)|Security|CoreFoundation|SystemConfiguration)\)'
+    fi
     name=$(basename "$f")
     file "$f" | grep -q "Mach-O 64-bit.*$arch" || die "$name is not a Mach-O $arch: $(file "$f")"
     # awk reads to the end (no `exit`): llvm-objdump fails with 74 (EIO) when the pipe closes
@@ -879,8 +928,8 @@ macos_check() {
     local id
     id=$(llvm-objdump-14 --macho --private-headers "$f" | awk '/cmd LC_ID_DYLIB/ { i = 1 } !done && i && $1 == "name" { print $2; done = 1 }')
     dylibs=$(llvm-otool-14 -L "$f" | tail -n +2 | awk '{ print $1 }' | grep -vxF "${id:-//}" || true)
-    bad=$(grep -v '^/usr/lib/' <<<"$dylibs" || true)
-    [ -z "$bad" ] || die "$name links outside /usr/lib: $bad"
+    bad=$(grep -Ev "$system" <<<"$dylibs" || true)
+    [ -z "$bad" ] || die "$name links outside /usr/lib${native:+ and the Keychain frameworks}: $bad"
     case $kind in
         python) entries=_PyInit__idmint runtime='^_?_?Py' ;;
         node) entries=_napi_register_module_v1 runtime='^_(napi|node_api|uv)_' ;;
@@ -902,7 +951,7 @@ macos_check() {
     flat=$(grep -v '(from ' <<<"$undef" | awk '{ print $3 }' | grep . || true)
     bad=$(grep -Ev "$runtime" <<<"$flat" || true)
     [ -z "$bad" ] || die "$name leaves undefined, for the process to give, what its runtime does not: $(head -5 <<<"$bad" | tr '\n' ' ')"
-    bad=$(grep -o '(from [^)]*)' <<<"$undef" | sort -u | grep -Ev '\(from lib(System|iconv|charset|resolv|c\+\+)\)' || true)
+    bad=$(grep -o '(from [^)]*)' <<<"$undef" | sort -u | grep -Ev "$from" || true)
     [ -z "$bad" ] || die "$name binds symbols to: $bad"
     printf '  %-34s Mach-O %s, macOS >= %s, loads %s; %d entry symbols exported; %d undefined: %d from those, %d of its runtime\n' \
         "$name" "$arch" "$have" "$(tr '\n' ' ' <<<"$dylibs" | sed 's/ $//')" "$(wc -w <<<"$entries")" \
@@ -912,9 +961,11 @@ macos_check() {
 matrix_macos() {
     step "macOS x86-64 and arm64: structural checks (nothing runs Mach-O here)"
     NAT=$OUT/natives
-    local arch whl tag minos key prefix dir=$WORK/macos
+    local arch whl tag minos key prefix native dir=$WORK/macos
     for arch in x86_64:macosx_10_12_x86_64:10.12:darwin-x64:darwin-x86-64 arm64:macosx_11_0_arm64:11.0:darwin-arm64:darwin-aarch64; do
         IFS=: read -r arch tag minos key prefix <<<"$arch"
+        native=
+        ! native_has "$key" || native=native
         whl=$(ls "$OUT"/python/idmint-*-"$tag".whl)
         rm -rf "$dir" && mkdir -p "$dir"
         (cd "$dir" && python3 -m zipfile -e "$whl" whl &&
@@ -925,12 +976,12 @@ matrix_macos() {
             unzip -q "$OUT/maven-repo/io/idmint/idmint-stores/$VERSION/idmint-stores-$VERSION.jar" \
                 "io/idmint/stores/$prefix/*" -d jar)
         # each library of both variants: the slim default packages' and the stores add-ons'
-        macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python
-        macos_check "$(ls "$dir"/whl/idmint_stores/_idmint*.so)" "$arch" "$minos" python
-        macos_check "$(ls "$dir"/slim/package/*.node)" "$arch" "$minos" node
-        macos_check "$(ls "$dir"/stores/package/*.node)" "$arch" "$minos" node
-        macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
-        macos_check "$dir/jar/io/idmint/stores/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm
+        macos_check "$(ls "$dir"/whl/idmint/_idmint*.so)" "$arch" "$minos" python $native
+        macos_check "$(ls "$dir"/whl/idmint_stores/_idmint*.so)" "$arch" "$minos" python $native
+        macos_check "$(ls "$dir"/slim/package/*.node)" "$arch" "$minos" node $native
+        macos_check "$(ls "$dir"/stores/package/*.node)" "$arch" "$minos" node $native
+        macos_check "$dir/jar/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm $native
+        macos_check "$dir/jar/io/idmint/stores/$prefix/libidmint_jvm.dylib" "$arch" "$minos" jvm $native
     done
 }
 
@@ -1301,6 +1352,85 @@ go_step() {
     go_smoke
 }
 
+# ---- native: a forge's macOS or Windows runner (.github/workflows/release.yml) ------------------
+# The packages of the machine it runs on, built with that machine's own toolchain, into
+# $OUT/native/<key>/ (python/, npm/, jvm/): the Linux release job takes them in place of its zig
+# builds for those platforms (IDMINT_NATIVE_DIR, a directory of such <key>/ directories; the
+# build's steps say which they took), and the runner then smoke-tests the assembled release
+# (`smoke`, below). On macOS that is Apple's SDK through cargo's default linker, so none of
+# third_party/'s macOS patches: the Keychain stays (third_party/README.md, "What the zig-built
+# macOS libraries lose"). On Windows it is the GNU ABI, with MSYS2's mingw-w64 (docs/release.md
+# says why not MSVC). On Linux x86-64 (here) it builds as `build` does, with zig: the way to try
+# this step without a forge.
+#
+# native_has KEY: IDMINT_NATIVE_DIR holds KEY's packages.
+native_has() { [ -n "${IDMINT_NATIVE_DIR:-}" ] && [ -d "$IDMINT_NATIVE_DIR/$1" ]; }
+
+# native_copy KEY KIND PATTERN...: the files of $IDMINT_NATIVE_DIR/KEY/KIND/ matching each
+# PATTERN (each must match) into $OUT/KIND/.
+native_copy() {
+    local key=$1 kind=$2 pattern f
+    shift 2
+    mkdir -p "$OUT/$kind"
+    for pattern in "$@"; do
+        f=$(compgen -G "$IDMINT_NATIVE_DIR/$key/$kind/$pattern") || die "$IDMINT_NATIVE_DIR/$key/$kind holds no $pattern"
+        cp $f "$OUT/$kind/"
+    done
+}
+
+# native_row: the MORE row (target, wheel compatibility, npm key, JNA prefix) of this machine.
+native_row() {
+    local target t
+    case "$(uname -s) $(uname -m)" in
+        "Darwin arm64") target=aarch64-apple-darwin ;;
+        "Darwin x86_64") target=x86_64-apple-darwin ;;
+        MINGW64*" x86_64" | MSYS*" x86_64") target=x86_64-pc-windows-gnu ;;
+        "Linux x86_64") echo "x86_64-unknown-linux-gnu manylinux2014 linux-x64-gnu linux-x86-64"; return ;;
+        *) die "no native build for $(uname -s) $(uname -m)" ;;
+    esac
+    for t in "${MORE[@]}"; do [[ $t == "$target "* ]] && echo "$t"; done
+}
+
+# native_env TARGET CMD...: CMD as this machine builds for TARGET: the macOS version the wheels
+# are tagged with (Apple's linker reads MACOSX_DEPLOYMENT_TARGET), the empty libnode of -gnu, and
+# the etcd-client patch every release library has (`released`), nothing else of third_party/.
+native_env() {
+    local target=$1
+    shift
+    case $target in
+        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 released "$@" ;;
+        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 released "$@" ;;
+        *-windows-gnu) libnode_stub released "$@" ;;
+        *) released "$@" ;;
+    esac
+}
+
+native() {
+    local target compat key prefix project n args=()
+    read -r target compat key prefix <<<"$(native_row)"
+    n=$OUT/native/$key
+    if [ "$(uname -s)" = Linux ]; then zig_env; else packages_tools; fi
+    rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+    rm -rf "$n" "$OUT/stage"
+    mkdir -p "$n/python"
+    [ "$compat" = - ] || args=(--compatibility "$compat")
+    for project in "${PY_PROJECTS[@]}"; do
+        step "native $key: $project: maturin build (abi3, $target, cargo profile $PROFILE)"
+        (cd "$project" && native_env "$target" "$(venv_bin "$TOOLS" maturin)" build --quiet --profile "$PROFILE" \
+            --out "$n/python" --target "$target" "${args[@]}")
+    done
+    local out=$OUT
+    OUT=$n node_platform_packages "$key" "$target" "$OUT/stage" native_env "$target"
+    rm -rf "$out/stage"
+    step "native $key: the JVM libraries (slim and stores)"
+    jvm_libs "$prefix" "$target" "$(jvm_lib_name "$target")" native_env "$target"
+    mkdir -p "$n/jvm/native" "$n/jvm/native-stores/io/idmint/stores"
+    cp -r "java/target/native/$prefix" "$n/jvm/native/"
+    cp -r "java/target/native-stores/io/idmint/stores/$prefix" "$n/jvm/native-stores/io/idmint/stores/"
+    step "native $key: built ($n)"
+    (cd "$n" && find . -type f | sort)
+}
+
 # sbom: each artifact's SBOM (tests/sbom.py make; cargo-cyclonedx, trimmed to what cargo tree
 # resolves for that artifact's build). Run after `build` (the wheels then carry theirs when they
 # are smoke-tested) and again before `publish` (the Go and C libraries', the static binaries').
@@ -1340,10 +1470,10 @@ release() {
 [ $# -gt 0 ] || set -- release
 for what in "$@"; do
     case $what in
-        tools | build | smoke | matrix | release | pg | sbom | publish) "$what" ;;
+        tools | build | smoke | matrix | release | pg | sbom | publish | native) "$what" ;;
         go) go_step ;;
         windows) matrix_work && matrix_windows ;;
         image) tests/image.sh ;;
-        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg] [go] [sbom] [publish]" ;;
+        *) die "usage: tests/packages.sh [release] | [tools] [build] [smoke] [matrix] [windows] [image] [pg] [go] [sbom] [publish] [native]" ;;
     esac
 done
