@@ -20,16 +20,37 @@
 #           of sbom/ (tests/sbom.py; the wheels carry theirs, the jars deploy theirs), and
 #           SHA256SUMS over them, checked
 #
-#   tests/publish.sh
+#   tests/publish.sh                the dry run (the release matrix's `publish` step), all of the above
+#   tests/publish.sh upload KIND    a publish job of .github/workflows/release.yml, after the dry run
+#                                   of the same files (its publish/ comes with the packages):
+#     npm      `npm publish --provenance` of each tarball in the dry run's order (npm-order.txt;
+#              NODE_AUTH_TOKEN, and the job's OIDC token for the provenance); a version the
+#              registry already has is skipped, so a re-run finishes what a failed one began
+#     maven    every artifact signed again with the release key (MAVEN_GPG_PRIVATE_KEY,
+#              MAVEN_GPG_PASSPHRASE) and checked as above, the bundle uploaded to the Central
+#              Portal (CENTRAL_TOKEN_USER, CENTRAL_TOKEN_PASSWORD: a Portal user token), which
+#              publishes it once its checks pass (publishingType=AUTOMATIC)
+#     crates   `cargo publish --workspace --no-verify` (CARGO_REGISTRY_TOKEN, from crates.io's
+#              trusted publishing in the workflow): cargo orders the crates itself
+#     image    `skopeo copy --all` of the OCI archive to $IDMINT_IMAGE:VERSION (ghcr.io/...),
+#              both platforms (REGISTRY_AUTH_FILE, or the runner's login)
+#     go       the Go module's tag go/vX.Y.Z: a commit of this tree with go/lib/ (the archives of
+#              go/module/lib) on top of the release's commit, pushed as the tag only
+#     release  the release page: `gh release create vX.Y.Z` with release-page/'s files, the
+#              CHANGELOG's section of the version as its notes (GH_TOKEN)
+#   PyPI has no upload here: the workflow's pypa/gh-action-pypi-publish uploads python/ with
+#   trusted publishing and attestations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tests/lib.sh
 OUT=${IDMINT_PACKAGES_DIR:-${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages}
 PUB=$OUT/publish
-rm -rf "$PUB"
-mkdir -p "$PUB"
 SET=$PUB/upload-set.txt
-: >"$SET"
+if [ $# = 0 ]; then
+    rm -rf "$PUB"
+    mkdir -p "$PUB"
+    : >"$SET"
+fi
 MAVEN_GPG_PLUGIN=org.apache.maven.plugins:maven-gpg-plugin:3.2.7
 
 pypi() {
@@ -97,12 +118,22 @@ npm_publish() {
     done
 }
 
+# maven [release]: without `release` a throwaway key signs (the dry run); with it, the release key
+# of MAVEN_GPG_PRIVATE_KEY (ASCII-armoured) and MAVEN_GPG_PASSPHRASE.
 maven() {
-    step "Maven Central: signed with a throwaway key, deployed to a file repository, signatures verified"
-    local gnupg=$PUB/gnupg repo=$PUB/maven-central key pom dir base v
+    local gnupg=$PUB/gnupg repo=$PUB/maven-central key pom dir base v pass=
+    rm -rf "$gnupg" "$repo"
     mkdir -m 700 "$gnupg"
     export GNUPGHOME=$gnupg
-    gpg --batch --quiet --passphrase '' --quick-gen-key "idmint release dry run <dry-run@idmint.invalid>" ed25519 sign 1d
+    if [ "${1:-}" = release ]; then
+        step "Maven Central: signed with the release key, deployed to a file repository, signatures and checksums checked"
+        [ -n "${MAVEN_GPG_PRIVATE_KEY:-}" ] || die "MAVEN_GPG_PRIVATE_KEY is not set"
+        gpg --batch --quiet --import <<<"$MAVEN_GPG_PRIVATE_KEY"
+        pass=${MAVEN_GPG_PASSPHRASE:-}
+    else
+        step "Maven Central: signed with a throwaway key, deployed to a file repository, signatures and checksums checked"
+        gpg --batch --quiet --passphrase '' --quick-gen-key "idmint release dry run <dry-run@idmint.invalid>" ed25519 sign 1d
+    fi
     key=$(gpg --batch --list-secret-keys --with-colons | awk -F: '$1 == "fpr" {print $10; exit}')
     local found=0
     while IFS= read -r pom; do
@@ -112,7 +143,7 @@ maven() {
         found=1
         python3 tests/publish_pom.py "$pom"
         local args=(-DpomFile="$pom" -Dfile="$base.jar" -Durl="file://$repo" -DrepositoryId=dry-run
-            -Dgpg.keyname="$key" -Dgpg.useagent=false -Dgpg.passphrase= -DgeneratePom=false)
+            -Dgpg.keyname="$key" -Dgpg.useagent=false -DgeneratePom=false)
         # The SBOM (tests/sbom.py) rides along as cyclonedx-maven-plugin attaches one: classifier
         # `cyclonedx`, type json, signed like the rest.
         [ -f "$base-cyclonedx.json" ] || die "$(basename "$base"): no SBOM ($base-cyclonedx.json; tests/packages.sh sbom)"
@@ -121,7 +152,10 @@ maven() {
         [ -f "$base-javadoc.jar" ] && args+=(-Djavadoc="$base-javadoc.jar")
         [ -f "$base.jar" ] || die "$base.jar: missing"
         [ -f "$base-sources.jar" ] && [ -f "$base-javadoc.jar" ] || die "$(basename "$base"): Central needs its -sources.jar and -javadoc.jar"
-        mvn -q -B -Dstyle.color=never "$MAVEN_GPG_PLUGIN:sign-and-deploy-file" "${args[@]}" >"$PUB/maven-$(basename "$base").log" 2>&1 || {
+        # (a passphrase through the environment, where maven-gpg-plugin 3.2 reads it, never on a
+        # command line; the throwaway key has none)
+        env ${pass:+"MAVEN_GPG_PASSPHRASE=$pass"} mvn -q -B -Dstyle.color=never "$MAVEN_GPG_PLUGIN:sign-and-deploy-file" "${args[@]}" \
+            >"$PUB/maven-$(basename "$base").log" 2>&1 || {
             cat "$PUB/maven-$(basename "$base").log" >&2
             die "sign-and-deploy-file $(basename "$base") failed"
         }
@@ -133,14 +167,22 @@ maven() {
         gpg --batch --quiet --verify "$asc" "${asc%.asc}" 2>/dev/null || die "$asc does not verify"
         n=$((n + 1))
     done < <(find "$repo" -name "*.asc")
-    # Every file Central receives has its signature.
-    local f missing=0
+    # Every file Central receives has its signature, and its MD5 and SHA-1 (Central's rules).
+    local f missing=0 sum
     while IFS= read -r f; do
         [ -f "$f.asc" ] || { echo "unsigned: $f" >&2; missing=1; }
+        for sum in md5 sha1; do
+            [ "$(cat "$f.$sum" 2>/dev/null)" = "$("${sum}sum" <"$f" | cut -d' ' -f1)" ] ||
+                { echo "no or a wrong .$sum: $f" >&2; missing=1; }
+        done
     done < <(find "$repo" -type f \( -name "*.jar" -o -name "*.pom" -o -name "*-cyclonedx.json" \))
     find "$repo" -name "*-cyclonedx.json" | grep -q . || die "no SBOM was deployed"
-    [ $missing = 0 ] || die "Central refuses an unsigned file"
-    echo "maven: $n signatures verified in $repo"
+    [ $missing = 0 ] || die "Central refuses a file without its signature or checksums"
+    # The Portal's deployment bundle: the repository layout, without the maven-metadata.xml files
+    # a file repository keeps (Central makes its own).
+    rm -f "$PUB/central-bundle.zip"
+    (cd "$repo" && find io -type f ! -name 'maven-metadata.xml*' | sort | zip -q -X "$PUB/central-bundle.zip" -@)
+    echo "maven: $n signatures verified in $repo; the bundle: $PUB/central-bundle.zip ($(unzip -Z1 "$PUB/central-bundle.zip" | wc -l) files)"
     unset GNUPGHOME
 }
 
@@ -194,11 +236,74 @@ release_page() {
     echo "release page: $(($(ls "$page" | wc -l) - 1)) files and SHA256SUMS in $page"
 }
 
-pypi
-npm_publish
-maven
-crates
-image
-release_page
-echo "the upload set ($SET):"
-sort "$SET" | awk '{print $1}' | uniq -c
+# ---- upload: the publish jobs of release.yml (never run here: nothing may leave this machine) ----
+upload_npm() {
+    local t name version
+    [ -s "$PUB/npm-order.txt" ] || die "no $PUB/npm-order.txt: run the dry run first"
+    while IFS= read -r t; do
+        name=$(tar -xzOf "$t" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0)).name')
+        version=$(tar -xzOf "$t" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0)).version')
+        if npm view "$name@$version" version >/dev/null 2>&1; then
+            echo "npm: $name@$version is published already"
+            continue
+        fi
+        npm publish --provenance --access public "$t"
+    done <"$PUB/npm-order.txt"
+}
+
+upload_maven() {
+    maven release
+    [ -n "${CENTRAL_TOKEN_USER:-}" ] && [ -n "${CENTRAL_TOKEN_PASSWORD:-}" ] || die "CENTRAL_TOKEN_USER and CENTRAL_TOKEN_PASSWORD are not set"
+    local auth
+    auth=$(printf '%s:%s' "$CENTRAL_TOKEN_USER" "$CENTRAL_TOKEN_PASSWORD" | base64 -w0)
+    # (the header from a file, so the token is on no command line)
+    curl --fail-with-body -sS -H @<(printf 'Authorization: Bearer %s\n' "$auth") \
+        -F "bundle=@$PUB/central-bundle.zip" \
+        "https://central.sonatype.com/api/v1/publisher/upload?publishingType=AUTOMATIC&name=idmint-$VERSION"
+    echo
+}
+
+upload_crates() { cargo publish --workspace --no-verify --locked; }
+
+upload_image() {
+    local archive
+    archive=$(ls "$OUT"/image/*.oci.tar) || die "no OCI archive in $OUT/image"
+    [ -n "${IDMINT_IMAGE:-}" ] || die "IDMINT_IMAGE (the repository, e.g. ghcr.io/OWNER/idmint-serve) is not set"
+    skopeo copy --all "oci-archive:$archive" "docker://$IDMINT_IMAGE:$VERSION"
+    skopeo copy --all "oci-archive:$archive" "docker://$IDMINT_IMAGE:latest"
+}
+
+upload_go() {
+    local tag=go/v$VERSION
+    [ -d "$OUT/go/module/lib" ] || die "no $OUT/go/module/lib (tests/packages.sh go)"
+    git diff --quiet HEAD || die "the checkout has changes: the Go module's commit must be the release's tree"
+    cp -r "$OUT"/go/module/lib/. go/lib/
+    git add -f go/lib
+    git -c user.name="idmint release" -c user.email=release@idmint.invalid commit -q -m "Go module $tag: the C libraries of every platform"
+    git tag "$tag"
+    git push origin "refs/tags/$tag"
+}
+
+upload_release() {
+    local notes=$PUB/release-notes.md
+    # CHANGELOG.md's section of this version, up to the next one
+    awk -v v="[$VERSION]" 'index($0, "## " v) == 1 { on = 1; next } on && /^## \[/ { exit } on' CHANGELOG.md >"$notes"
+    [ -s "$notes" ] || die "CHANGELOG.md has no section [$VERSION]"
+    gh release create "v$VERSION" --verify-tag --title "idmint $VERSION" --notes-file "$notes" "$PUB"/release-page/*
+}
+
+VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+case "${1:-} ${2:-}" in
+    " ")
+        pypi
+        npm_publish
+        maven
+        crates
+        image
+        release_page
+        echo "the upload set ($SET):"
+        sort "$SET" | awk '{print $1}' | uniq -c
+        ;;
+    "upload npm" | "upload maven" | "upload crates" | "upload image" | "upload go" | "upload release") "upload_$2" ;;
+    *) die "usage: tests/publish.sh [upload npm|maven|crates|image|go|release]" ;;
+esac

@@ -4,6 +4,7 @@ the package.json files, the poms, the PostgreSQL extension's PGXN file, the test
 
     python3 tests/version.py              # check: every place names the same version (CI)
     python3 tests/version.py set 0.2.0    # write 0.2.0 into every place
+    python3 tests/version.py --expect 0.2.0  # check, and that it is 0.2.0 (release.yml: the tag's)
     python3 tests/version.py --self-test  # a planted mismatch is found, `set` mends it
 
 Each place is a file and a regular expression whose group 1 is the version, expected to match
@@ -106,6 +107,7 @@ def self_test():
         set_version("1.2.3-rc.1", tmp)
         versions, problems = check(tmp)
         assert versions == ["1.2.3-rc.1"] and not problems, (versions, problems)
+    assert main(["--expect", "0.0.0-not-this"]) == 1, "--expect passed a version the manifests do not name"
     print("version.py self-test: a planted mismatch found, `set` mended it")
 
 
@@ -113,12 +115,17 @@ def main(argv):
     if argv == ["--self-test"]:
         self_test()
         return 0
+    expect = None
     if len(argv) == 2 and argv[0] == "set":
         set_version(argv[1])
         argv = []
+    elif len(argv) == 2 and argv[0] == "--expect":
+        expect, argv = argv[1], []
     if argv:
         sys.exit(__doc__)
     versions, problems = check()
+    if expect is not None and not problems and versions != [expect]:
+        problems.append(f"the manifests name {versions[0]}, the tag {expect}: `tests/version.py set {expect}` before tagging")
     for p in problems:
         print(p, file=sys.stderr)
     if problems:

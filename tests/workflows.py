@@ -7,9 +7,10 @@
 actionlint checks the YAML and the expressions; this checks what actionlint cannot know:
 - every `run:` line that calls a script of the repository (tests/*.sh, tests/*.py, go/test.sh,
   bindings/c/test.sh, ...) names a file that exists and is executable;
-- `tests/run.sh` gets only sections it defines (section_NAME in tests/run.sh) and
-  `tests/packages.sh` only the steps its `case` accepts, with `${{ matrix.X }}` expanded to each
-  value of the job's matrix;
+- `tests/run.sh` gets only sections it defines (section_NAME in tests/run.sh),
+  `tests/packages.sh` only the steps its `case` accepts and `tests/publish.sh` nothing or
+  `upload KIND` of a KIND it has, with `${{ matrix.X }}` expanded to each value of the job's
+  matrix;
 - ci.yml's matrix names every section of tests/run.sh's ALL, so no section is left out on the
   forge.
 Standard library only: the few YAML forms used (`run:` lines and blocks, flow lists in
@@ -42,6 +43,12 @@ def package_steps(root):
         steps |= {a.strip() for a in arm.split("|")}
     steps.discard("*")
     return steps
+
+
+def upload_kinds(root):
+    """The KINDs `tests/publish.sh upload KIND` accepts (the arms `"upload X"` of its last case)."""
+    text = open(os.path.join(root, "tests/publish.sh"), encoding="utf-8").read()
+    return set(re.findall(r'"upload (\w+)"', text[text.rindex("case "):]))
 
 
 def runs(text):
@@ -92,6 +99,7 @@ def check(root=ROOT):
     problems = []
     defined, all_sections = sections(root)
     steps = package_steps(root)
+    uploads = upload_kinds(root)
     wf_dir = os.path.join(root, ".github/workflows")
     files = sorted(f for f in os.listdir(wf_dir) if f.endswith((".yml", ".yaml")))
     if not files:
@@ -123,6 +131,8 @@ def check(root=ROOT):
                         for a in args:
                             if a not in defined:
                                 problems.append(f"{where}: tests/run.sh has no section {a!r} (sections: {' '.join(sorted(defined))})")
+                    if w.endswith("tests/publish.sh") and args and (args[0] != "upload" or args[1:2] and args[1] not in uploads or len(args) != 2):
+                        problems.append(f"{where}: tests/publish.sh takes no arguments or `upload KIND` (KIND: {' '.join(sorted(uploads))}), not {' '.join(args)!r}")
                     if w.endswith("tests/packages.sh"):
                         for a in args:
                             if a not in steps:
@@ -146,9 +156,10 @@ def self_test():
         planted = planted.replace("run: tests/run.sh", "run: tests/runn.sh --force rust && tests/run.sh", 1)
         assert planted != text
         with open(ci, "w", encoding="utf-8") as f:
-            f.write(planted + "      - run: tests/packages.sh build publish\n")
+            f.write(planted + "      - run: tests/packages.sh build publsh\n      - run: tests/publish.sh upload pypi\n")
         problems = check(tmp)
-        want = ["has no section 'pyton'", "tests/runn.sh is not an executable", "has no step 'publish'"]
+        want = ["has no section 'pyton'", "tests/runn.sh is not an executable", "has no step 'publsh'",
+                "not 'upload pypi'"]
         for w in want:
             assert any(w in p for p in problems), (w, problems)
         with open(ci, "w", encoding="utf-8") as f:
