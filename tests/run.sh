@@ -426,6 +426,11 @@ section_policy() {
     "$ACTIONLINT_BIN" -no-color -oneline
     python3 tests/workflows.py --self-test
     python3 tests/workflows.py
+    # The release's SBOM check runs in the release matrix (it needs every artifact); its
+    # self-test here (cargo tree of the slim addon's build, no compiling) keeps the check able
+    # to fail: a missing SBOM, a crate too many, a crate missing.
+    step "the SBOM check's self-test (tests/sbom.py)"
+    python3 tests/sbom.py --self-test
 }
 
 section_mixed() {

@@ -3,6 +3,8 @@
 //! down, the high-water-mark file across restarts, and uniqueness through one leased generator.
 #![cfg(feature = "segment")]
 
+mod temp_util;
+
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -328,11 +330,7 @@ fn store_down_stops_issuing_before_the_ttl_and_recovers() {
 }
 
 fn mark_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "idmint_hwm_{}_{}",
-        std::process::id(),
-        WallClock.now_ms()
-    ));
+    let dir = temp_util::temp_path(&format!("idmint_hwm_{}", WallClock.now_ms()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

@@ -27,7 +27,7 @@ use idmint_core::lease::{
 };
 use idmint_core::segment::SqlStore;
 use idmint_core::{Clock, Layout, OnRollback, Snowflake, WallClock};
-use segment_util::{duplicates, server, servers, unique};
+use segment_util::{duplicates, server, servers, temp_path, unique};
 
 const CHILD_URL: &str = "IDMINT_LEASE_CHILD_URL";
 const CHILD_DIR: &str = "IDMINT_LEASE_CHILD_DIR";
@@ -48,7 +48,7 @@ fn twitter() -> Layout {
 
 /// Every lease store to test, each with a table or key prefix of its own.
 fn lease_urls() -> Vec<(&'static str, String)> {
-    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_lease")));
+    let file = temp_path(&format!("{}.db", unique("idmint_lease")));
     let mut urls = vec![(
         "sqlite",
         format!("sqlite:{}?table={}", file.display(), unique("w")),

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate};
 use idmint_core::Error;
-use segment_util::{child_ids, duplicates, rt, server, spawn_child, unique, write_ids};
+use segment_util::{child_ids, duplicates, rt, server, spawn_child, temp_path, unique, write_ids};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
@@ -28,7 +28,7 @@ enum Db {
 
 /// The databases to test, as (engine, URL without options).
 fn databases() -> Vec<(Db, String)> {
-    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_legacy")));
+    let file = temp_path(&format!("{}.db", unique("idmint_legacy")));
     let mut dbs = vec![(Db::Sqlite, format!("sqlite:{}", file.display()))];
     if let Some(u) = server("postgres") {
         dbs.push((Db::Postgres, u));

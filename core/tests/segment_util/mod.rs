@@ -6,8 +6,10 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
-/// `IDMINT_REQUIRE_SERVERS=1` (CI, `tests/run.sh segment`), else it is skipped with a note.
+#[path = "../temp_util/mod.rs"]
+mod temp_util;
+pub use temp_util::temp_path;
+
 /// A two-worker runtime for the store tests' async calls.
 pub fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -17,6 +19,8 @@ pub fn rt() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A server's URL from `IDMINT_TEST_<NAME>_URL`. Unset: the test fails when
+/// `IDMINT_REQUIRE_SERVERS=1` (CI, `tests/run.sh segment`), else it is skipped with a note.
 pub fn server(name: &str) -> Option<String> {
     let var = format!("IDMINT_TEST_{}_URL", name.to_ascii_uppercase());
     match std::env::var(&var) {
@@ -50,7 +54,7 @@ pub fn unique(prefix: &str) -> String {
 /// `etcd`, ZooKeeper with `zookeeper`.
 pub fn store_urls() -> Vec<(String, String)> {
     let mut urls = Vec::new();
-    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_seg")));
+    let file = temp_path(&format!("{}.db", unique("idmint_seg")));
     urls.push((
         "sqlite".to_string(),
         format!("sqlite:{}?table={}", file.display(), unique("t")),
