@@ -8,8 +8,8 @@ Rust, listing exactly the Rust crates built into that artifact.
                                        too many, a crate missing)
 
 Where each SBOM is:
-  python/*.whl        inside, as PEP 770 says: <dist-info>/sboms/idmint_python.cyclonedx.json,
-                      the one maturin writes, trimmed (below), RECORD updated
+  python/*.whl        inside, as PEP 770 says: <dist-info>/sboms/<crate>.cyclonedx.json, the
+                      one maturin writes, trimmed (below), RECORD updated
   maven-repo/.../idmint[-stores]-V.jar   beside it as idmint[-stores]-V-cyclonedx.json, deployed
                       with the jar under the classifier `cyclonedx` (as cyclonedx-maven-plugin
                       names it); one document for the jar's libraries of every platform
@@ -90,7 +90,7 @@ def artifacts(out):
         dist, tags = whl.name.split("-")[0], whl.stem.split("-")[-1]
         tag = next((t for t in tags.split(".") if not t.startswith("manylinux2014")), tags)
         found.append(Artifact(whl, ["idmint-python"], variant(dist == "idmint_stores"), [by(1, tag)],
-                              "sboms/idmint_python.cyclonedx.json", inside=True))
+                              "sboms/", inside=True))
     for tgz in sorted(out.glob("npm/*.tgz")):
         m = re.fullmatch(r"idmint-(stores-)?([a-z0-9]+-[a-z0-9]+(?:-[a-z]+)?)-[0-9][^-]*\.tgz", tgz.name)
         if m and any(p[2] == m.group(2) for p in PLATFORMS):
@@ -160,9 +160,10 @@ def trim(bom, keep):
     return bom
 
 
-def wheel_entry(whl, name):
+def wheel_entry(whl):
+    """maturin's Rust SBOM in the wheel (<dist-info>/sboms/<crate>.cyclonedx.json), if one."""
     with zipfile.ZipFile(whl) as z:
-        hits = [n for n in z.namelist() if n.endswith(f".dist-info/{name}")]
+        hits = [n for n in z.namelist() if re.search(r"\.dist-info/sboms/[^/]+\.cyclonedx\.json$", n)]
     return hits[0] if len(hits) == 1 else None
 
 
@@ -210,9 +211,9 @@ def make(out):
     for art in arts:
         keep = tree(art)
         if art.inside:
-            entry = wheel_entry(art.path, art.sbom.as_posix())
+            entry = wheel_entry(art.path)
             if entry is None:
-                raise SystemExit(f"{art.path.name}: maturin wrote no {art.sbom}")
+                raise SystemExit(f"{art.path.name}: maturin wrote no (or more than one) <dist-info>/sboms/*.cyclonedx.json")
             with zipfile.ZipFile(art.path) as z:
                 bom = json.loads(z.read(entry))
             rewrite_wheel(art.path, entry, (json.dumps(trim(bom, keep), indent=2) + "\n").encode())
@@ -233,7 +234,7 @@ def make(out):
 def shipped(art):
     """The SBOM as it ships: read out of the wheel, or from its file."""
     if art.inside:
-        entry = wheel_entry(art.path, art.sbom.as_posix())
+        entry = wheel_entry(art.path)
         if entry is None:
             return None
         with zipfile.ZipFile(art.path) as z:
