@@ -150,11 +150,14 @@ more_env() {
     case $target in
         *-linux-musl) CARGO_ENCODED_RUSTFLAGS=$(printf -- '-C\x1ftarget-feature=-crt-static') "$@" ;;
         *-windows-gnu) PATH="$ROOT/tests/zig/path:$PATH" libnode_stub "$@" ;;
-        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 macos_patched "$@" ;;
-        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 macos_patched "$@" ;;
+        *-apple-darwin) MACOSX_DEPLOYMENT_TARGET=$(macos_min "$target") macos_patched "$@" ;;
         *) "$@" ;;
     esac
 }
+
+# macos_min TARGET: the oldest macOS the release supports on TARGET (x86-64 10.12, arm64 11.0:
+# the first with Apple silicon), which the wheels are tagged with.
+macos_min() { case $1 in x86_64-*) echo 10.12 ;; *) echo 11.0 ;; esac; }
 
 # libnode_stub CMD...: CMD with LIBNODE_PATH at an empty libnode import library. napi-build wants a
 # libnode.dll to link against for -gnu; napi-rs resolves Node-API at run time on Windows (from
@@ -1398,8 +1401,7 @@ native_env() {
     local target=$1
     shift
     case $target in
-        x86_64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=10.12 released "$@" ;;
-        aarch64-apple-darwin) MACOSX_DEPLOYMENT_TARGET=11.0 released "$@" ;;
+        *-apple-darwin) MACOSX_DEPLOYMENT_TARGET=$(macos_min "$target") released "$@" ;;
         *-windows-gnu) libnode_stub released "$@" ;;
         *) released "$@" ;;
     esac
