@@ -53,6 +53,7 @@ self_test() {
         die "self-test: cargo-semver-checks passed a removed public function"
     fi
     grep -q 'decimal_u64' "$tmp/log" || { cat "$tmp/log" >&2; die "self-test: the report does not name decimal_u64"; }
+    grep -E 'FAIL|decimal_u64|Summary' "$tmp/log" | head -5
     echo "semver.sh self-test: a public function made private (args::decimal_u64) is reported as breaking"
 }
 
