@@ -12,7 +12,8 @@
 # runtime dependencies are only idmint's own packages (so an npm audit of them has nothing to
 # check; this machine's registry mirror refuses the audit endpoint: 405), and the Maven
 # artifact's only runtime dependency is JNA (OWASP dependency-check needs the NVD feed, which
-# is not reachable offline: not run).
+# is not reachable offline: not run). `npm audit signatures` checks the registry signatures of
+# the npm tools node/ and web/ install, where the registry answers.
 #
 #   tests/deny.sh              the checks
 #   tests/deny.sh --self-test  planted faults fail them: a license not allowed, a registry not
@@ -77,6 +78,31 @@ print(f"  reported: {len(dups)} crates in more than one version: {listed}")'
     done
     npm_runtime_deps "${NPM_PACKAGES[@]}"
     echo "npm: the packages' runtime dependencies are idmint's own"
+    npm_signatures node web
+}
+
+# npm_signatures DIR...: `npm audit signatures` over what each DIR's lockfile installed (the
+# build and test tools: napi-rs's CLI, binaryen, playwright-core, ...), where that is installed
+# and the registry's signing keys can be reached: a bad or missing signature fails; a registry
+# that does not answer (this machine's mirror: the request hangs) is said, not failed.
+npm_signatures() {
+    local dir out rc
+    for dir in "$@"; do
+        if ! [ -d "$dir/node_modules" ]; then
+            echo "npm audit signatures ($dir): not run, nothing installed (its section's npm ci installs it)"
+            continue
+        fi
+        rc=0
+        out=$(cd "$dir" && timeout 90 npm audit signatures --fetch-retries=0 --fetch-timeout=15000 2>&1) || rc=$?
+        if [ $rc = 0 ]; then
+            echo "npm audit signatures ($dir): $(grep -m1 -i 'verified' <<<"$out")"
+        elif [ $rc = 124 ] || grep -qiE 'npm error network|E(AI_AGAIN|NOTFOUND|TIMEDOUT|CONNREFUSED|CONNRESET)|code E40[0-9]' <<<"$out"; then
+            echo "npm audit signatures ($dir): NOT checked here: the registry's keys cannot be reached (rc $rc)"
+        else
+            echo "$out" >&2
+            die "npm audit signatures ($dir): a package's registry signature is missing or invalid"
+        fi
+    done
 }
 
 self_test() {
