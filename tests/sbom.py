@@ -26,7 +26,11 @@ and dependency edges outside it are dropped. `check` then reads the SBOM as it s
 wheel, beside the jar) and compares it both ways with cargo tree's set, computed again.
 
 cargo is whatever `cargo` is on PATH: tests/packages.sh runs this under `released`, so the
-patched etcd-client (third_party/) is the one resolved, as in the build.
+patched etcd-client (third_party/) is the one resolved, as in the build. The macOS libraries a
+Linux machine builds with zig also patch rustls-native-certs and whoami in (tests/packages.sh
+macos_patched; third_party/README.md), which then bring no security-framework or
+core-foundation: their trees are resolved with those patches too. Those a Mac built with
+Apple's SDK (`tests/packages.sh native`; IDMINT_SBOM_NATIVE names their npm keys) are not.
 """
 import base64
 import hashlib
@@ -60,6 +64,14 @@ STATIC = {"x86_64-linux-musl": "x86_64-unknown-linux-musl", "aarch64-linux-musl"
 WASM = "wasm32-unknown-unknown"
 
 
+def macos_patches():
+    """The crates tests/packages.sh's macos_patched adds for the zig-built macOS libraries."""
+    m = re.search(r'IDMINT_PATCHES="\$RELEASE_PATCHES ([^"]+)" released', (ROOT / "tests/packages.sh").read_text())
+    if not m:
+        raise SystemExit("tests/packages.sh: no macos_patched line (IDMINT_PATCHES=\"$RELEASE_PATCHES ...\" released)")
+    return m.group(1).split()
+
+
 def by(index, name):
     for p in PLATFORMS:
         if p[index] == name:
@@ -74,9 +86,15 @@ def variant(stores):
 class Artifact:
     """One artifact: what it was built from (crates, features, targets) and where its SBOM is."""
 
-    def __init__(self, path, crates, features, targets, sbom, inside=False):
+    def __init__(self, path, crates, features, targets, sbom, inside=False, native_ok=True):
         self.path, self.crates, self.features, self.targets = Path(path), crates, features, targets
         self.sbom, self.inside = Path(sbom), inside
+        # Built with the macOS patches: a macOS target of an artifact a Mac did not build (the
+        # Go and C libraries never are: native_ok=False).
+        native = set(os.environ.get("IDMINT_SBOM_NATIVE", "").split())
+        self.macos_patched = any(
+            "apple-darwin" in t and not (native_ok and next(p[2] for p in PLATFORMS if p[0] == t) in native)
+            for t in targets)
 
     def __repr__(self):
         return f"{self.path.name} ({' '.join(self.crates)} {' '.join(self.features)} {' '.join(self.targets)})"
@@ -109,13 +127,13 @@ def artifacts(out):
                               jar.with_name(f"{jar.stem}-cyclonedx.json")))
     for lib in sorted(out.glob("go/module/lib/*/libidmint*.a")):
         found.append(Artifact(lib, ["idmint-c"], variant(lib.name == "libidmint_stores.a"), [by(4, lib.parent.name)],
-                              side / f"go-{lib.parent.name}-{lib.stem}.cdx.json"))
+                              side / f"go-{lib.parent.name}-{lib.stem}.cdx.json", native_ok=False))
     for tgz in sorted(out.glob("go/c/idmint-c-*.tar.gz")):
         m = re.fullmatch(r"idmint-c-(stores-)?[0-9][^-]*-(.+)\.tar\.gz", tgz.name)
         if not m:
             raise SystemExit(f"{tgz.name}: not named idmint-c[-stores]-VERSION-KEY.tar.gz")
         found.append(Artifact(tgz, ["idmint-c"], variant(bool(m.group(1))), [by(2, m.group(2))],
-                              side / f"{tgz.name[:-len('.tar.gz')]}.cdx.json"))
+                              side / f"{tgz.name[:-len('.tar.gz')]}.cdx.json", native_ok=False))
     for binary in sorted(out.glob("bin/idmint-*")):
         triple = binary.name[len("idmint-"):]
         if triple in STATIC:
@@ -126,12 +144,15 @@ def artifacts(out):
 def tree(art):
     """The (name, version) of every crate cargo resolves into the artifact's build."""
     crates = set()
+    env = dict(os.environ)
+    if art.macos_patched:
+        env["IDMINT_PATCHES"] = " ".join([env.get("IDMINT_PATCHES", "")] + macos_patches()).strip()
     for crate in art.crates:
         cmd = ["cargo", "tree", "--quiet", "-p", crate, *art.features, "-e", "normal",
                "--prefix", "none"]
         for t in art.targets:
             cmd += ["--target", t]
-        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
         if out.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{out.stderr}")
         for line in out.stdout.splitlines():
