@@ -33,7 +33,9 @@ core-foundation: their trees are resolved with those patches too. Those a Mac bu
 Apple's SDK (`tests/packages.sh native`; IDMINT_SBOM_NATIVE names their npm keys) are not.
 """
 import base64
+import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -320,10 +322,12 @@ def self_test():
         assert "does not list" in check_one(art, short, want)[0]
         assert "no SBOM" in check_one(art, None, want)[0]
         # and through the files: no SBOM beside the artifact fails check()
+        said = io.StringIO()
         try:
-            check(out)
+            with contextlib.redirect_stderr(said):
+                check(out)
         except SystemExit as e:
-            assert "1 SBOM fault" in str(e), e
+            assert "1 SBOM fault" in str(e) and "no SBOM" in said.getvalue(), (e, said.getvalue())
         else:
             raise AssertionError("check passed an artifact without its SBOM")
         art.sbom.parent.mkdir(parents=True)
