@@ -325,6 +325,7 @@ node_platform_packages() {
     local key=$1 target=$2 stage=$3 name dir features
     shift 3
     [ -f "node/npm/$key/package.json" ] || die "no node/npm/$key"
+    mkdir -p "$OUT/npm"
     for name in idmint idmint-stores; do
         features=(--no-default-features)
         [ "$name" = idmint ] || features+=(--features stores)
@@ -405,8 +406,8 @@ build_web() {
     (cd web && npm pack --silent --ignore-scripts --pack-destination "$OUT/npm" >/dev/null)
 }
 
-# jvm_libs PREFIX TARGET LIB WRAP...: the JVM's two libraries for TARGET (slim, and the add-on's
-# with every store), each built as `WRAP... cargo rustc --crate-type cdylib` (cross, more_env
+# jvm_libs PREFIX TARGET LIB WRAP...: the JVM's two libraries for TARGET (empty: the host; slim,
+# and the add-on's with every store), each built as `WRAP... cargo rustc --crate-type cdylib` (cross, more_env
 # TARGET, native_env TARGET; the cdylib alone, as java/build-native.sh says why) and copied to
 # java/target/native/PREFIX/ and java/target/native-stores/io/idmint/stores/PREFIX/ (where the
 # jars take them from: JNA's names <os-arch>) before the next build replaces it.
@@ -416,10 +417,11 @@ jvm_libs() {
     for v in native native-stores/io/idmint/stores; do
         features=(--no-default-features)
         [ "$v" = native ] || features+=(--features stores)
-        CARGO_TARGET_DIR=$jvm_target "$@" cargo rustc --quiet --profile "$PROFILE" --target "$target" \
+        [ -z "$target" ] || features+=(--target "$target")
+        CARGO_TARGET_DIR=$jvm_target "$@" cargo rustc --quiet --profile "$PROFILE" \
             -p idmint-jvm --lib --crate-type cdylib "${features[@]}"
         mkdir -p "java/target/$v/$prefix"
-        cp "$jvm_target/$target/$PROFILE/$lib" "java/target/$v/$prefix/"
+        cp "$jvm_target/${target:+$target/}$PROFILE/$lib" "java/target/$v/$prefix/"
     done
 }
 
@@ -1408,24 +1410,30 @@ native_env() {
 }
 
 native() {
-    local target compat key prefix project n args=()
+    local target compat key prefix project n args=() cross_target=
     read -r target compat key prefix <<<"$(native_row)"
     n=$OUT/native/$key
     if [ "$(uname -s)" = Linux ]; then zig_env; else packages_tools; fi
-    rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+    # --target only when it is not the host's (Windows: the runner's rustc is -msvc): a host
+    # build reuses the compiled dependencies of every other build here.
+    if [ "$target" != "$(rustc -vV | sed -n 's/^host: //p')" ]; then
+        cross_target=$target
+        rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+    fi
     rm -rf "$n" "$OUT/stage"
     mkdir -p "$n/python"
     [ "$compat" = - ] || args=(--compatibility "$compat")
+    [ -z "$cross_target" ] || args+=(--target "$cross_target")
     for project in "${PY_PROJECTS[@]}"; do
         step "native $key: $project: maturin build (abi3, $target, cargo profile $PROFILE)"
         (cd "$project" && native_env "$target" "$(venv_bin "$TOOLS" maturin)" build --quiet --profile "$PROFILE" \
-            --out "$n/python" --target "$target" "${args[@]}")
+            --out "$n/python" "${args[@]}")
     done
     local out=$OUT
-    OUT=$n node_platform_packages "$key" "$target" "$OUT/stage" native_env "$target"
+    OUT=$n node_platform_packages "$key" "$cross_target" "$OUT/stage" native_env "$target"
     rm -rf "$out/stage"
     step "native $key: the JVM libraries (slim and stores)"
-    jvm_libs "$prefix" "$target" "$(jvm_lib_name "$target")" native_env "$target"
+    jvm_libs "$prefix" "$cross_target" "$(jvm_lib_name "$target")" native_env "$target"
     mkdir -p "$n/jvm/native" "$n/jvm/native-stores/io/idmint/stores"
     cp -r "java/target/native/$prefix" "$n/jvm/native/"
     cp -r "java/target/native-stores/io/idmint/stores/$prefix" "$n/jvm/native-stores/io/idmint/stores/"
