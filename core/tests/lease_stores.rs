@@ -351,11 +351,15 @@ fn holder_killed_with_sigkill() {
             "{name}: taken {:?} after the kill, the store said free in {free_in:?}",
             acquired_at - killed_at
         );
-        assert_eq!(states[..2], ["held", "frozen"], "{name}: {states:?}");
-        assert!(
-            states[2..].iter().all(|s| *s == "free"),
-            "{name}: {states:?}"
-        );
+        // held, then frozen, then free, in that order, each seen or passed while this test
+        // waited: on a loaded machine the first listing may come after the TTL (zk's was
+        // ["frozen", "free"] under a niced CI run), so no state is required to be seen.
+        let order = ["held", "frozen", "free"];
+        let ranks: Vec<_> = states
+            .iter()
+            .map(|s| order.iter().position(|o| o == s).unwrap())
+            .collect();
+        assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{name}: {states:?}");
         // The dead holder's fence stands: a clock 5 s behind it is a rollback...
         assert_eq!(
             acquired.next_id().unwrap_err().kind(),
@@ -417,9 +421,10 @@ fn zookeeper_killed_during_renewals() {
 }
 
 /// A leased generator mints while its store's server (`name` in tests/servers.sh) is killed
-/// and, a while later, restarted: it stops with `lease_lost` within a TTL of the kill, issues
-/// nothing from a TTL after the kill until the restart, mints again by itself afterwards, and
-/// never repeats an ID.
+/// and, a while later, restarted: it stops with `lease_lost`, issues nothing from a TTL after
+/// the server was dead until the restart, mints again by itself afterwards, and never repeats
+/// an ID. Nothing here depends on how fast the machine is: the TTL counts from when the kill
+/// had returned (the server dead, so the last renewal came before), and the waits are long.
 fn killed_during_renewals(name: &str, url: &str) {
     if std::env::var("IDMINT_SERVERS_DIR").is_err() {
         assert!(
@@ -460,9 +465,12 @@ fn killed_during_renewals(name: &str, url: &str) {
     wait_for("IDs before the kill", Duration::from_secs(10), || {
         count(start, true) > 1000
     });
-    let killed_at = Instant::now();
     servers(&["kill", name]);
-    wait_for("lease_lost", ttl * 2, || count(killed_at, false) > 0);
+    // The server is dead once `servers kill` returns: every renewal it answered came before.
+    let killed_at = Instant::now();
+    wait_for("lease_lost", Duration::from_secs(60), || {
+        count(killed_at, false) > 0
+    });
     thread::sleep(Duration::from_secs(1));
     // Taken before the start: the generator may lease again as soon as the server answers, before
     // `servers start` has returned (it still waits for the PID file).
@@ -489,8 +497,11 @@ fn killed_during_renewals(name: &str, url: &str) {
         kinds.len(),
         ids.len()
     );
-    // The last renewal was before the kill: the lease may end for others a TTL after it.
-    assert!(first_lost - killed_at < ttl);
+    // The last renewal was before the kill: the lease may end for others a TTL after it, and
+    // from then on the holder issued nothing (below). When the first error came depends on
+    // when the minting thread ran: printed above, not asserted (a niced CI run on a busy
+    // machine once saw it 2.04 s after a 2 s TTL).
+    assert!(first_lost > killed_at);
     assert!(kinds.iter().all(|k| *k == "lease_lost"), "{kinds:?}");
     assert!(!log
         .iter()
