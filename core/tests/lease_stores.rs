@@ -70,8 +70,9 @@ fn lease_urls() -> Vec<(&'static str, String)> {
     urls
 }
 
+/// A directory of this test process's own (removed at exit, a failed test's too).
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(unique(name));
+    let dir = temp_path(&unique(name));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
