@@ -45,7 +45,7 @@ source tests/serve_ready.sh
 PROFILE=${IDMINT_CARGO_PROFILE:-release}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 OUT=${IDMINT_PACKAGES_DIR:-$TARGET/packages}
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+VERSION=$(manifest_version)
 IMAGE=idmint/idmint-serve:$VERSION
 ARCHIVE=$OUT/image/idmint-serve-$VERSION.oci.tar
 # IDMINT_IMAGE_ARCHES: the platforms to build and smoke (default both; one while developing).

@@ -78,33 +78,36 @@ wasm_bindgen_cli() {
         without_zig nice -n 19 cargo install wasm-bindgen-cli --version "$WASM_BINDGEN" --force
 }
 
-# cbindgen at the version bindings/c's header is generated with (bindings/c/test.sh checks the
-# checked-in include/idmint.h against its output): installed once per machine under
-# ~/.cache/idmint, at the lowest CPU priority, as the other tools are.
-CBINDGEN=0.29.4
-CBINDGEN_BIN=$IDMINT_CACHE/cbindgen-$CBINDGEN/bin/cbindgen
-cbindgen_tool() { cargo_tool cbindgen "$CBINDGEN"; }
-
 # cargo_tool CRATE VERSION: CRATE's binary at VERSION (pinned), installed from crates.io once per
-# machine into ~/.cache/idmint/CRATE-VERSION/bin, compiled at the lowest CPU priority in a target
-# directory of its own (removed after: the binary is what is kept).
+# machine at `cargo_tool_bin CRATE VERSION` (~/.cache/idmint/CRATE-VERSION/bin/CRATE), compiled at
+# the lowest CPU priority in a target directory of its own (removed after: the binary is kept).
+cargo_tool_bin() { echo "$IDMINT_CACHE/$1-$2/bin/$1"; }
 cargo_tool() {
-    local crate=$1 version=$2
-    [[ $("$IDMINT_CACHE/$crate-$version/bin/$crate" --version 2>/dev/null) == *" $version" ]] && return 0
+    local crate=$1 version=$2 bin
+    bin=$(cargo_tool_bin "$crate" "$version")
+    # (a cargo subcommand may take its version flag only after its name: cargo-cyclonedx)
+    [[ $({ "$bin" --version || "$bin" "${crate#cargo-}" --version; } 2>/dev/null) == *" $version" ]] && return 0
     CARGO_TARGET_DIR=$IDMINT_CACHE/$crate-build without_zig nice -n 19 \
         cargo install "$crate" --version "=$version" --locked --root "$IDMINT_CACHE/$crate-$version"
     rm -rf "$IDMINT_CACHE/$crate-build"
 }
 
+# cbindgen at the version bindings/c's header is generated with (bindings/c/test.sh checks the
+# checked-in include/idmint.h against its output).
+CBINDGEN=0.29.4
+CBINDGEN_BIN=$(cargo_tool_bin cbindgen "$CBINDGEN")
+cbindgen_tool() { cargo_tool cbindgen "$CBINDGEN"; }
+
 # cargo-deny (the dependency policy, deny.toml) and actionlint (the workflows), pinned,
 # installed once per machine under ~/.cache/idmint at the lowest CPU priority: cargo-deny from
 # crates.io (a few minutes of one core the first time), actionlint from the Go module proxy.
 CARGO_DENY=0.20.2
-CARGO_DENY_BIN=$IDMINT_CACHE/cargo-deny-$CARGO_DENY/bin/cargo-deny
+CARGO_DENY_BIN=$(cargo_tool_bin cargo-deny "$CARGO_DENY")
 cargo_deny_tool() { cargo_tool cargo-deny "$CARGO_DENY"; }
 # cargo-cyclonedx: the release's SBOMs (tests/sbom.py), release matrix only.
 CARGO_CYCLONEDX=0.5.9
-export IDMINT_CARGO_CYCLONEDX=$IDMINT_CACHE/cargo-cyclonedx-$CARGO_CYCLONEDX/bin/cargo-cyclonedx
+IDMINT_CARGO_CYCLONEDX=$(cargo_tool_bin cargo-cyclonedx "$CARGO_CYCLONEDX")
+export IDMINT_CARGO_CYCLONEDX
 cargo_cyclonedx_tool() { cargo_tool cargo-cyclonedx "$CARGO_CYCLONEDX"; }
 ACTIONLINT=v1.7.12
 ACTIONLINT_BIN=$IDMINT_CACHE/actionlint-$ACTIONLINT/actionlint
@@ -123,6 +126,12 @@ actionlint_tool() {
 export IDMINT_JVM_BINDGEN_TARGET_DIR=${IDMINT_JVM_BINDGEN_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/idmint/jvm-bindgen}
 jvm_bindgen() {
     nice -n 19 "$IDMINT_ROOT/java/build-native.sh" --generator
+}
+
+# manifest_version [MANIFEST]: the `version = "..."` of a Cargo manifest (default: the workspace's
+# Cargo.toml, whose version every package carries: tests/version.py).
+manifest_version() {
+    sed -n 's/^version = "\(.*\)"$/\1/p' "${1:-$IDMINT_ROOT/Cargo.toml}" | head -1
 }
 
 # venv_bin VENV NAME: the program NAME of a Python venv: VENV/bin/NAME, or on Windows (a forge's

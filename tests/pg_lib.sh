@@ -39,7 +39,7 @@ else
     PG_TARGET_DIR=${IDMINT_PG_TARGET_DIR:-$IDMINT_CACHE/pg-target}
 fi
 PG_PACKAGES=${IDMINT_PACKAGES_DIR:-${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages}/pg
-PG_VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' pg/Cargo.toml | head -1)
+PG_VERSION=$(manifest_version "$IDMINT_ROOT/pg/Cargo.toml")
 PG_DEB=$PG_PACKAGES/postgresql-$PG_MAJOR-idmint_${PG_VERSION}_amd64.deb
 
 # in_pg_root CMD...: CMD where the server runs: in the root filesystem (its own PATH and

@@ -16,7 +16,7 @@ CARGO_SEMVER_CHECKS=0.51.0
 
 semver_checks() {
     cargo_tool cargo-semver-checks "$CARGO_SEMVER_CHECKS"
-    "$IDMINT_CACHE/cargo-semver-checks-$CARGO_SEMVER_CHECKS/bin/cargo-semver-checks" semver-checks \
+    "$(cargo_tool_bin cargo-semver-checks "$CARGO_SEMVER_CHECKS")" semver-checks \
         --package idmint-core --color never "$@"
 }
 

@@ -60,7 +60,7 @@ rm -rf "$OUT" && mkdir -p "$PREFIX/lib/pkgconfig" "$PREFIX/include"
 # without LD_LIBRARY_PATH, as docs/c.md promises.
 cp "$CARGO_TARGET_DIR/$PROFILE/libidmint.a" "$PREFIX/lib/"
 cp bindings/c/include/idmint.h "$PREFIX/include/"
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+VERSION=$(manifest_version)
 sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" bindings/c/idmint.pc.in >"$PREFIX/lib/pkgconfig/idmint.pc"
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 read -ra FLAGS <<<"$(pkg-config --cflags --libs --static idmint)"
