@@ -96,7 +96,7 @@ export IDMINT_CARGO_PROFILE=$PROFILE
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 OUT=${IDMINT_PACKAGES_DIR:-$TARGET/packages}
 TOOLS=$PACKAGES_TOOLS
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
+VERSION=$(manifest_version)
 # The one Vite the browser smoke test bundles with (from the npm registry).
 VITE=7.3.8
 
@@ -406,11 +406,12 @@ build_web() {
     (cd web && npm pack --silent --ignore-scripts --pack-destination "$OUT/npm" >/dev/null)
 }
 
-# jvm_libs PREFIX TARGET LIB WRAP...: the JVM's two libraries for TARGET (empty: the host; slim,
-# and the add-on's with every store), each built as `WRAP... cargo rustc --crate-type cdylib` (cross, more_env
-# TARGET, native_env TARGET; the cdylib alone, as java/build-native.sh says why) and copied to
-# java/target/native/PREFIX/ and java/target/native-stores/io/idmint/stores/PREFIX/ (where the
-# jars take them from: JNA's names <os-arch>) before the next build replaces it.
+# jvm_libs PREFIX TARGET LIB WRAP...: the JVM's two libraries for TARGET (empty: the host's),
+# slim and the add-on's with every store, each built as `WRAP... cargo rustc --crate-type
+# cdylib` (WRAP: cross, more_env TARGET or native_env TARGET; the cdylib alone, as
+# java/build-native.sh says why) and copied to java/target/native/PREFIX/ and
+# java/target/native-stores/io/idmint/stores/PREFIX/ (where the jars take them from: JNA's names
+# <os-arch>) before the next build replaces it.
 jvm_libs() {
     local prefix=$1 target=$2 lib=$3 v features jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET}
     shift 3
@@ -425,6 +426,7 @@ jvm_libs() {
     done
 }
 
+# jvm_lib_name TARGET: the file name of the JVM library cargo writes for TARGET.
 jvm_lib_name() {
     case $1 in *windows*) echo idmint_jvm.dll ;; *darwin*) echo libidmint_jvm.dylib ;; *) echo libidmint_jvm.so ;; esac
 }
@@ -447,7 +449,7 @@ build_java() {
     local jvm_target=${IDMINT_JVM_TARGET_DIR:-$TARGET} jar_prefixes=(linux-x86-64)
     if [ "$MATRIX" = 1 ]; then
         step "maven: the JVM libraries for $CROSS (slim and stores)"
-        jvm_libs linux-aarch64 "$CROSS" libidmint_jvm.so cross
+        jvm_libs linux-aarch64 "$CROSS" "$(jvm_lib_name "$CROSS")" cross
         jar_prefixes+=(linux-aarch64)
     else
         rm -rf java/target/native/linux-aarch64 java/target/native-stores/io/idmint/stores/linux-aarch64
@@ -1410,7 +1412,7 @@ native_env() {
 }
 
 native() {
-    local target compat key prefix project n args=() cross_target=
+    local target compat key prefix project n args=() cross_target= stage=$OUT/stage
     read -r target compat key prefix <<<"$(native_row)"
     n=$OUT/native/$key
     if [ "$(uname -s)" = Linux ]; then zig_env; else packages_tools; fi
@@ -1420,7 +1422,7 @@ native() {
         cross_target=$target
         rustup target list --installed | grep -qx "$target" || rustup target add "$target"
     fi
-    rm -rf "$n" "$OUT/stage"
+    rm -rf "$n" "$stage"
     mkdir -p "$n/python"
     [ "$compat" = - ] || args=(--compatibility "$compat")
     [ -z "$cross_target" ] || args+=(--target "$cross_target")
@@ -1429,9 +1431,8 @@ native() {
         (cd "$project" && native_env "$target" "$(venv_bin "$TOOLS" maturin)" build --quiet --profile "$PROFILE" \
             --out "$n/python" "${args[@]}")
     done
-    local out=$OUT
-    OUT=$n node_platform_packages "$key" "$cross_target" "$OUT/stage" native_env "$target"
-    rm -rf "$out/stage"
+    OUT=$n node_platform_packages "$key" "$cross_target" "$stage" native_env "$target"
+    rm -rf "$stage"
     step "native $key: the JVM libraries (slim and stores)"
     jvm_libs "$prefix" "$cross_target" "$(jvm_lib_name "$target")" native_env "$target"
     mkdir -p "$n/jvm/native" "$n/jvm/native-stores/io/idmint/stores"
@@ -1447,8 +1448,12 @@ native() {
 sbom() {
     step "SBOMs: one CycloneDX document per artifact holding Rust (tests/sbom.py make $OUT)"
     cargo_cyclonedx_tool
-    released env IDMINT_SBOM_NATIVE="$(native_keys)" python3 tests/sbom.py make "$OUT"
+    sbom_py make "$OUT"
 }
+
+# sbom_py ARGS...: tests/sbom.py under `released` (the patched etcd-client's tree), told which
+# platforms' packages a native runner built.
+sbom_py() { released env IDMINT_SBOM_NATIVE="$(native_keys)" python3 tests/sbom.py "$@"; }
 
 # native_keys: the npm keys of the platforms whose packages IDMINT_NATIVE_DIR gave (tests/sbom.py
 # then resolves the macOS ones without the zig build's macOS patches).
@@ -1465,7 +1470,7 @@ native_keys() {
 # (under `released`, so the patched etcd-client's smaller tree is the one compared).
 publish() {
     step "SBOMs: each artifact's, checked against cargo tree of its build (tests/sbom.py check)"
-    released env IDMINT_SBOM_NATIVE="$(native_keys)" python3 tests/sbom.py check "$OUT" python/ npm/ maven-repo/ go/module/ go/c/ bin/
+    sbom_py check "$OUT" python/ npm/ maven-repo/ go/module/ go/c/ bin/
     tests/publish.sh
 }
 

@@ -46,6 +46,7 @@ source tests/lib.sh
 OUT=${IDMINT_PACKAGES_DIR:-${CARGO_TARGET_DIR:-$IDMINT_ROOT/target}/packages}
 PUB=$OUT/publish
 SET=$PUB/upload-set.txt
+VERSION=$(manifest_version)
 if [ $# = 0 ]; then
     rm -rf "$PUB"
     mkdir -p "$PUB"
@@ -238,13 +239,12 @@ release_page() {
 
 # ---- upload: the publish jobs of release.yml (never run here: nothing may leave this machine) ----
 upload_npm() {
-    local t name version
+    local t spec
     [ -s "$PUB/npm-order.txt" ] || die "no $PUB/npm-order.txt: run the dry run first"
     while IFS= read -r t; do
-        name=$(tar -xzOf "$t" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0)).name')
-        version=$(tar -xzOf "$t" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0)).version')
-        if npm view "$name@$version" version >/dev/null 2>&1; then
-            echo "npm: $name@$version is published already"
+        spec=$(tar -xzOf "$t" package/package.json | node -p 'const p = JSON.parse(require("fs").readFileSync(0)); `${p.name}@${p.version}`')
+        if npm view "$spec" version >/dev/null 2>&1; then
+            echo "npm: $spec is published already"
             continue
         fi
         npm publish --provenance --access public "$t"
@@ -292,7 +292,6 @@ upload_release() {
     gh release create "v$VERSION" --verify-tag --title "idmint $VERSION" --notes-file "$notes" "$PUB"/release-page/*
 }
 
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 case "${1:-} ${2:-}" in
     " ")
         pypi

@@ -172,15 +172,13 @@ def listed(bom):
 
 
 def trim(bom, keep):
-    """The BOM with every component, and every dependency edge, outside `keep` dropped."""
+    """A copy of the BOM with every component, and every dependency edge, outside `keep` dropped."""
     kept = [c for c in bom.get("components", []) if (c["name"], c["version"]) in keep]
     refs = {c["bom-ref"] for c in kept} | {bom["metadata"]["component"]["bom-ref"]}
-    bom["components"] = kept
-    bom["dependencies"] = [
+    return {**bom, "components": kept, "dependencies": [
         {**d, "dependsOn": [r for r in d.get("dependsOn", []) if r in refs]}
         for d in bom.get("dependencies", []) if d["ref"] in refs
-    ]
-    return bom
+    ]}
 
 
 def wheel_entry(whl):
@@ -230,16 +228,18 @@ def make(out):
     arts = artifacts(out)
     if not arts:
         raise SystemExit(f"no artifact with Rust in {out}")
-    boms = generated({c for a in arts if not a.inside for c in a.crates})
+    members = {c for a in arts if not a.inside for c in a.crates}
+    boms = generated(members) if members else {}
     for art in arts:
         keep = tree(art)
         if art.inside:
-            entry = wheel_entry(art.path)
-            if entry is None:
+            bom = shipped(art)
+            if bom is None:
                 raise SystemExit(f"{art.path.name}: maturin wrote no (or more than one) <dist-info>/sboms/*.cyclonedx.json")
-            with zipfile.ZipFile(art.path) as z:
-                bom = json.loads(z.read(entry))
-            rewrite_wheel(art.path, entry, (json.dumps(trim(bom, keep), indent=2) + "\n").encode())
+            # (the release runs `sbom` twice: a wheel trimmed before is left as it is)
+            trimmed = trim(bom, keep)
+            if trimmed != bom:
+                rewrite_wheel(art.path, wheel_entry(art.path), (json.dumps(trimmed, indent=2) + "\n").encode())
         else:
             # One document per artifact: the first crate's, with the others' components merged
             # in (the wasm package's two modules).
@@ -333,7 +333,36 @@ def self_test():
         art.sbom.parent.mkdir(parents=True)
         art.sbom.write_text(json.dumps(good))
         check(out)
-    print("sbom.py self-test: a missing SBOM, a crate too many and a crate missing each fail the check")
+        # `make` on a wheel: maturin's SBOM with a crate too many is trimmed in place, RECORD
+        # follows, and a second `make` leaves the wheel as it is.
+        out = Path(tmp) / "wheel"
+        whl = out / "python" / f"idmint-0.0.0-cp310-abi3-{host[1]}.whl"
+        whl.parent.mkdir(parents=True)
+        whl.touch()
+        (wart,) = artifacts(out)
+        wwant = tree(wart)
+        wroot = next((n, v) for n, v in wwant if n == "idmint-python")
+        wbom = {**good, "metadata": {"component": {"bom-ref": "root", "name": wroot[0], "version": wroot[1]}},
+                "components": [{"bom-ref": f"{n} {v}", "name": n, "version": v} for n, v in sorted(wwant - {wroot})]
+                + [{"bom-ref": "x", "name": "sqlx-core", "version": "0.8.6"}]}
+        entry = "idmint-0.0.0.dist-info/sboms/idmint-python.cyclonedx.json"
+        with zipfile.ZipFile(whl, "w") as z:
+            z.writestr(entry, json.dumps(wbom))
+            z.writestr("idmint-0.0.0.dist-info/RECORD", f"{entry},sha256=stale,1\nidmint-0.0.0.dist-info/RECORD,,\n")
+        assert "not built into it" in check_one(wart, shipped(wart), wwant)[0]
+        with contextlib.redirect_stdout(io.StringIO()):
+            make(out)
+        assert check_one(wart, shipped(wart), wwant) == []
+        with zipfile.ZipFile(whl) as z:
+            data, record = z.read(entry), z.read("idmint-0.0.0.dist-info/RECORD").decode()
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        assert f"{entry},sha256={digest},{len(data)}" in record.splitlines(), record
+        before = whl.stat().st_mtime_ns
+        with contextlib.redirect_stdout(io.StringIO()):
+            make(out)
+        assert whl.stat().st_mtime_ns == before, "a second make rewrote a trimmed wheel"
+    print("sbom.py self-test: a missing SBOM, a crate too many and a crate missing each fail the check;"
+          " make trims a wheel's SBOM with its RECORD, once")
 
 
 if __name__ == "__main__":
