@@ -27,7 +27,7 @@ use idmint_core::lease::{
 };
 use idmint_core::segment::SqlStore;
 use idmint_core::{Clock, Layout, OnRollback, Snowflake, WallClock};
-use segment_util::{duplicates, server, servers, temp_path, unique};
+use segment_util::{duplicates, server, servers, temp_dir, temp_path, unique};
 
 const CHILD_URL: &str = "IDMINT_LEASE_CHILD_URL";
 const CHILD_DIR: &str = "IDMINT_LEASE_CHILD_DIR";
@@ -68,13 +68,6 @@ fn lease_urls() -> Vec<(&'static str, String)> {
         urls.push(("zk", format!("{u}?prefix={}", unique("w"))));
     }
     urls
-}
-
-/// A directory of this test process's own (removed at exit, a failed test's too).
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = temp_path(&unique(name));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// This test binary run again as a child process, running only the ignored test `test`.
@@ -713,7 +706,7 @@ fn redis_lease_store_with_default_options_uses_the_lease_prefix() {
 #[test]
 fn sql_lease_store_with_default_options_uses_the_lease_table() {
     let _one = one_at_a_time();
-    let file = std::env::temp_dir().join(format!("{}.db", unique("idmint_default_table")));
+    let file = temp_path(&format!("{}.db", unique("idmint_default_table")));
     let mut urls = vec![format!("sqlite:{}", file.display())];
     for name in ["postgres", "mysql"] {
         urls.extend(server(name));

@@ -15,7 +15,9 @@ use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate};
 use idmint_core::Error;
-use segment_util::{child_ids, duplicates, rt, server, spawn_child, temp_path, unique, write_ids};
+use segment_util::{
+    child_ids, duplicates, rt, server, spawn_child, temp_dir, temp_path, unique, write_ids,
+};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
@@ -286,8 +288,7 @@ fn shared_row(legacy: Legacy) {
         rt.block_on(legacy.create(&pool, db, &table, "shared"));
         let mapped = format!("{url}?{}", legacy.options(&table));
 
-        let dir = std::env::temp_dir().join(unique("idmint_legacy_procs"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = temp_dir("idmint_legacy_procs");
         let children: Vec<_> = (0..CHILDREN)
             .map(|i| {
                 let out = dir.join(format!("{i}.bin"));

@@ -21,7 +21,9 @@ use idmint_core::segment::{
     open_store, DailyCounterOptions, RedisDailyCounter, SegmentClient, StoreOptions, TagSpec,
 };
 use idmint_core::{DailyCounter, Layout, RedisSnowflake, Snowflake};
-use segment_util::{can_stop_servers, duplicates, server, servers, spawn_child, unique, write_ids};
+use segment_util::{
+    can_stop_servers, duplicates, server, servers, spawn_child, temp_dir, unique, write_ids,
+};
 
 const PROCESSES: usize = 4;
 
@@ -318,8 +320,7 @@ fn failover(which: &str) {
         (victim, names)
     };
     let name = node_name(victim);
-    let dir = std::env::temp_dir().join(unique("idmint_ha"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("idmint_ha");
     let children: Vec<_> = (0..PROCESSES)
         .map(|i| {
             let out = dir.join(format!("{i}.out"));

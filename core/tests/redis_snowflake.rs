@@ -16,7 +16,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use idmint_core::{Layout, RedisSnowflake};
-use segment_util::{can_stop_servers, duplicates, read_ids, server, servers, unique};
+use segment_util::{can_stop_servers, duplicates, read_ids, server, servers, temp_dir, unique};
 
 const ORIGINAL: &str = include_str!("fixtures/redis-id-generator.lua");
 
@@ -223,8 +223,7 @@ struct Drawn {
 /// quarter of the way, lets them go on without it, and restarts it 500 ms later.
 fn draw(mode: &str, urls: &[String], per_thread: usize, kill: Option<&str>) -> Drawn {
     let exe = std::env::current_exe().unwrap();
-    let dir = std::env::temp_dir().join(unique("idmint_rsf"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("idmint_rsf");
     let tag = unique("t");
     let prefix = unique("p");
     let started = Instant::now();

@@ -14,7 +14,9 @@ mod segment_util;
 use std::time::Duration;
 
 use idmint_core::segment::{open_store, SegmentClient, StoreOptions, TagSpec, TagUpdate, MAX_ID};
-use segment_util::{child_ids, duplicates, rt, server, spawn_child, store_urls, unique, write_ids};
+use segment_util::{
+    child_ids, duplicates, rt, server, spawn_child, store_urls, temp_dir, unique, write_ids,
+};
 
 #[test]
 fn store_contract() {
@@ -374,8 +376,7 @@ fn multi_process(name: &str) {
     let Some((_, url)) = store_urls().into_iter().find(|(n, _)| n == name) else {
         return;
     };
-    let dir = std::env::temp_dir().join(unique("idmint_procs"));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("idmint_procs");
     let children: Vec<_> = (0..PROCESSES)
         .map(|i| {
             let out = dir.join(format!("{i}.bin"));

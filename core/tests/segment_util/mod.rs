@@ -10,6 +10,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 mod temp_util;
 pub use temp_util::temp_path;
 
+/// A new directory of this test process's own (`unique(name)`, under `temp_path`): removed at
+/// exit with everything in it, a failed test's too.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = temp_path(&unique(name));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A two-worker runtime for the store tests' async calls.
 pub fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
